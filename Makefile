@@ -1,0 +1,133 @@
+# xqtb - Xiangqi endgame tablebases.  Plain GNU make.
+#
+#   make            build build/xqtb, build/libxqtb.a, build/libxqtb.so
+#   make demo       build, then generate the default endgame and probe it
+#   make test       the whole suite: normal build, then ASan+UBSan build
+#   make bench      benchmarks (perft speed, generation)
+#   make fuzz       run the libFuzzer targets for a while (clang)
+#   make install PREFIX=/usr/local
+#
+# BUILD selects the output directory; SAN=1 builds with AddressSanitizer and
+# UndefinedBehaviorSanitizer into build-san/.
+
+CC      ?= cc
+OPT     ?= -O2
+SAN     ?=
+ifeq ($(SAN),1)
+BUILD   ?= build-san
+SANFLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+OPT      = -O1 -g
+else
+BUILD   ?= build
+endif
+PREFIX  ?= /usr/local
+
+VERSION       = 0.1.0
+SOVERSION     = 0
+CSTD          = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
+WARN          = -Wall -Wextra
+ALL_CFLAGS    = $(CSTD) $(OPT) $(WARN) $(SANFLAGS) -fPIC -pthread -Icore -Iprobe -Igen $(CFLAGS)
+LIBS          = -llz4 -lxxhash -lpthread -lm
+ALL_LDFLAGS   = $(SANFLAGS) -pthread $(LDFLAGS)
+
+CORE_SRC  = $(sort $(wildcard core/*.c))
+PROBE_SRC = $(sort $(wildcard probe/*.c))
+GEN_SRC   = $(sort $(filter-out gen/main.c,$(wildcard gen/*.c)))
+TEST_SRC  = $(sort $(wildcard tests/test_*.c))
+TEST_SUPPORT_SRC = $(sort $(filter-out $(TEST_SRC),$(wildcard tests/*.c)))
+
+obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
+LIB_OBJ   = $(call obj,$(CORE_SRC) $(PROBE_SRC))
+GEN_OBJ   = $(call obj,$(GEN_SRC))
+MAIN_OBJ  = $(call obj,gen/main.c)
+TEST_SUPPORT_OBJ = $(call obj,$(TEST_SUPPORT_SRC))
+TEST_BIN  = $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
+
+STATIC    = $(BUILD)/libxqtb.a
+SHARED    = $(BUILD)/libxqtb.so.$(VERSION)
+XQTB      = $(BUILD)/xqtb
+
+.PHONY: all deps build demo test test-run check bench fuzz install clean format
+.DEFAULT_GOAL := all
+
+all: build
+build: $(XQTB) $(STATIC) $(SHARED)
+
+deps:
+	@sh scripts/deps.sh
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+
+$(STATIC): $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(SHARED): $(LIB_OBJ)
+	$(CC) -shared -Wl,-soname,libxqtb.so.$(SOVERSION) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+	ln -sf libxqtb.so.$(VERSION) $(BUILD)/libxqtb.so.$(SOVERSION)
+	ln -sf libxqtb.so.$(VERSION) $(BUILD)/libxqtb.so
+
+$(XQTB): $(MAIN_OBJ) $(GEN_OBJ) $(STATIC)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+
+$(BUILD)/tests/%: tests/%.c $(TEST_SUPPORT_OBJ) $(GEN_OBJ) $(STATIC)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Itests -o $@ $^ $(ALL_LDFLAGS) -lcmocka $(LIBS)
+
+# Runs every test binary of one build; the xqtb binary is found through
+# XQTB for tests that drive the CLI.
+test-run: $(TEST_BIN) $(XQTB)
+	@set -e; pass=0; fail=0; \
+	for t in $(TEST_BIN); do \
+	  if XQTB=$(abspath $(XQTB)) XQTB_BUILD=$(abspath $(BUILD)) XQTB_SAN=$(SAN) $$t; then pass=$$((pass+1)); \
+	  else fail=$$((fail+1)); echo "FAILED: $$t"; fi; \
+	done; \
+	echo "$(BUILD): $$pass passed, $$fail failed"; \
+	[ $$fail -eq 0 ]
+
+# The whole suite: the optimised build, then the sanitizer build.
+test: deps
+	$(MAKE) --no-print-directory test-run
+	$(MAKE) --no-print-directory SAN=1 test-run
+	@echo "all test suites passed"
+
+check: test
+
+demo: deps build
+	@sh scripts/demo.sh $(XQTB)
+
+bench: deps build
+	@sh scripts/bench-perft $(XQTB)
+
+# libFuzzer targets (clang).  FUZZ_SECONDS bounds each run.
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS = $(patsubst tests/fuzz/%.c,build-fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
+build-fuzz/%: tests/fuzz/%.c $(CORE_SRC) $(PROBE_SRC)
+	@mkdir -p build-fuzz
+	clang $(CSTD) -g -O1 -fsanitize=fuzzer,address,undefined -Icore -Iprobe -o $@ $^ $(LIBS)
+fuzz: $(FUZZ_TARGETS)
+	@set -e; for t in $(FUZZ_TARGETS); do \
+	  mkdir -p build-fuzz/corpus-$$(basename $$t); \
+	  $$t -max_total_time=$(FUZZ_SECONDS) build-fuzz/corpus-$$(basename $$t) tests/fuzz/seeds/$$(basename $$t) || exit 1; \
+	done
+
+install: build
+	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin
+	install -m 644 probe/xqtb.h $(DESTDIR)$(PREFIX)/include/xqtb.h
+	install -m 644 $(STATIC) $(DESTDIR)$(PREFIX)/lib/libxqtb.a
+	install -m 755 $(SHARED) $(DESTDIR)$(PREFIX)/lib/libxqtb.so.$(VERSION)
+	ln -sf libxqtb.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libxqtb.so.$(SOVERSION)
+	ln -sf libxqtb.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libxqtb.so
+	install -m 755 $(XQTB) $(DESTDIR)$(PREFIX)/bin/xqtb
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' probe/xqtb.pc.in \
+	  > $(DESTDIR)$(PREFIX)/lib/pkgconfig/xqtb.pc
+
+format:
+	clang-format -i core/*.[ch] gen/*.[ch] probe/*.[ch] tests/*.[ch]
+
+clean:
+	rm -rf build build-san build-fuzz
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

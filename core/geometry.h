@@ -1,0 +1,47 @@
+/*
+ * geometry.h - precomputed move patterns of every piece kind on every square.
+ *
+ * Tables are filled once when the program or library is loaded (a
+ * constructor), never written afterwards, and so are safe to read from any
+ * thread.  Lists end with the sentinel XQ_END.
+ */
+#ifndef XQ_GEOMETRY_H
+#define XQ_GEOMETRY_H
+
+#include "types.h"
+
+enum { XQ_END = 0xFF };
+
+/* A step that can be blocked: the target and the square that must be empty
+ * (horse leg, elephant eye). */
+typedef struct {
+    uint8_t to;
+    uint8_t block;
+} xq_step;
+
+typedef struct {
+    /* King steps inside the palace the square belongs to (up to 4 + end). */
+    uint8_t king[XQ_SQUARES][5];
+    /* Advisor steps inside the palace (diagonal). */
+    uint8_t advisor[XQ_SQUARES][5];
+    /* Elephant steps that stay on the same side of the river; block = eye. */
+    xq_step elephant[XQ_SQUARES][5];
+    /* Horse jumps; block = the leg next to the starting square. */
+    xq_step horse[XQ_SQUARES][9];
+    /* Horses that attack this square: to = where the horse stands, block =
+     * its leg.  Also the backward jumps used by retrograde analysis. */
+    xq_step horse_from[XQ_SQUARES][9];
+    /* Pawn steps per colour: forward, and sideways once across the river. */
+    uint8_t pawn[COLOUR_NB][XQ_SQUARES][4];
+    /* Squares a pawn of the colour could have come from (backward steps). */
+    uint8_t pawn_from[COLOUR_NB][XQ_SQUARES][4];
+    /* Rays in the four directions (north, south, east, west). */
+    uint8_t ray[XQ_SQUARES][4][10];
+} xq_geometry;
+
+extern xq_geometry xq_geo;
+
+/* Square sets a piece can ever stand on (used by validation and indexing). */
+bool xq_square_allowed(int colour, int kind, int sq);
+
+#endif

@@ -1,0 +1,27 @@
+/*
+ * movegen.h - legal move generation.
+ */
+#ifndef XQ_MOVEGEN_H
+#define XQ_MOVEGEN_H
+
+#include "board.h"
+
+/* Pseudo-legal moves of the side to move (own king may be left attacked,
+ * kings may face).  Returns the count. */
+int xq_gen_pseudo(const xq_board *b, xq_move *list);
+
+/* Legal moves of the side to move.  The board is restored before return.
+ * A side with no legal move has lost: checkmate and stalemate alike. */
+int xq_gen_legal(xq_board *b, xq_move *list);
+
+/* True if the pseudo-legal move m does not leave the mover's king attacked
+ * (flying general included). */
+bool xq_move_is_legal(xq_board *b, xq_move m);
+
+/* True if m is a legal move in b (any garbage value is safe to pass). */
+bool xq_move_valid(xq_board *b, xq_move m);
+
+/* Node count of the legal move tree of the given depth. */
+uint64_t xq_perft(xq_board *b, int depth);
+
+#endif

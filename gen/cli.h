@@ -1,0 +1,22 @@
+/*
+ * cli.h - the xqtb command-line subcommands and their shared helpers.
+ *
+ * Exit status convention for every subcommand: 0 success, 1 a valid question
+ * without an answer (e.g. position not covered), 2 bad input or usage,
+ * 3 a failure of the machine (out of memory, disk full, I/O error).
+ */
+#ifndef XQ_CLI_H
+#define XQ_CLI_H
+
+enum { EXIT_ANSWER = 0, EXIT_NO_ANSWER = 1, EXIT_BAD_INPUT = 2, EXIT_FAILURE_IO = 3 };
+
+int cmd_perft(int argc, char **argv);
+int cmd_fen(int argc, char **argv);
+int cmd_moves(int argc, char **argv);
+
+/* Prints "xqtb CMD: message" to stderr and returns EXIT_BAD_INPUT. */
+int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Parses a non-negative decimal integer no larger than max; -1 if malformed. */
+long cli_parse_uint(const char *s, long max);
+
+#endif

@@ -1,0 +1,131 @@
+/*
+ * position.c - the public position and move functions of xqtb.h, as thin
+ * conversions onto the rules core.
+ */
+#include <string.h>
+
+#include "fen.h"
+#include "movegen.h"
+#include "xqtb.h"
+
+int xqtb_version_number(void) { return XQTB_VERSION_NUMBER; }
+
+const char *xqtb_status_string(int status)
+{
+    switch (status) {
+    case XQTB_OK: return "ok";
+    case XQTB_ERR_INVALID: return "invalid input";
+    case XQTB_ERR_NO_TABLE: return "no table for this material";
+    case XQTB_ERR_NOT_COVERED: return "position not covered by the tables";
+    case XQTB_ERR_CORRUPT: return "table file damaged";
+    case XQTB_ERR_MISMATCH: return "table built under other rules or format";
+    case XQTB_ERR_IO: return "file could not be read";
+    case XQTB_ERR_NOMEM: return "out of memory";
+    default: return "unknown status";
+    }
+}
+
+static void to_public(const xq_board *b, xqtb_position *pos)
+{
+    for (int s = 0; s < XQ_SQUARES; s++) {
+        xq_piece p = b->sq[s];
+        pos->board[s] = p == EMPTY ? 0 : (int8_t)(colour_of(p) == RED ? kind_of(p) : -kind_of(p));
+    }
+    pos->side = b->side;
+}
+
+/* Converts and validates; the core board is what every other call uses. */
+static int from_public(const xqtb_position *pos, xq_board *b, char err[XQ_ERR_MAX])
+{
+    char dummy[XQ_ERR_MAX];
+    if (!err) err = dummy;
+    if (!pos) {
+        strcpy(err, "null position");
+        return XQTB_ERR_INVALID;
+    }
+    xq_board_clear(b);
+    for (int s = 0; s < XQ_SQUARES; s++) {
+        int v = pos->board[s];
+        if (v == 0) continue;
+        if (v < -7 || v > 7) {
+            strcpy(err, "piece code out of range (-7..7)");
+            return XQTB_ERR_INVALID;
+        }
+        int colour = v > 0 ? RED : BLACK, kind = v > 0 ? v : -v;
+        if (kind == KING && b->king[colour] != XQ_SQUARES) {
+            strcpy(err, colour == RED ? "red has more than one king" : "black has more than one king");
+            return XQTB_ERR_INVALID;
+        }
+        xq_board_put(b, s, make_piece(colour, kind));
+    }
+    if (pos->side > 1) {
+        strcpy(err, "side to move must be 0 (red) or 1 (black)");
+        return XQTB_ERR_INVALID;
+    }
+    b->side = pos->side;
+    return xq_board_validate(b, err) ? XQTB_ERR_INVALID : XQTB_OK;
+}
+
+int xqtb_position_from_fen(const char *fen, xqtb_position *pos, char err[XQTB_ERR_MAX])
+{
+    xq_board b;
+    char dummy[XQ_ERR_MAX];
+    if (xq_fen_parse(fen, &b, err ? err : dummy)) return XQTB_ERR_INVALID;
+    to_public(&b, pos);
+    return XQTB_OK;
+}
+
+int xqtb_position_validate(const xqtb_position *pos, char err[XQTB_ERR_MAX])
+{
+    xq_board b;
+    return from_public(pos, &b, err);
+}
+
+int xqtb_position_to_fen(const xqtb_position *pos, char buf[XQTB_FEN_MAX])
+{
+    xq_board b;
+    if (from_public(pos, &b, NULL)) return XQTB_ERR_INVALID;
+    xq_fen_write(&b, buf);
+    return XQTB_OK;
+}
+
+int xqtb_legal_moves(const xqtb_position *pos, uint16_t moves[XQTB_MAX_MOVES])
+{
+    xq_board b;
+    if (from_public(pos, &b, NULL)) return XQTB_ERR_INVALID;
+    return xq_gen_legal(&b, moves);
+}
+
+int xqtb_play(xqtb_position *pos, uint16_t move)
+{
+    xq_board b;
+    xq_undo u;
+    if (from_public(pos, &b, NULL) || !xq_move_valid(&b, move)) return XQTB_ERR_INVALID;
+    xq_make_move(&b, move, &u);
+    to_public(&b, pos);
+    return XQTB_OK;
+}
+
+void xqtb_move_name(uint16_t move, char buf[5])
+{
+    if (move_from(move) >= XQ_SQUARES || move_to(move) >= XQ_SQUARES) {
+        strcpy(buf, "0000");
+        return;
+    }
+    xq_move_name(move, buf);
+}
+
+uint16_t xqtb_move_parse(const char *text)
+{
+    if (!text || strlen(text) < 4) return 0;
+    int from = xq_parse_square(text), to = xq_parse_square(text + 2);
+    if (from < 0 || to < 0 || from == to || (text[4] && text[4] != ' ' && text[4] != '\n')) return 0;
+    return make_move(from, to);
+}
+
+uint64_t xqtb_perft(const xqtb_position *pos, int depth)
+{
+    xq_board b;
+    if (from_public(pos, &b, NULL)) return 0;
+    return xq_perft(&b, depth);
+}

@@ -1,0 +1,103 @@
+/*
+ * xqtb.h - the public interface of libxqtb, Xiangqi endgame tablebases.
+ *
+ * One header, plain C11.  Link with -lxqtb (pkg-config --libs xqtb).
+ *
+ * Conventions
+ *   - Squares are 0..89, square = rank * 9 + file, file a..i = 0..8,
+ *     rank 0..9; red starts on ranks 0-4 (UCCI/ICCS: a0 is red's left
+ *     corner, e0 red's king).
+ *   - Pieces in xqtb_position.board: 0 empty; red king 1, advisor 2,
+ *     elephant 3, horse 4, rook 5, cannon 6, pawn 7; black the same values
+ *     negated.
+ *   - Moves are uint16_t: from square in bits 0-6, to square in bits 7-13.
+ *     0 is never a move.
+ *   - Functions that can fail return XQTB_OK (0) or a negative xqtb_status;
+ *     values come back through out-parameters, so an error can never be
+ *     mistaken for a result.
+ *
+ * Thread safety: every function here may be called from any thread at the
+ * same time, with distinct output buffers.
+ */
+#ifndef XQTB_H
+#define XQTB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define XQTB_VERSION_MAJOR 0
+#define XQTB_VERSION_MINOR 1
+#define XQTB_VERSION_PATCH 0
+#define XQTB_VERSION_NUMBER (XQTB_VERSION_MAJOR * 10000 + XQTB_VERSION_MINOR * 100 + XQTB_VERSION_PATCH)
+
+/* Version of the library actually linked (compare with XQTB_VERSION_NUMBER). */
+int xqtb_version_number(void);
+
+/* ---- Status codes --------------------------------------------------- */
+typedef enum {
+    XQTB_OK = 0,
+    XQTB_ERR_INVALID = -1,     /* malformed input: bad FEN, illegal position */
+    XQTB_ERR_NO_TABLE = -2,    /* no table for this material in the search path */
+    XQTB_ERR_NOT_COVERED = -3, /* position outside what the tables cover */
+    XQTB_ERR_CORRUPT = -4,     /* table file damaged (checksum, header, bounds) */
+    XQTB_ERR_MISMATCH = -5,    /* table built under other rules or format version */
+    XQTB_ERR_IO = -6,          /* a file could not be opened, mapped or read */
+    XQTB_ERR_NOMEM = -7
+} xqtb_status;
+
+/* Short English description of a status ("table file damaged", ...). */
+const char *xqtb_status_string(int status);
+
+/* ---- Positions ------------------------------------------------------ */
+enum { XQTB_RED = 0, XQTB_BLACK = 1 };
+enum { XQTB_FEN_MAX = 128, XQTB_ERR_MAX = 160, XQTB_MAX_MOVES = 128 };
+
+typedef struct {
+    int8_t board[90]; /* see Conventions */
+    uint8_t side;     /* XQTB_RED or XQTB_BLACK to move */
+} xqtb_position;
+
+/* Parses a FEN (UCCI dialect, "... w - - 0 1") into pos and validates it
+ * (one king each, piece counts, piece squares, kings not facing, side not to
+ * move not in check).
+ * RETURN: XQTB_OK, or XQTB_ERR_INVALID with a one-line reason in err (err may
+ * be NULL). */
+int xqtb_position_from_fen(const char *fen, xqtb_position *pos, char err[XQTB_ERR_MAX]);
+
+/* Writes the canonical FEN of pos into buf.
+ * RETURN: XQTB_OK, or XQTB_ERR_INVALID if pos is not a valid position. */
+int xqtb_position_to_fen(const xqtb_position *pos, char buf[XQTB_FEN_MAX]);
+
+/* Checks pos as xqtb_position_from_fen does.  RETURN: XQTB_OK or
+ * XQTB_ERR_INVALID with the reason in err (err may be NULL). */
+int xqtb_position_validate(const xqtb_position *pos, char err[XQTB_ERR_MAX]);
+
+/* ---- Moves ---------------------------------------------------------- */
+/* Writes the legal moves of the side to move into moves.
+ * RETURN: the number of moves (0: the side to move has lost, by checkmate or
+ * stalemate), or XQTB_ERR_INVALID if pos is not valid. */
+int xqtb_legal_moves(const xqtb_position *pos, uint16_t moves[XQTB_MAX_MOVES]);
+
+/* Plays a legal move.  RETURN: XQTB_OK, or XQTB_ERR_INVALID (pos unchanged)
+ * if pos is invalid or the move is not legal in it. */
+int xqtb_play(xqtb_position *pos, uint16_t move);
+
+/* ICCS name of a move ("h2e2") into buf; parse is the inverse.
+ * xqtb_move_parse RETURN: the move, or 0 if the text is malformed (it does
+ * not check legality). */
+void xqtb_move_name(uint16_t move, char buf[5]);
+uint16_t xqtb_move_parse(const char *text);
+
+/* Number of leaf nodes of the legal move tree of depth `depth` (perft), or 0
+ * if pos is invalid.  Single-threaded. */
+uint64_t xqtb_perft(const xqtb_position *pos, int depth);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* XQTB_H */

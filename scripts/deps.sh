@@ -1,0 +1,26 @@
+#!/bin/sh
+# Installs the Debian packages xqtb builds and tests with, only when one is
+# missing.  Run by `make deps`, which `make demo` and `make test` depend on.
+set -eu
+
+need=""
+have_header() { [ -f "/usr/include/$1" ] || [ -f "/usr/include/$(gcc -dumpmachine 2>/dev/null)/$1" ]; }
+have_header lz4.h || need="$need liblz4-dev"
+have_header xxhash.h || need="$need libxxhash-dev"
+have_header cmocka.h || need="$need libcmocka-dev"
+command -v cc >/dev/null 2>&1 || need="$need gcc"
+command -v pkg-config >/dev/null 2>&1 || need="$need pkg-config"
+
+[ -z "$need" ] && exit 0
+
+cmd="apt-get install -y --no-install-recommends$need"
+if [ "$(id -u)" != 0 ]; then
+    echo "xqtb needs Debian packages:$need" >&2
+    echo "run as root: apt-get update && $cmd" >&2
+    exit 1
+fi
+echo "installing:$need"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+# shellcheck disable=SC2086
+$cmd
