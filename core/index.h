@@ -1,0 +1,71 @@
+/*
+ * index.h - position indexing: a bijection between the positions of one
+ * material (colour orientation fixed, side to move separate) and the
+ * integers 0..size-1, with few wasted entries.
+ *
+ * Layout, most significant first:
+ *   king pair   45 values: the two kings on their 9 palace points each, with
+ *               the left-right mirror folded out (red king on file d or e;
+ *               if on e, black king on d or e).  Pairs with both kings on
+ *               file e keep both mirror images of the rest of the position.
+ *   groups      for each colour (red, black) and kind in the order
+ *               R N C P A B, the k identical pieces of that colour and kind
+ *               as a k-combination of the squares the kind can ever reach:
+ *               advisors 5 points, elephants 7, pawns 55, others 90;
+ *               C(n, k) values in the combinatorial number system.
+ *
+ * Entries whose pieces overlap are "broken": xq_index_decode says so.  The
+ * remaining illegal positions (side not to move in check, kings facing) are
+ * the caller's business, because they depend on the side to move.
+ */
+#ifndef XQ_INDEX_H
+#define XQ_INDEX_H
+
+#include "board.h"
+#include "material.h"
+
+enum { XQ_INDEX_MAX_GROUPS = 12, XQ_KING_PAIRS = 45 };
+
+typedef struct {
+    uint8_t colour, kind, count; /* k identical pieces */
+    uint8_t nsq;                 /* squares the kind can reach */
+    uint8_t sq[XQ_SQUARES];      /* those squares, ascending */
+    int8_t pos[XQ_SQUARES];      /* square -> position in sq[], -1 if not */
+    uint64_t size;               /* C(nsq, count) */
+    uint64_t stride;
+    uint8_t *unrank;             /* size * count squares, or NULL (computed) */
+} xq_index_group;
+
+typedef struct {
+    xq_material mat; /* the orientation this index describes */
+    int ngroups;
+    xq_index_group group[XQ_INDEX_MAX_GROUPS];
+    int8_t group_of[PIECE_NB]; /* piece code -> group, -1 for kings/absent */
+    uint64_t kp_stride;        /* index stride of the king pair */
+    uint64_t size;             /* entries per side to move */
+} xq_index;
+
+/* Sets up the index of material m (as oriented).  Returns 0, or -1 if out
+ * of memory.  Release with xq_index_free. */
+int xq_index_init(xq_index *ix, const xq_material *m);
+void xq_index_free(xq_index *ix);
+
+/* Index of a board holding exactly the index's material.  With flip set,
+ * the board is read with colours swapped and ranks turned (r -> 9-r), which
+ * is how a position of the opposite orientation is looked up.  Returns
+ * XQ_INDEX_NONE if a piece stands off its square set. */
+#define XQ_INDEX_NONE UINT64_MAX
+uint64_t xq_index_encode(const xq_index *ix, const xq_board *b, int flip);
+
+/* Places the pieces of entry idx on an empty board (side to move left 0).
+ * Returns false if the entry is broken (two pieces on one square). */
+bool xq_index_decode(const xq_index *ix, uint64_t idx, xq_board *b);
+
+/* How many distinct boards entry idx stands for when counting positions:
+ * 2 (itself and its mirror image) unless both kings are on file e, 1 then. */
+int xq_index_weight(const xq_index *ix, uint64_t idx);
+
+/* Binomial coefficient C(n, k) for n <= 90, k <= 5. */
+uint64_t xq_binomial(int n, int k);
+
+#endif
