@@ -13,6 +13,9 @@ enum { EXIT_ANSWER = 0, EXIT_NO_ANSWER = 1, EXIT_BAD_INPUT = 2, EXIT_FAILURE_IO 
 int cmd_perft(int argc, char **argv);
 int cmd_fen(int argc, char **argv);
 int cmd_moves(int argc, char **argv);
+int cmd_gen(int argc, char **argv);
+int cmd_stats(int argc, char **argv);
+int cmd_verify(int argc, char **argv);
 
 /* Prints "xqtb CMD: message" to stderr and returns EXIT_BAD_INPUT. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

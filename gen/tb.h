@@ -1,6 +1,10 @@
 /*
  * tb.h - generated tables as the generator, `stats` and `verify` see them:
- * one material, both sides to move, every index's value in memory.
+ * one material, both sides to move, every index entry's value in memory.
+ *
+ * A table is kept in its canonical orientation (the stronger side red, see
+ * material.h); boards of the other orientation are looked up with the
+ * colours swapped and the board turned (xq_index_encode's flip).
  *
  * Values are from the side to move's point of view:
  *   wdl  1 = win, 0 = draw, -1 = loss
@@ -23,6 +27,22 @@ typedef struct {
 } tb_value;
 
 typedef struct tb_table tb_table;
+struct tb_table {
+    xq_material mat; /* canonical orientation */
+    xq_index ix;
+    int width;        /* bytes per cell (cell.h): 1, or 2 past 251 plies */
+    void *cells[2];   /* per side to move, ix.size cells each */
+    int max_dtm;      /* longest DTM of any decided position, -1 if none */
+    /* Where a capture leads: the table of the material left when a piece of
+     * colour c and kind k is taken, and whether that table is oriented the
+     * other way round (look up flipped).  NULL when no such piece exists. */
+    tb_table *sub[2][8];
+    uint8_t sub_flip[2][8];
+};
+
+/* A set of tables loaded or generated together, keyed by canonical material.
+ * Owns its tables. */
+typedef struct tb_set tb_set;
 
 typedef struct {
     const char *dir; /* where tables are read and written */
@@ -31,18 +51,73 @@ typedef struct {
     int force;       /* regenerate even if a valid file exists */
 } tb_gen_options;
 
+tb_set *tb_set_new(const char *dir);
+void tb_set_free(tb_set *s);
+/* The table of material m (either orientation), loaded from the set's
+ * directory with every subtable it captures into.  Returns NULL with a
+ * message in err if a file is missing or damaged. */
+tb_table *tb_set_get(tb_set *s, const xq_material *m, char err[XQ_ERR_MAX]);
+/* The table if it is already in the set, else NULL (no loading). */
+tb_table *tb_set_find(tb_set *s, const xq_material *m);
+/* Adds a table (the set takes ownership) and links it to its subtables,
+ * which must already be in the set. */
+int tb_set_add(tb_set *s, tb_table *t, char err[XQ_ERR_MAX]);
+
 /* Generates the table of material m (any orientation; the canonical one is
  * built) and, first, every smaller table a capture leads to that is not
- * already in opt->dir.  Returns 0, or -1 with a message in err. */
+ * already a valid file in opt->dir.  Returns 0, or -1 with a message in err
+ * (and errno-like detail in the message). */
 int tb_generate(const xq_material *m, const tb_gen_options *opt, char err[XQ_ERR_MAX]);
 
-/* Loads the finished table of material m (either orientation) from dir.
- * Returns NULL with a message in err if it is missing or damaged. */
-tb_table *tb_load(const char *dir, const xq_material *m, char err[XQ_ERR_MAX]);
-void tb_free(tb_table *t);
-
-/* Value of a legal position whose material is the table's (either colour
- * orientation: a board with the colours swapped is looked up flipped). */
+/* ---- tables in memory (table.c) ---- */
+/* A table of canonical material m with every cell unknown.  NULL if out of
+ * memory. */
+tb_table *tb_table_new(const xq_material *m, int width);
+void tb_table_free(tb_table *t);
+/* Bytes a table of material m needs while generating (cells and work
+ * bitmaps), for the memory check before allocating. */
+uint64_t tb_table_generation_bytes(const xq_material *m);
+/* Changes the cell width to 2 bytes.  Returns 0, or -1 if out of memory. */
+int tb_table_widen(tb_table *t);
+/* Value of a cell code (cell.h). */
+tb_value tb_value_of_cell(unsigned code);
+/* Value of a legal position whose material is the table's, either colour
+ * orientation.  dtm -1 (wdl 0) if the board is not a legal position of the
+ * table's material. */
 tb_value tb_value_of(const tb_table *t, const xq_board *b);
+/* Cell code of the position after a capture, in the subtable it leads to.
+ * `taken` is the captured piece; b is the board after the capture. */
+unsigned tb_capture_cell(const tb_table *t, xq_piece taken, const xq_board *b);
+
+/* ---- files (tbfile.c) ---- */
+/* Path of the table of canonical material m in dir: DIR/NAME.xqtb */
+void tb_file_path(const char *dir, const xq_material *m, char *buf, size_t len);
+/* Writes atomically (temporary file, fsync, rename).  0, or -1 + err. */
+int tb_file_write(const tb_table *t, const char *dir, char err[XQ_ERR_MAX]);
+/* Reads and checks a table file (header, size, checksum).  NULL + err. */
+tb_table *tb_file_read(const char *dir, const xq_material *m, char err[XQ_ERR_MAX]);
+
+/* ---- checks and summaries ---- */
+typedef struct {
+    uint64_t checked;    /* legal positions examined (index entries) */
+    uint64_t errors;     /* positions inconsistent with their successors */
+    char first_error[256];
+} tb_verify_report;
+/* Checks every position of t against its successors (in t and its
+ * subtables).  threads 0 = all cores.  Returns 0 if consistent. */
+int tb_verify(const tb_table *t, int threads, tb_verify_report *r);
+
+enum { TB_HIST_MAX = 1024 };
+typedef struct {
+    uint64_t legal, win, draw, loss; /* boards, no symmetry reduction */
+    int longest_win, longest_loss;   /* -1 if none */
+    char longest_win_fen[XQ_FEN_MAX], longest_loss_fen[XQ_FEN_MAX];
+    uint64_t hist[TB_HIST_MAX];      /* boards by DTM (decided only) */
+} tb_side_stats;
+typedef struct {
+    uint64_t index_size; /* entries per side to move */
+    tb_side_stats side[2];
+} tb_stats;
+void tb_compute_stats(const tb_table *t, tb_stats *st);
 
 #endif

@@ -1,0 +1,219 @@
+/*
+ * cli_gen.c - subcommands over generated tables: gen, stats, verify.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "tb.h"
+
+static const char default_dir[] = "tables";
+
+/* Options shared by the table subcommands. */
+typedef struct {
+    const char *dir;
+    int threads, quiet, json, force;
+    const char *material[64];
+    int nmaterial;
+} table_args;
+
+/* Parses argv; `allowed` lists the flags the subcommand takes, e.g. "tdqjf".
+ * Returns 0 or EXIT_BAD_INPUT (message printed). */
+static int parse_table_args(const char *cmd, int argc, char **argv, const char *allowed, table_args *a)
+{
+    memset(a, 0, sizeof *a);
+    a->dir = default_dir;
+    for (int i = 1; i < argc; i++) {
+        const char *o = argv[i];
+        char flag = 0;
+        if (!strcmp(o, "-t")) flag = 't';
+        else if (!strcmp(o, "-d")) flag = 'd';
+        else if (!strcmp(o, "-q")) flag = 'q';
+        else if (!strcmp(o, "--json")) flag = 'j';
+        else if (!strcmp(o, "--force")) flag = 'f';
+        else if (o[0] == '-') return cli_usage_error(cmd, "unknown option '%s'", o);
+        if (flag && !strchr(allowed, flag)) return cli_usage_error(cmd, "option '%s' does not apply here", o);
+        if (flag == 't' || flag == 'd') {
+            if (++i == argc) return cli_usage_error(cmd, "option %s needs a value", o);
+            if (flag == 'd') {
+                a->dir = argv[i];
+            } else {
+                long n = cli_parse_uint(argv[i], 64);
+                if (n < 1) return cli_usage_error(cmd, "-t needs a thread count from 1 to 64, not '%s'", argv[i]);
+                a->threads = (int)n;
+            }
+        } else if (flag == 'q') {
+            a->quiet = 1;
+        } else if (flag == 'j') {
+            a->json = 1;
+        } else if (flag == 'f') {
+            a->force = 1;
+        } else {
+            if (a->nmaterial == 64) return cli_usage_error(cmd, "too many materials (at most 64)");
+            a->material[a->nmaterial++] = o;
+        }
+    }
+    if (a->nmaterial == 0) return cli_usage_error(cmd, "missing MATERIAL (e.g. KRKNAA)");
+    return 0;
+}
+
+static int parse_material_arg(const char *cmd, const char *s, xq_material *m)
+{
+    char err[XQ_ERR_MAX];
+    if (xq_material_parse(s, m, err)) return cli_usage_error(cmd, "%s", err);
+    xq_material_canonical(m, m);
+    return 0;
+}
+
+/* Exit status for a table that could not be loaded: missing is "no answer",
+ * anything else (damaged, unreadable) a failure of the machine's files. */
+static int load_failure(const char *cmd, const char *err)
+{
+    fprintf(stderr, "xqtb %s: %s\n", cmd, err);
+    return strstr(err, "No such file") ? EXIT_NO_ANSWER : EXIT_FAILURE_IO;
+}
+
+static void print_side_text(const char *who, const tb_side_stats *s)
+{
+    printf("  %s to move: %llu legal, %llu win (%.1f%%), %llu draw (%.1f%%), %llu loss (%.1f%%)\n", who,
+           (unsigned long long)s->legal, (unsigned long long)s->win,
+           s->legal ? 100.0 * (double)s->win / (double)s->legal : 0.0, (unsigned long long)s->draw,
+           s->legal ? 100.0 * (double)s->draw / (double)s->legal : 0.0, (unsigned long long)s->loss,
+           s->legal ? 100.0 * (double)s->loss / (double)s->legal : 0.0);
+    if (s->longest_win >= 0) printf("    longest win:  %3d plies  %s\n", s->longest_win, s->longest_win_fen);
+    if (s->longest_loss >= 0) printf("    longest loss: %3d plies  %s\n", s->longest_loss, s->longest_loss_fen);
+}
+
+static void print_stats_text(const tb_table *t, const tb_stats *st, int histogram)
+{
+    char name[XQ_MATERIAL_MAX];
+    xq_material_name(&t->mat, name);
+    uint64_t entries = 2 * st->index_size;
+    /* Legal boards per index entry: the mirror fold makes an entry stand for
+     * up to two boards, so compare entries with legal boards / weight. */
+    uint64_t legal = st->side[0].legal + st->side[1].legal;
+    printf("%s: %llu index entries per side to move, %llu legal positions (%.1f%% of 2x entries, mirror "
+           "images counted)\n",
+           name, (unsigned long long)st->index_size, (unsigned long long)legal,
+           entries ? 100.0 * (double)legal / (2.0 * (double)entries) : 0.0);
+    print_side_text("red", &st->side[0]);
+    print_side_text("black", &st->side[1]);
+    if (!histogram) return;
+    printf("  DTM histogram (plies: red to move, black to move)\n");
+    for (int d = 0; d < TB_HIST_MAX; d++)
+        if (st->side[0].hist[d] || st->side[1].hist[d])
+            printf("    %4d%s %12llu %12llu\n", d, d == TB_HIST_MAX - 1 ? "+" : " ",
+                   (unsigned long long)st->side[0].hist[d], (unsigned long long)st->side[1].hist[d]);
+}
+
+static void print_longest_json(const char *key, int dtm, const char *fen)
+{
+    if (dtm < 0)
+        printf("\"%s\":null", key);
+    else
+        printf("\"%s\":{\"dtm\":%d,\"fen\":\"%s\"}", key, dtm, fen);
+}
+
+static void print_stats_json(const tb_table *t, const tb_stats *st)
+{
+    char name[XQ_MATERIAL_MAX];
+    xq_material_name(&t->mat, name);
+    printf("{\"material\":\"%s\",\"index_size\":%llu", name, (unsigned long long)st->index_size);
+    for (int s = 0; s < 2; s++) {
+        const tb_side_stats *ss = &st->side[s];
+        printf(",\"%s\":{\"legal\":%llu,\"win\":%llu,\"draw\":%llu,\"loss\":%llu,", s ? "black" : "red",
+               (unsigned long long)ss->legal, (unsigned long long)ss->win, (unsigned long long)ss->draw,
+               (unsigned long long)ss->loss);
+        print_longest_json("longest_win", ss->longest_win, ss->longest_win_fen);
+        printf(",");
+        print_longest_json("longest_loss", ss->longest_loss, ss->longest_loss_fen);
+        printf(",\"histogram\":{");
+        int first = 1;
+        for (int d = 0; d < TB_HIST_MAX; d++)
+            if (ss->hist[d]) {
+                printf("%s\"%d\":%llu", first ? "" : ",", d, (unsigned long long)ss->hist[d]);
+                first = 0;
+            }
+        printf("}}");
+    }
+    printf("}\n");
+}
+
+int cmd_gen(int argc, char **argv)
+{
+    table_args a;
+    if (parse_table_args("gen", argc, argv, "tdqf", &a)) return EXIT_BAD_INPUT;
+    xq_material m[64];
+    for (int i = 0; i < a.nmaterial; i++)
+        if (parse_material_arg("gen", a.material[i], &m[i])) return EXIT_BAD_INPUT;
+    tb_gen_options opt = {a.dir, a.threads, a.quiet || !isatty(2), a.force};
+    for (int i = 0; i < a.nmaterial; i++) {
+        char err[XQ_ERR_MAX];
+        if (tb_generate(&m[i], &opt, err)) {
+            fprintf(stderr, "xqtb gen: %s\n", err);
+            return EXIT_FAILURE_IO;
+        }
+        if (a.quiet) continue;
+        tb_table *t = tb_file_read(a.dir, &m[i], err);
+        if (!t) return load_failure("gen", err);
+        tb_stats st;
+        tb_compute_stats(t, &st);
+        print_stats_text(t, &st, 0);
+        tb_table_free(t);
+    }
+    return 0;
+}
+
+int cmd_stats(int argc, char **argv)
+{
+    table_args a;
+    if (parse_table_args("stats", argc, argv, "dj", &a)) return EXIT_BAD_INPUT;
+    if (a.nmaterial != 1) return cli_usage_error("stats", "give exactly one MATERIAL");
+    xq_material m;
+    if (parse_material_arg("stats", a.material[0], &m)) return EXIT_BAD_INPUT;
+    char err[XQ_ERR_MAX];
+    tb_table *t = tb_file_read(a.dir, &m, err);
+    if (!t) return load_failure("stats", err);
+    tb_stats st;
+    tb_compute_stats(t, &st);
+    if (a.json)
+        print_stats_json(t, &st);
+    else
+        print_stats_text(t, &st, 1);
+    tb_table_free(t);
+    return 0;
+}
+
+int cmd_verify(int argc, char **argv)
+{
+    table_args a;
+    if (parse_table_args("verify", argc, argv, "tdq", &a)) return EXIT_BAD_INPUT;
+    int rc = 0;
+    tb_set *set = tb_set_new(a.dir);
+    if (!set) return EXIT_FAILURE_IO;
+    for (int i = 0; i < a.nmaterial && rc == 0; i++) {
+        xq_material m;
+        char err[XQ_ERR_MAX], name[XQ_MATERIAL_MAX];
+        if (parse_material_arg("verify", a.material[i], &m)) {
+            rc = EXIT_BAD_INPUT;
+            break;
+        }
+        xq_material_name(&m, name);
+        tb_table *t = tb_set_get(set, &m, err);
+        if (!t) {
+            rc = load_failure("verify", err);
+            break;
+        }
+        tb_verify_report r;
+        if (tb_verify(t, a.threads, &r)) {
+            fprintf(stderr, "xqtb verify: %s: %llu of %llu positions inconsistent; first: %s\n", name,
+                    (unsigned long long)r.errors, (unsigned long long)r.checked, r.first_error);
+            rc = EXIT_NO_ANSWER;
+        } else if (!a.quiet) {
+            printf("%s: %llu positions consistent with their successors\n", name, (unsigned long long)r.checked);
+        }
+    }
+    tb_set_free(set);
+    return rc;
+}

@@ -1,0 +1,24 @@
+/*
+ * retro.h - retrograde analysis of one table whose subtables are solved.
+ */
+#ifndef XQ_RETRO_H
+#define XQ_RETRO_H
+
+#include "tb.h"
+
+typedef struct {
+    int ply;           /* ply just finished (0 = initial pass) */
+    uint64_t resolved; /* index entries decided in it */
+    uint64_t total;    /* index entries decided so far */
+    uint64_t legal;    /* legal index entries (both sides) */
+} retro_progress;
+
+/* Called after every pass, from the generating thread. */
+typedef void (*retro_progress_fn)(void *arg, const retro_progress *p);
+
+/* Solves t (cells all unknown on entry, t->sub linked to solved tables):
+ * every cell ends as a DTM, draw or illegal.  Deterministic for any thread
+ * count.  Returns 0, or -1 with a message (out of memory). */
+int retro_solve(tb_table *t, int threads, retro_progress_fn fn, void *arg, char err[XQ_ERR_MAX]);
+
+#endif

@@ -1,0 +1,143 @@
+/*
+ * schedule.c - tb_generate: the dependency graph over materials (a capture
+ * removes one non-king piece), walked depth first so every subtable is
+ * solved or loaded before the table that captures into it.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "parallel.h"
+#include "retro.h"
+#include "tb.h"
+
+/* MemAvailable from /proc/meminfo in bytes, or 0 if unknown. */
+static uint64_t memory_available(void)
+{
+    FILE *f = fopen("/proc/meminfo", "r");
+    if (!f) return 0;
+    char line[256];
+    unsigned long long kb = 0;
+    while (fgets(line, sizeof line, f))
+        if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1) break;
+    fclose(f);
+    return (uint64_t)kb * 1024;
+}
+
+typedef struct {
+    const char *name;
+    int quiet;
+    struct timespec t0;
+} progress_state;
+
+static double seconds_since(const struct timespec *t0)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)(t.tv_sec - t0->tv_sec) + 1e-9 * (double)(t.tv_nsec - t0->tv_nsec);
+}
+
+static void show_progress(void *arg, const retro_progress *p)
+{
+    progress_state *s = arg;
+    if (s->quiet) return;
+    double secs = seconds_since(&s->t0);
+    fprintf(stderr, "\r%-10s ply %4d: %10llu decided, %5.1f%% of %llu legal, %6.1f s ", s->name, p->ply,
+            (unsigned long long)p->resolved, p->legal ? 100.0 * (double)p->total / (double)p->legal : 0.0,
+            (unsigned long long)p->legal, secs);
+    fflush(stderr);
+}
+
+static int generate_one(tb_set *set, const xq_material *m, const tb_gen_options *opt, char err[XQ_ERR_MAX])
+{
+    char name[XQ_MATERIAL_MAX];
+    xq_material_name(m, name);
+    uint64_t need = tb_table_generation_bytes(m);
+    uint64_t avail = memory_available();
+    if (need == UINT64_MAX || (avail && need > avail)) {
+        snprintf(err, XQ_ERR_MAX, "%s needs %.1f MiB to generate; only %.1f MiB of memory is available", name,
+                 (double)need / 1048576.0, (double)avail / 1048576.0);
+        return -1;
+    }
+    tb_table *t = tb_table_new(m, 1);
+    if (!t) {
+        snprintf(err, XQ_ERR_MAX, "%s: out of memory allocating %.1f MiB", name, (double)need / 1048576.0);
+        return -1;
+    }
+    if (tb_set_add(set, t, err)) {
+        tb_table_free(t);
+        return -1;
+    }
+    progress_state ps = {name, opt->quiet, {0, 0}};
+    clock_gettime(CLOCK_MONOTONIC, &ps.t0);
+    int threads = opt->threads > 0 ? opt->threads : par_cores();
+    if (retro_solve(t, threads, show_progress, &ps, err)) return -1;
+    double secs = seconds_since(&ps.t0);
+    if (!opt->quiet)
+        fprintf(stderr, "\r%-10s solved: %llu entries per side, longest DTM %d, %.2f s (%.2f M entries/s)%20s\n",
+                name, (unsigned long long)t->ix.size, t->max_dtm, secs,
+                secs > 0 ? 2.0 * (double)t->ix.size / secs / 1e6 : 0.0, "");
+    return tb_file_write(t, opt->dir, err);
+}
+
+/* Solves or loads canonical material m after its subtables. */
+static int visit(tb_set *set, const xq_material *m, const tb_gen_options *opt, int top, char err[XQ_ERR_MAX])
+{
+    if (tb_set_find(set, m)) return 0;
+    for (int c = 0; c < 2; c++)
+        for (int k = ADVISOR; k < KIND_NB; k++) {
+            if (!m->count[c][k]) continue;
+            xq_material sub = *m;
+            sub.count[c][k]--;
+            xq_material_canonical(&sub, &sub);
+            if (visit(set, &sub, opt, 0, err)) return -1;
+        }
+    if (tb_set_find(set, m)) return 0; /* reached through another path */
+    if (!(top && opt->force)) {
+        char path[4096], ignored[XQ_ERR_MAX];
+        tb_file_path(opt->dir, m, path, sizeof path);
+        if (access(path, F_OK) == 0) {
+            tb_table *t = tb_file_read(opt->dir, m, ignored);
+            if (t && tb_set_add(set, t, err) == 0) {
+                if (!opt->quiet) {
+                    char name[XQ_MATERIAL_MAX];
+                    xq_material_name(m, name);
+                    fprintf(stderr, "%-10s reusing %s\n", name, path);
+                }
+                return 0;
+            }
+            if (t) {
+                tb_table_free(t);
+                return -1;
+            }
+            if (!opt->quiet) fprintf(stderr, "%s; regenerating\n", ignored);
+        }
+    }
+    return generate_one(set, m, opt, err);
+}
+
+int tb_generate(const xq_material *m, const tb_gen_options *opt, char err[XQ_ERR_MAX])
+{
+    struct stat sb;
+    if (stat(opt->dir, &sb) != 0 && mkdir(opt->dir, 0755) != 0) {
+        snprintf(err, XQ_ERR_MAX, "cannot create directory %.60s: %s", opt->dir, strerror(errno));
+        return -1;
+    }
+    if (stat(opt->dir, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
+        snprintf(err, XQ_ERR_MAX, "%.60s is not a directory", opt->dir);
+        return -1;
+    }
+    tb_set *set = tb_set_new(opt->dir);
+    if (!set) {
+        snprintf(err, XQ_ERR_MAX, "out of memory");
+        return -1;
+    }
+    xq_material canon;
+    xq_material_canonical(m, &canon);
+    int rc = visit(set, &canon, opt, 1, err);
+    tb_set_free(set);
+    return rc;
+}

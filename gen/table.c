@@ -1,0 +1,99 @@
+/*
+ * table.c - a table in memory: allocation, cell width, value look-ups in it
+ * and in the subtables captures lead to.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cell.h"
+#include "tb.h"
+
+tb_table *tb_table_new(const xq_material *m, int width)
+{
+    tb_table *t = calloc(1, sizeof *t);
+    if (!t) return NULL;
+    t->mat = *m;
+    t->width = width;
+    t->max_dtm = -1;
+    if (xq_index_init(&t->ix, m)) {
+        free(t);
+        return NULL;
+    }
+    for (int s = 0; s < 2; s++) {
+        t->cells[s] = malloc(t->ix.size * (size_t)width);
+        if (!t->cells[s]) {
+            tb_table_free(t);
+            return NULL;
+        }
+        memset(t->cells[s], 0xFF, t->ix.size * (size_t)width); /* unknown */
+    }
+    return t;
+}
+
+void tb_table_free(tb_table *t)
+{
+    if (!t) return;
+    free(t->cells[0]);
+    free(t->cells[1]);
+    xq_index_free(&t->ix);
+    free(t);
+}
+
+uint64_t tb_table_generation_bytes(const xq_material *m)
+{
+    xq_index ix;
+    if (xq_index_init(&ix, m)) return UINT64_MAX;
+    uint64_t n = ix.size;
+    xq_index_free(&ix);
+    /* Two sides of one-byte cells plus two candidate bitmaps (retro.c). */
+    return 2 * n + 2 * (n / 8 + 8);
+}
+
+int tb_table_widen(tb_table *t)
+{
+    if (t->width == 2) return 0;
+    for (int s = 0; s < 2; s++) {
+        uint16_t *w = malloc(t->ix.size * sizeof *w);
+        if (!w) return -1;
+        for (uint64_t i = 0; i < t->ix.size; i++) w[i] = (uint16_t)cell_get(t->cells[s], 1, i);
+        free(t->cells[s]);
+        t->cells[s] = w;
+    }
+    t->width = 2;
+    return 0;
+}
+
+tb_value tb_value_of_cell(unsigned code)
+{
+    if (code == CELL_ILLEGAL || code == CELL_UNKNOWN) return (tb_value){0, -1};
+    if (code == CELL_DRAW) return (tb_value){0, 0};
+    return (tb_value){(code & 1) ? 1 : -1, (int)code};
+}
+
+tb_value tb_value_of(const tb_table *t, const xq_board *b)
+{
+    xq_material m;
+    xq_material_of(b, &m);
+    int flip;
+    if (xq_material_equal(&m, &t->mat))
+        flip = 0;
+    else {
+        xq_material f;
+        xq_material_flip(&m, &f);
+        if (!xq_material_equal(&f, &t->mat)) return (tb_value){0, -1};
+        flip = 1;
+    }
+    uint64_t i = xq_index_encode(&t->ix, b, flip);
+    if (i == XQ_INDEX_NONE) return (tb_value){0, -1};
+    return tb_value_of_cell(cell_get(t->cells[b->side ^ flip], t->width, i));
+}
+
+unsigned tb_capture_cell(const tb_table *t, xq_piece taken, const xq_board *b)
+{
+    int c = colour_of(taken), k = kind_of(taken);
+    const tb_table *s = t->sub[c][k];
+    int flip = t->sub_flip[c][k];
+    uint64_t i = xq_index_encode(&s->ix, b, flip);
+    if (i == XQ_INDEX_NONE) return CELL_ILLEGAL;
+    return cell_get(s->cells[b->side ^ flip], s->width, i);
+}

@@ -1,0 +1,239 @@
+/*
+ * tbfile.c - the generator's plain table file (docs/FORMAT-RAW.md): a fixed
+ * header, then every cell of both sides to move, then nothing.  Written
+ * atomically; read back with every header field and the checksum checked.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <xxhash.h>
+
+#include "cell.h"
+#include "tb.h"
+
+enum { RAW_VERSION = 1, RAW_HEADER = 80, RAW_NAME = 36 };
+static const char raw_magic[8] = {'X', 'Q', 'T', 'B', 'R', 'A', 'W', 0};
+
+static void put32(uint8_t *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i));
+}
+static void put64(uint8_t *p, uint64_t v)
+{
+    for (int i = 0; i < 8; i++) p[i] = (uint8_t)(v >> (8 * i));
+}
+static uint32_t get32(const uint8_t *p)
+{
+    uint32_t v = 0;
+    for (int i = 0; i < 4; i++) v |= (uint32_t)p[i] << (8 * i);
+    return v;
+}
+static uint64_t get64(const uint8_t *p)
+{
+    uint64_t v = 0;
+    for (int i = 0; i < 8; i++) v |= (uint64_t)p[i] << (8 * i);
+    return v;
+}
+
+void tb_file_path(const char *dir, const xq_material *m, char *buf, size_t len)
+{
+    char name[XQ_MATERIAL_MAX];
+    xq_material_name(m, name);
+    snprintf(buf, len, "%s/%s.xqtb", dir, name);
+}
+
+/* Header bytes 0..71; bytes 72..79 hold the checksum of header and cells. */
+static void header_fill(const tb_table *t, uint8_t h[RAW_HEADER])
+{
+    memset(h, 0, RAW_HEADER);
+    memcpy(h, raw_magic, 8);
+    put32(h + 8, RAW_VERSION);
+    put32(h + 12, (uint32_t)t->width);
+    xq_material_name(&t->mat, (char *)h + 16);
+    put32(h + 52, (uint32_t)(int32_t)t->max_dtm);
+    put64(h + 56, t->ix.size);
+    /* 64..71 reserved, zero */
+}
+
+/* Cells of one side in file byte order (little-endian), chunk by chunk. */
+static void cells_to_bytes(const tb_table *t, int side, uint64_t from, uint64_t n, uint8_t *out)
+{
+    if (t->width == 1) {
+        memcpy(out, (const uint8_t *)t->cells[side] + from, n);
+        return;
+    }
+    const uint16_t *c = (const uint16_t *)t->cells[side] + from;
+    for (uint64_t i = 0; i < n; i++) {
+        out[2 * i] = (uint8_t)c[i];
+        out[2 * i + 1] = (uint8_t)(c[i] >> 8);
+    }
+}
+
+static int write_all(int fd, const uint8_t *p, size_t n)
+{
+    while (n) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0) {
+            if (errno == EINTR) continue;
+            return -1;
+        }
+        p += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+int tb_file_write(const tb_table *t, const char *dir, char err[XQ_ERR_MAX])
+{
+    char path[4096], tmp[4200];
+    tb_file_path(dir, &t->mat, path, sizeof path);
+    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0) {
+        snprintf(err, XQ_ERR_MAX, "cannot create %.60s: %s", tmp, strerror(errno));
+        return -1;
+    }
+    uint8_t h[RAW_HEADER];
+    header_fill(t, h);
+    XXH64_state_t *st = XXH64_createState();
+    enum { CHUNK = 1 << 20 };
+    uint8_t *buf = malloc(2 * CHUNK);
+    int rc = -1;
+    if (!st || !buf) {
+        snprintf(err, XQ_ERR_MAX, "out of memory writing %.60s", path);
+        goto out;
+    }
+    XXH64_reset(st, 0);
+    XXH64_update(st, h, 72);
+    for (int s = 0; s < 2; s++)
+        for (uint64_t i = 0; i < t->ix.size; i += CHUNK) {
+            uint64_t n = t->ix.size - i < CHUNK ? t->ix.size - i : CHUNK;
+            cells_to_bytes(t, s, i, n, buf);
+            XXH64_update(st, buf, n * (size_t)t->width);
+        }
+    put64(h + 72, XXH64_digest(st));
+    if (write_all(fd, h, RAW_HEADER)) goto io_error;
+    for (int s = 0; s < 2; s++)
+        for (uint64_t i = 0; i < t->ix.size; i += CHUNK) {
+            uint64_t n = t->ix.size - i < CHUNK ? t->ix.size - i : CHUNK;
+            cells_to_bytes(t, s, i, n, buf);
+            if (write_all(fd, buf, n * (size_t)t->width)) goto io_error;
+        }
+    /* fsync before rename: a crash must not leave a complete-looking name
+     * over incomplete data. */
+    if (fsync(fd)) goto io_error;
+    if (close(fd)) {
+        fd = -1;
+        goto io_error;
+    }
+    fd = -1;
+    if (rename(tmp, path)) goto io_error;
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY);
+    if (dfd >= 0) {
+        fsync(dfd);
+        close(dfd);
+    }
+    rc = 0;
+    goto out;
+io_error:
+    snprintf(err, XQ_ERR_MAX, "cannot write %.60s: %s", tmp, strerror(errno));
+    if (fd >= 0) close(fd);
+    fd = -1;
+    unlink(tmp);
+out:
+    if (fd >= 0) close(fd);
+    if (rc) unlink(tmp);
+    free(buf);
+    XXH64_freeState(st);
+    return rc;
+}
+
+static int read_all(int fd, uint8_t *p, size_t n)
+{
+    while (n) {
+        ssize_t r = read(fd, p, n);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) return -1;
+        p += r;
+        n -= (size_t)r;
+    }
+    return 0;
+}
+
+tb_table *tb_file_read(const char *dir, const xq_material *m, char err[XQ_ERR_MAX])
+{
+    char path[4096], name[XQ_MATERIAL_MAX];
+    xq_material canon;
+    xq_material_canonical(m, &canon);
+    xq_material_name(&canon, name);
+    tb_file_path(dir, &canon, path, sizeof path);
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) {
+        snprintf(err, XQ_ERR_MAX, "table %s: cannot open %.60s: %s", name, path, strerror(errno));
+        return NULL;
+    }
+    uint8_t h[RAW_HEADER];
+    struct stat sb;
+    tb_table *t = NULL;
+    if (fstat(fd, &sb) || read_all(fd, h, RAW_HEADER)) {
+        snprintf(err, XQ_ERR_MAX, "table %s: %.60s is truncated (no complete header)", name, path);
+        goto fail;
+    }
+    if (memcmp(h, raw_magic, 8) || get32(h + 8) != RAW_VERSION) {
+        snprintf(err, XQ_ERR_MAX, "table %s: %.60s is not an xqtb raw table of version %d", name, path,
+                 RAW_VERSION);
+        goto fail;
+    }
+    uint32_t width = get32(h + 12);
+    char fname[RAW_NAME + 1];
+    memcpy(fname, h + 16, RAW_NAME);
+    fname[RAW_NAME] = 0;
+    if ((width != 1 && width != 2) || strcmp(fname, name)) {
+        snprintf(err, XQ_ERR_MAX, "table %s: %.60s has a bad header (material '%.16s', width %u)", name,
+                 path, fname, width);
+        goto fail;
+    }
+    t = tb_table_new(&canon, (int)width);
+    if (!t) {
+        snprintf(err, XQ_ERR_MAX, "table %s: out of memory", name);
+        goto fail;
+    }
+    uint64_t bytes = t->ix.size * width;
+    if (get64(h + 56) != t->ix.size || (uint64_t)sb.st_size != RAW_HEADER + 2 * bytes) {
+        snprintf(err, XQ_ERR_MAX, "table %s: %.60s has the wrong size (truncated or not this version)", name,
+                 path);
+        goto fail;
+    }
+    t->max_dtm = (int32_t)get32(h + 52);
+    XXH64_state_t *st = XXH64_createState();
+    if (!st) goto nomem;
+    XXH64_reset(st, 0);
+    XXH64_update(st, h, 72);
+    int bad = 0;
+    for (int s = 0; s < 2 && !bad; s++) {
+        uint8_t *c = t->cells[s];
+        if (read_all(fd, c, bytes)) bad = 1;
+        XXH64_update(st, c, bytes);
+        if (width == 2) /* file order is little-endian */
+            for (uint64_t i = 0; i < t->ix.size; i++)
+                ((uint16_t *)c)[i] = (uint16_t)(c[2 * i] | c[2 * i + 1] << 8);
+    }
+    uint64_t sum = XXH64_digest(st);
+    XXH64_freeState(st);
+    if (bad || sum != get64(h + 72)) {
+        snprintf(err, XQ_ERR_MAX, "table %s: %.60s is corrupt (checksum mismatch)", name, path);
+        goto fail;
+    }
+    close(fd);
+    return t;
+nomem:
+    snprintf(err, XQ_ERR_MAX, "table %s: out of memory", name);
+fail:
+    tb_table_free(t);
+    close(fd);
+    return NULL;
+}

@@ -1,0 +1,105 @@
+/*
+ * tbset.c - a set of tables keyed by canonical material, and the capture
+ * links between them.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tb.h"
+
+struct tb_set {
+    char *dir;
+    tb_table **t;
+    int n, cap;
+};
+
+tb_set *tb_set_new(const char *dir)
+{
+    tb_set *s = calloc(1, sizeof *s);
+    if (!s) return NULL;
+    s->dir = strdup(dir);
+    if (!s->dir) {
+        free(s);
+        return NULL;
+    }
+    return s;
+}
+
+void tb_set_free(tb_set *s)
+{
+    if (!s) return;
+    for (int i = 0; i < s->n; i++) tb_table_free(s->t[i]);
+    free(s->t);
+    free(s->dir);
+    free(s);
+}
+
+tb_table *tb_set_find(tb_set *s, const xq_material *m)
+{
+    xq_material c;
+    xq_material_canonical(m, &c);
+    for (int i = 0; i < s->n; i++)
+        if (xq_material_equal(&s->t[i]->mat, &c)) return s->t[i];
+    return NULL;
+}
+
+/* Links t->sub to the tables already in the set. */
+static int link_subtables(tb_set *s, tb_table *t, char err[XQ_ERR_MAX])
+{
+    for (int c = 0; c < 2; c++)
+        for (int k = ADVISOR; k < KIND_NB; k++) {
+            if (!t->mat.count[c][k]) continue;
+            xq_material m = t->mat;
+            m.count[c][k]--;
+            tb_table *sub = tb_set_find(s, &m);
+            if (!sub) {
+                char name[XQ_MATERIAL_MAX];
+                xq_material_canonical(&m, &m);
+                xq_material_name(&m, name);
+                snprintf(err, XQ_ERR_MAX, "subtable %s is not loaded", name);
+                return -1;
+            }
+            t->sub[c][k] = sub;
+            t->sub_flip[c][k] = (uint8_t)xq_material_needs_flip(&m);
+        }
+    return 0;
+}
+
+int tb_set_add(tb_set *s, tb_table *t, char err[XQ_ERR_MAX])
+{
+    if (link_subtables(s, t, err)) return -1;
+    if (s->n == s->cap) {
+        int cap = s->cap ? 2 * s->cap : 16;
+        tb_table **nt = realloc(s->t, (size_t)cap * sizeof *nt);
+        if (!nt) {
+            snprintf(err, XQ_ERR_MAX, "out of memory");
+            return -1;
+        }
+        s->t = nt;
+        s->cap = cap;
+    }
+    s->t[s->n++] = t;
+    return 0;
+}
+
+tb_table *tb_set_get(tb_set *s, const xq_material *m, char err[XQ_ERR_MAX])
+{
+    tb_table *t = tb_set_find(s, m);
+    if (t) return t;
+    /* Subtables first, so the links can be made. */
+    for (int c = 0; c < 2; c++)
+        for (int k = ADVISOR; k < KIND_NB; k++) {
+            if (!m->count[c][k]) continue;
+            xq_material sm = *m;
+            sm.count[c][k]--;
+            if (!tb_set_get(s, &sm, err)) return NULL;
+        }
+    t = tb_file_read(s->dir, m, err);
+    if (!t) return NULL;
+    if (tb_set_add(s, t, err)) {
+        tb_table_free(t);
+        return NULL;
+    }
+    return t;
+}

@@ -1,0 +1,141 @@
+/*
+ * verify.c - tb_verify: every position's value checked against the values
+ * its legal moves lead to, in the table itself and in its subtables.
+ *
+ *   win in n:  some move leads to a loss in n-1, none to a shorter loss;
+ *   loss in n: every move leads to a win in at most n-1, some in exactly
+ *              n-1 (n = 0: no legal move at all);
+ *   draw:      no move leads to a loss, some move leads to a draw.
+ *
+ * This is the Bellman condition of DTM; with the shortest-win rule it pins
+ * down the values of every decided position given the subtables.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cell.h"
+#include "movegen.h"
+#include "parallel.h"
+#include "tb.h"
+
+enum { MAX_THREADS = 64 };
+
+typedef struct {
+    const tb_table *t;
+    uint64_t checked[MAX_THREADS], errors[MAX_THREADS];
+    uint64_t first_bad[MAX_THREADS]; /* smallest bad entry * 2 + side */
+} verify_ctx;
+
+static unsigned move_code(const tb_table *t, xq_board *b, xq_move m)
+{
+    xq_undo u;
+    xq_make_move(b, m, &u);
+    unsigned v = u.captured ? tb_capture_cell(t, u.captured, b)
+                            : cell_get(t->cells[b->side], t->width, xq_index_encode(&t->ix, b, 0));
+    xq_unmake_move(b, m, &u);
+    return v;
+}
+
+/* NULL if the position's code agrees with its successors, else why not. */
+static const char *check_position(const tb_table *t, xq_board *b, unsigned code)
+{
+    xq_move list[XQ_MAX_MOVES];
+    int n = xq_gen_legal(b, list);
+    unsigned shortest_loss = CELL_UNKNOWN, longest_win = 0;
+    int draws = 0, wins = 0;
+    for (int i = 0; i < n; i++) {
+        unsigned v = move_code(t, b, list[i]);
+        if (v == CELL_ILLEGAL || v == CELL_UNKNOWN) return "a legal move leads to a position marked illegal";
+        if (cell_is_loss(v)) {
+            if (v < shortest_loss) shortest_loss = v;
+        } else if (cell_is_win(v)) {
+            wins++;
+            if (v > longest_win) longest_win = v;
+        } else {
+            draws++;
+        }
+    }
+    if (code == CELL_DRAW) {
+        if (shortest_loss != CELL_UNKNOWN) return "draw, but a move leads to a loss for the opponent";
+        if (!draws) return "draw, but no move leads to a draw";
+        return NULL;
+    }
+    if (cell_is_win(code)) {
+        if (shortest_loss == CELL_UNKNOWN) return "win, but no move leads to a loss for the opponent";
+        if (shortest_loss + 1 != code) return "win, but the fastest move to a loss disagrees with its DTM";
+        return NULL;
+    }
+    if (n == 0) return code == 0 ? NULL : "no legal move, but not a loss in 0";
+    if (code == 0) return "loss in 0, but there is a legal move";
+    if (shortest_loss != CELL_UNKNOWN || draws) return "loss, but some move escapes";
+    if (longest_win + 1 != code) return "loss, but the longest defence disagrees with its DTM";
+    (void)wins;
+    return NULL;
+}
+
+static void verify_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
+{
+    verify_ctx *c = arg;
+    const tb_table *t = c->t;
+    xq_board b;
+    for (uint64_t i = begin; i < end; i++) {
+        int decoded = 0;
+        for (int s = 0; s < 2; s++) {
+            unsigned code = cell_get(t->cells[s], t->width, i);
+            if (code == CELL_ILLEGAL) continue;
+            if (!decoded && !xq_index_decode(&t->ix, i, &b)) {
+                c->errors[thread]++;
+                if (i * 2 + (uint64_t)s < c->first_bad[thread]) c->first_bad[thread] = i * 2 + (uint64_t)s;
+                continue;
+            }
+            decoded = 1;
+            b.side = (uint8_t)s;
+            c->checked[thread]++;
+            int bad = code == CELL_UNKNOWN || xq_kings_facing(&b) || xq_in_check(&b, s ^ 1) ||
+                      check_position(t, &b, code) != NULL;
+            if (bad) {
+                c->errors[thread]++;
+                if (i * 2 + (uint64_t)s < c->first_bad[thread]) c->first_bad[thread] = i * 2 + (uint64_t)s;
+            }
+        }
+    }
+}
+
+int tb_verify(const tb_table *t, int threads, tb_verify_report *r)
+{
+    verify_ctx ctx, *c = &ctx;
+    memset(c, 0, sizeof *c);
+    c->t = t;
+    for (int i = 0; i < MAX_THREADS; i++) c->first_bad[i] = UINT64_MAX;
+    if (threads <= 0) threads = par_cores();
+    if (threads > MAX_THREADS) threads = MAX_THREADS;
+    par_for(threads, t->ix.size, 1 << 12, verify_chunk, c);
+    memset(r, 0, sizeof *r);
+    uint64_t first = UINT64_MAX;
+    for (int i = 0; i < MAX_THREADS; i++) {
+        r->checked += c->checked[i];
+        r->errors += c->errors[i];
+        if (c->first_bad[i] < first) first = c->first_bad[i];
+    }
+    if (first != UINT64_MAX) {
+        uint64_t i = first / 2;
+        int s = (int)(first % 2);
+        xq_board b;
+        unsigned code = cell_get(t->cells[s], t->width, i);
+        if (!xq_index_decode(&t->ix, i, &b)) {
+            snprintf(r->first_error, sizeof r->first_error, "entry %llu: broken entry holds a value",
+                     (unsigned long long)i);
+        } else {
+            char fen[XQ_FEN_MAX];
+            b.side = (uint8_t)s;
+            xq_fen_write(&b, fen);
+            const char *why = code == CELL_UNKNOWN                              ? "value never decided"
+                              : xq_kings_facing(&b) || xq_in_check(&b, s ^ 1) ? "illegal position holds a value"
+                                                                              : check_position(t, &b, code);
+            tb_value v = tb_value_of_cell(code);
+            snprintf(r->first_error, sizeof r->first_error, "%s (stored wdl %d dtm %d): %s", fen, v.wdl, v.dtm,
+                     why ? why : "?");
+        }
+    }
+    return r->errors ? -1 : 0;
+}

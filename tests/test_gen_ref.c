@@ -1,0 +1,104 @@
+/*
+ * test_gen_ref.c - the generator against the independent reference solver,
+ * position by position, and every generated table through tb_verify.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <cmocka.h>
+
+#include "ref_solver.h"
+#include "tb.h"
+#include "tmpdir.h"
+
+/* Generates `name` with 2 threads, then compares every legal position the
+ * reference solver knows (both sides to move, and the same positions with
+ * the colours swapped, which the table answers by flipping). */
+static void compare_with_reference(const char *name)
+{
+    char err[XQ_ERR_MAX];
+    xq_material m;
+    assert_int_equal(xq_material_parse(name, &m, err), 0);
+    tb_gen_options opt = {test_tmpdir(), 2, 1, 0};
+    if (tb_generate(&m, &opt, err)) fail_msg("generate %s: %s", name, err);
+    tb_set *set = tb_set_new(test_tmpdir());
+    tb_table *t = tb_set_get(set, &m, err);
+    if (!t) fail_msg("load %s: %s", name, err);
+
+    ref_db *db = ref_solve(&m);
+    assert_non_null(db);
+    int n = ref_count(db), mismatches = 0;
+    uint64_t per_side[2] = {0, 0};
+    for (int i = 0; i < n; i++) {
+        xq_board b, f;
+        ref_board(db, i, &b);
+        per_side[b.side]++;
+        ref_value want = ref_value_at(db, i);
+        tb_value got = tb_value_of(t, &b);
+        xq_board_flip(&b, &f);
+        tb_value got_flipped = tb_value_of(t, &f);
+        if (got.wdl != want.wdl || got.dtm != want.dtm || got_flipped.wdl != want.wdl ||
+            got_flipped.dtm != want.dtm) {
+            if (mismatches++ < 5) {
+                char fen[XQ_FEN_MAX];
+                xq_fen_write(&b, fen);
+                print_error("%s %s: reference wdl %d dtm %d, generator wdl %d dtm %d (flipped %d %d)\n", name, fen,
+                            want.wdl, want.dtm, got.wdl, got.dtm, got_flipped.wdl, got_flipped.dtm);
+            }
+        }
+    }
+    assert_int_equal(mismatches, 0);
+
+    /* The same number of legal boards, counted by the table's statistics. */
+    xq_material canon;
+    xq_material_canonical(&m, &canon);
+    if (xq_material_equal(&canon, &m)) {
+        tb_stats st;
+        tb_compute_stats(t, &st);
+        assert_int_equal(st.side[0].legal, per_side[0]);
+        assert_int_equal(st.side[1].legal, per_side[1]);
+    }
+
+    tb_verify_report r;
+    if (tb_verify(t, 2, &r)) fail_msg("verify %s: %llu errors, first %s", name, (unsigned long long)r.errors,
+                                      r.first_error);
+    assert_true(r.checked > 0);
+    ref_free(db);
+    tb_set_free(set);
+}
+
+#define REF_TEST(mat)                                                                                              \
+    static void test_ref_##mat(void **state)                                                                       \
+    {                                                                                                              \
+        (void)state;                                                                                               \
+        compare_with_reference(#mat);                                                                              \
+    }
+REF_TEST(KK)
+REF_TEST(KRK)
+REF_TEST(KNK)
+REF_TEST(KPK)
+REF_TEST(KCK)
+REF_TEST(KAK)
+REF_TEST(KBK)
+REF_TEST(KRKA)
+REF_TEST(KNKA)
+REF_TEST(KCKA)
+REF_TEST(KPKB)
+REF_TEST(KRKN)
+REF_TEST(KNKN)
+REF_TEST(KCAK)
+REF_TEST(KAKB)
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_ref_KK),   cmocka_unit_test(test_ref_KRK),  cmocka_unit_test(test_ref_KNK),
+        cmocka_unit_test(test_ref_KPK),  cmocka_unit_test(test_ref_KCK),  cmocka_unit_test(test_ref_KAK),
+        cmocka_unit_test(test_ref_KBK),  cmocka_unit_test(test_ref_KRKA), cmocka_unit_test(test_ref_KNKA),
+        cmocka_unit_test(test_ref_KCKA), cmocka_unit_test(test_ref_KPKB), cmocka_unit_test(test_ref_KRKN),
+        cmocka_unit_test(test_ref_KNKN), cmocka_unit_test(test_ref_KCAK), cmocka_unit_test(test_ref_KAKB),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
