@@ -107,15 +107,16 @@ void xq_index_free(xq_index *ix)
     }
 }
 
-uint64_t xq_index_encode(const xq_index *ix, const xq_board *b, int flip)
+uint64_t xq_index_encode(const xq_index *ix, const xq_board *b, int flags)
 {
+    int flip = flags & XQ_INDEX_FLIP;
     /* Squares seen in the index's orientation, before mirroring. */
     int rk = b->king[flip ? BLACK : RED], bk = b->king[flip ? RED : BLACK];
     if (flip) {
         rk = flip_square(rk);
         bk = flip_square(bk);
     }
-    int mirror = kp_of[rk][bk] < 0;
+    int mirror = (kp_of[rk][bk] < 0) ^ ((flags & XQ_INDEX_MIRROR) != 0);
     if (mirror) {
         rk = mirror_square(rk);
         bk = mirror_square(bk);
@@ -212,4 +213,37 @@ int xq_index_weight(const xq_index *ix, uint64_t idx)
 {
     uint64_t kp = idx / ix->kp_stride;
     return file_of(kp_red[kp]) == 4 && file_of(kp_black[kp]) == 4 ? 1 : 2;
+}
+
+/* Rank of a group's positions in the combinatorial number system. */
+static uint64_t group_rank(uint8_t *q, int n)
+{
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && q[j - 1] > q[j]; j--) {
+            uint8_t x = q[j];
+            q[j] = q[j - 1];
+            q[j - 1] = x;
+        }
+    uint64_t r = 0;
+    for (int i = 0; i < n; i++) r += binom[q[i]][i + 1];
+    return r;
+}
+
+uint64_t xq_index_after_quiet(const xq_index *ix, uint64_t idx, const xq_board *b, int from, int to)
+{
+    xq_piece p = b->sq[from];
+    const xq_index_group *G = &ix->group[ix->group_of[p]];
+    int qt = G->pos[to];
+    if (qt < 0) return XQ_INDEX_NONE;
+    if (G->count == 1) return idx + (uint64_t)qt * G->stride - (uint64_t)G->pos[from] * G->stride;
+    uint8_t before[5], after[5];
+    int n = 0;
+    xq_mask m = b->occ[colour_of(p)];
+    while (m) {
+        int s = mask_pop_lsb(&m);
+        if (b->sq[s] != p) continue;
+        before[n] = (uint8_t)G->pos[s];
+        after[n++] = (uint8_t)(s == from ? qt : G->pos[s]);
+    }
+    return idx + group_rank(after, n) * G->stride - group_rank(before, n) * G->stride;
 }

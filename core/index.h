@@ -55,7 +55,18 @@ void xq_index_free(xq_index *ix);
  * is how a position of the opposite orientation is looked up.  Returns
  * XQ_INDEX_NONE if a piece stands off its square set. */
 #define XQ_INDEX_NONE UINT64_MAX
-uint64_t xq_index_encode(const xq_index *ix, const xq_board *b, int flip);
+/* Flags for xq_index_encode: XQ_INDEX_FLIP as above; XQ_INDEX_MIRROR looks
+ * up the left-right mirror image instead, which only names a different entry
+ * when both kings are on file e. */
+enum { XQ_INDEX_FLIP = 1, XQ_INDEX_MIRROR = 2 };
+uint64_t xq_index_encode(const xq_index *ix, const xq_board *b, int flags);
+
+/* Index after a quiet move of a non-king piece from `from` to `to`, given
+ * the entry idx of b before the move, where b is in the index's orientation
+ * and as xq_index_decode places it (so the move keeps the mirror fold).
+ * Equal to encoding the board after the move, without the full pass over
+ * the pieces.  XQ_INDEX_NONE if the piece cannot stand on `to`. */
+uint64_t xq_index_after_quiet(const xq_index *ix, uint64_t idx, const xq_board *b, int from, int to);
 
 /* Places the pieces of entry idx on an empty board (side to move left 0).
  * Returns false if the entry is broken (two pieces on one square). */

@@ -59,8 +59,11 @@ static inline void note_code(retro_ctx *c, int thread, unsigned code)
 
 /* Cell code of the position reached by legal move m from b: in the table
  * itself for quiet moves, in a subtable for captures (the opponent's view). */
-static unsigned successor_code(const tb_table *t, xq_board *b, xq_move m)
+static unsigned successor_code(const tb_table *t, xq_board *b, uint64_t idx, xq_move m)
 {
+    int from = move_from(m), to = move_to(m);
+    if (!b->sq[to] && kind_of(b->sq[from]) != KING)
+        return cell_get(t->cells[b->side ^ 1], t->width, xq_index_after_quiet(&t->ix, idx, b, from, to));
     xq_undo u;
     xq_make_move(b, m, &u);
     unsigned code;
@@ -75,7 +78,7 @@ static unsigned successor_code(const tb_table *t, xq_board *b, xq_move m)
 /* ---- initial pass -------------------------------------------------------
  * Marks illegal entries, mates and stalemates (DTM 0), and what captures
  * alone decide. */
-static unsigned initial_code(const tb_table *t, xq_board *b)
+static unsigned initial_code(const tb_table *t, xq_board *b, uint64_t idx)
 {
     xq_move list[XQ_MAX_MOVES];
     int n = xq_gen_legal(b, list);
@@ -87,7 +90,7 @@ static unsigned initial_code(const tb_table *t, xq_board *b)
             quiet++;
             continue;
         }
-        unsigned v = successor_code(t, b, list[i]);
+        unsigned v = successor_code(t, b, idx, list[i]);
         if (cell_is_loss(v)) {
             if (v + 1 < best_win) best_win = v + 1;
         } else if (cell_is_win(v)) {
@@ -117,7 +120,7 @@ static void initial_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
             unsigned code = CELL_ILLEGAL;
             if (!xq_in_check(&b, s ^ 1)) {
                 c->legal[thread]++;
-                code = initial_code(t, &b);
+                code = initial_code(t, &b, i);
                 if (code != CELL_UNKNOWN) note_code(c, thread, code);
             }
             cell_set(t->cells[s], t->width, i, code);
@@ -151,19 +154,23 @@ static void retro_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
             b.side = (uint8_t)x;
             int n = xq_gen_unmoves(&b, list);
             for (int k = 0; k < n; k++) {
-                xq_move back = make_move(move_to(list[k]), move_from(list[k]));
+                int here = move_to(list[k]), origin = move_from(list[k]);
+                if (kind_of(b.sq[here]) != KING) {
+                    flag(cand, xq_index_after_quiet(&t->ix, i, &b, here, origin));
+                    continue;
+                }
+                xq_move back = make_move(here, origin);
                 xq_undo u;
                 xq_make_move(&b, back, &u);
                 flag(cand, xq_index_encode(&t->ix, &b, 0));
                 /* With both kings on file e the index keeps a board and its
-                 * mirror image as two entries (index.h), and the mirror
-                 * image is a predecessor of this position's mirror image,
-                 * which shares this entry: flag both. */
-                if (file_of(b.king[RED]) == 4 && file_of(b.king[BLACK]) == 4) {
-                    xq_board mb;
-                    xq_board_mirror(&b, &mb);
-                    flag(cand, xq_index_encode(&t->ix, &mb, 0));
-                }
+                 * mirror image as two entries (index.h).  A king move that
+                 * brings them there from a folded entry has two
+                 * predecessors, mirror images of each other: flag both.
+                 * (Other un-moves keep the kings; a twin entry in the
+                 * frontier flags its own predecessors.) */
+                if (file_of(b.king[RED]) == 4 && file_of(b.king[BLACK]) == 4)
+                    flag(cand, xq_index_encode(&t->ix, &b, XQ_INDEX_MIRROR));
                 xq_unmake_move(&b, back, &u);
             }
         }
@@ -171,14 +178,14 @@ static void retro_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
 }
 
 /* ---- phase B: decide the flagged positions of one side ----------------- */
-static unsigned loss_code(const tb_table *t, xq_board *b, unsigned ply)
+static unsigned loss_code(const tb_table *t, xq_board *b, uint64_t idx, unsigned ply)
 {
     xq_move list[XQ_MAX_MOVES];
     int n = xq_gen_legal(b, list);
     unsigned longest = 0;
     for (int i = 0; i < n; i++) {
         int capture = b->sq[move_to(list[i])] != EMPTY;
-        unsigned v = successor_code(t, b, list[i]);
+        unsigned v = successor_code(t, b, idx, list[i]);
         /* A quiet successor counts only once final (code <= ply-1); a
          * capture's subtable value is always final. */
         if (!cell_is_win(v) || (!capture && v > ply - 1)) return CELL_UNKNOWN;
@@ -214,7 +221,7 @@ static void verify_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
                 if (v != CELL_UNKNOWN) continue;
                 xq_index_decode(&t->ix, j, &b);
                 b.side = (uint8_t)y;
-                unsigned code = loss_code(t, &b, ply);
+                unsigned code = loss_code(t, &b, j, ply);
                 if (code == CELL_UNKNOWN) continue;
                 cell_set(cells, t->width, j, code);
                 note_code(c, thread, code);
