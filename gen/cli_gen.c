@@ -13,7 +13,8 @@ static const char default_dir[] = "tables";
 /* Options shared by the table subcommands. */
 typedef struct {
     const char *dir;
-    int threads, quiet, json, force;
+    int threads, quiet, json, force, wide;
+    uint64_t max_memory;
     const char *material[64];
     int nmaterial;
 } table_args;
@@ -32,9 +33,18 @@ static int parse_table_args(const char *cmd, int argc, char **argv, const char *
         else if (!strcmp(o, "-q")) flag = 'q';
         else if (!strcmp(o, "--json")) flag = 'j';
         else if (!strcmp(o, "--force")) flag = 'f';
+        else if (!strcmp(o, "--wide")) flag = 'w';
+        else if (!strcmp(o, "--max-memory")) flag = 'm';
         else if (o[0] == '-') return cli_usage_error(cmd, "unknown option '%s'", o);
         if (flag && !strchr(allowed, flag)) return cli_usage_error(cmd, "option '%s' does not apply here", o);
-        if (flag == 't' || flag == 'd') {
+        if (flag == 'm') {
+            if (++i == argc) return cli_usage_error(cmd, "option %s needs a value", o);
+            long mib = cli_parse_uint(argv[i], 1L << 30);
+            if (mib < 1) return cli_usage_error(cmd, "--max-memory needs a size in MiB, not '%s'", argv[i]);
+            a->max_memory = (uint64_t)mib << 20;
+        } else if (flag == 'w') {
+            a->wide = 1;
+        } else if (flag == 't' || flag == 'd') {
             if (++i == argc) return cli_usage_error(cmd, "option %s needs a value", o);
             if (flag == 'd') {
                 a->dir = argv[i];
@@ -143,11 +153,11 @@ static void print_stats_json(const tb_table *t, const tb_stats *st)
 int cmd_gen(int argc, char **argv)
 {
     table_args a;
-    if (parse_table_args("gen", argc, argv, "tdqf", &a)) return EXIT_BAD_INPUT;
+    if (parse_table_args("gen", argc, argv, "tdqfwm", &a)) return EXIT_BAD_INPUT;
     xq_material m[64];
     for (int i = 0; i < a.nmaterial; i++)
         if (parse_material_arg("gen", a.material[i], &m[i])) return EXIT_BAD_INPUT;
-    tb_gen_options opt = {a.dir, a.threads, a.quiet || !isatty(2), a.force};
+    tb_gen_options opt = {a.dir, a.threads, a.quiet || !isatty(2), a.force, a.wide, a.max_memory};
     for (int i = 0; i < a.nmaterial; i++) {
         char err[XQ_ERR_MAX];
         if (tb_generate(&m[i], &opt, err)) {

@@ -17,7 +17,7 @@ static const command commands[] = {
     {"perft", cmd_perft, "perft [--divide] DEPTH [FEN]   count leaf nodes of the move tree"},
     {"fen", cmd_fen, "fen FEN                         validate a position, print canonical FEN and board"},
     {"moves", cmd_moves, "moves FEN                       list the legal moves"},
-    {"gen", cmd_gen, "gen [-t N] [-d DIR] [-q] [--force] MATERIAL...\n"
+    {"gen", cmd_gen, "gen [-t N] [-d DIR] [-q] [--force] [--max-memory MIB] MATERIAL...\n"
                      "                                  generate tables (and their subtables)"},
     {"stats", cmd_stats, "stats [--json] [-d DIR] MATERIAL  counts, longest wins, DTM histogram"},
     {"verify", cmd_verify, "verify [-t N] [-d DIR] MATERIAL...  check every value against its successors"},

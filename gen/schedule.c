@@ -14,19 +14,6 @@
 #include "retro.h"
 #include "tb.h"
 
-/* MemAvailable from /proc/meminfo in bytes, or 0 if unknown. */
-static uint64_t memory_available(void)
-{
-    FILE *f = fopen("/proc/meminfo", "r");
-    if (!f) return 0;
-    char line[256];
-    unsigned long long kb = 0;
-    while (fgets(line, sizeof line, f))
-        if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1) break;
-    fclose(f);
-    return (uint64_t)kb * 1024;
-}
-
 typedef struct {
     const char *name;
     int quiet;
@@ -55,14 +42,17 @@ static int generate_one(tb_set *set, const xq_material *m, const tb_gen_options 
 {
     char name[XQ_MATERIAL_MAX];
     xq_material_name(m, name);
-    uint64_t need = tb_table_generation_bytes(m);
-    uint64_t avail = memory_available();
+    /* Check before allocating: with overcommit, a table too big for the
+     * machine would not fail in malloc but get the process killed later. */
+    uint64_t need = tb_table_generation_bytes(m) * (opt->wide ? 2 : 1);
+    uint64_t avail = tb_memory_available();
+    if (opt->max_memory && (!avail || opt->max_memory < avail)) avail = opt->max_memory;
     if (need == UINT64_MAX || (avail && need > avail)) {
-        snprintf(err, XQ_ERR_MAX, "%s needs %.1f MiB to generate; only %.1f MiB of memory is available", name,
-                 (double)need / 1048576.0, (double)avail / 1048576.0);
+        snprintf(err, XQ_ERR_MAX, "%s needs %.1f MiB to generate; only %.1f MiB of memory is available%s", name,
+                 (double)need / 1048576.0, (double)avail / 1048576.0, opt->max_memory ? " (--max-memory)" : "");
         return -1;
     }
-    tb_table *t = tb_table_new(m, 1);
+    tb_table *t = tb_table_new(m, opt->wide ? 2 : 1);
     if (!t) {
         snprintf(err, XQ_ERR_MAX, "%s: out of memory allocating %.1f MiB", name, (double)need / 1048576.0);
         return -1;

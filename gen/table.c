@@ -2,6 +2,7 @@
  * table.c - a table in memory: allocation, cell width, value look-ups in it
  * and in the subtables captures lead to.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,9 +50,23 @@ uint64_t tb_table_generation_bytes(const xq_material *m)
     return 2 * n + 2 * (n / 8 + 8);
 }
 
+uint64_t tb_memory_available(void)
+{
+    FILE *f = fopen("/proc/meminfo", "r");
+    if (!f) return 0;
+    char line[256];
+    unsigned long long kb = 0;
+    while (fgets(line, sizeof line, f))
+        if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1) break;
+    fclose(f);
+    return (uint64_t)kb * 1024;
+}
+
 int tb_table_widen(tb_table *t)
 {
     if (t->width == 2) return 0;
+    uint64_t avail = tb_memory_available();
+    if (avail && 2 * t->ix.size * sizeof(uint16_t) > avail) return -1;
     for (int s = 0; s < 2; s++) {
         uint16_t *w = malloc(t->ix.size * sizeof *w);
         if (!w) return -1;

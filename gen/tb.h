@@ -49,7 +49,12 @@ typedef struct {
     int threads;     /* 0 = all cores */
     int quiet;       /* no progress output */
     int force;       /* regenerate even if a valid file exists */
+    int wide;        /* start with 2-byte cells (normally only past 251 plies) */
+    uint64_t max_memory; /* bytes the generator may use; 0 = what is available */
 } tb_gen_options;
+
+/* Memory the system can still give (MemAvailable), in bytes; 0 if unknown. */
+uint64_t tb_memory_available(void);
 
 tb_set *tb_set_new(const char *dir);
 void tb_set_free(tb_set *s);

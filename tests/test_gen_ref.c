@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <cmocka.h>
 
+#include "cell.h"
 #include "ref_solver.h"
 #include "tb.h"
 #include "tmpdir.h"
@@ -21,7 +22,7 @@ static void compare_with_reference(const char *name)
     char err[XQ_ERR_MAX];
     xq_material m;
     assert_int_equal(xq_material_parse(name, &m, err), 0);
-    tb_gen_options opt = {test_tmpdir(), 2, 1, 0};
+    tb_gen_options opt = {.dir = test_tmpdir(), .threads = 2, .quiet = 1};
     if (tb_generate(&m, &opt, err)) fail_msg("generate %s: %s", name, err);
     tb_set *set = tb_set_new(test_tmpdir());
     tb_table *t = tb_set_get(set, &m, err);
@@ -91,6 +92,38 @@ REF_TEST(KNKN)
 REF_TEST(KCAK)
 REF_TEST(KAKB)
 
+/* Two-byte cells (what tables longer than 251 plies switch to) give the
+ * same values as one-byte cells. */
+static void test_wide_cells_agree(void **state)
+{
+    (void)state;
+    char err[XQ_ERR_MAX], wide_dir[512];
+    xq_material m;
+    assert_int_equal(xq_material_parse("KRKN", &m, err), 0);
+    tb_gen_options opt = {.dir = test_tmpdir(), .threads = 2, .quiet = 1};
+    if (tb_generate(&m, &opt, err)) fail_msg("%s", err);
+    snprintf(wide_dir, sizeof wide_dir, "%s/wide", test_tmpdir());
+    tb_gen_options wide = {.dir = wide_dir, .threads = 2, .quiet = 1, .wide = 1};
+    if (tb_generate(&m, &wide, err)) fail_msg("%s", err);
+    tb_set *a = tb_set_new(test_tmpdir()), *b = tb_set_new(wide_dir);
+    tb_table *ta = tb_set_get(a, &m, err), *tw = tb_set_get(b, &m, err);
+    assert_non_null(ta);
+    assert_non_null(tw);
+    assert_int_equal(ta->width, 1);
+    assert_int_equal(tw->width, 2);
+    assert_int_equal(ta->max_dtm, tw->max_dtm);
+    for (int s = 0; s < 2; s++)
+        for (uint64_t i = 0; i < ta->ix.size; i++) {
+            tb_value va = tb_value_of_cell(cell_get(ta->cells[s], 1, i));
+            tb_value vw = tb_value_of_cell(cell_get(tw->cells[s], 2, i));
+            if (va.wdl != vw.wdl || va.dtm != vw.dtm) fail_msg("entry %llu side %d differs", (unsigned long long)i, s);
+        }
+    tb_verify_report r;
+    assert_int_equal(tb_verify(tw, 2, &r), 0);
+    tb_set_free(a);
+    tb_set_free(b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -99,6 +132,7 @@ int main(void)
         cmocka_unit_test(test_ref_KBK),  cmocka_unit_test(test_ref_KRKA), cmocka_unit_test(test_ref_KNKA),
         cmocka_unit_test(test_ref_KCKA), cmocka_unit_test(test_ref_KPKB), cmocka_unit_test(test_ref_KRKN),
         cmocka_unit_test(test_ref_KNKN), cmocka_unit_test(test_ref_KCAK), cmocka_unit_test(test_ref_KAKB),
+        cmocka_unit_test(test_wide_cells_agree),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

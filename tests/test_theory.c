@@ -26,7 +26,7 @@ static void solve(const char *name, tb_stats *st)
     char err[XQ_ERR_MAX];
     xq_material m;
     assert_int_equal(xq_material_parse(name, &m, err), 0);
-    tb_gen_options opt = {test_tmpdir(), 2, 1, 0};
+    tb_gen_options opt = {.dir = test_tmpdir(), .threads = 2, .quiet = 1};
     if (tb_generate(&m, &opt, err)) fail_msg("generate %s: %s", name, err);
     tb_set *set = tb_set_new(test_tmpdir());
     tb_table *t = tb_set_get(set, &m, err);
@@ -114,7 +114,7 @@ static void test_thread_count_does_not_change_output(void **state)
         snprintf(dir, sizeof dir, "%s/threads%d", test_tmpdir(), threads);
         xq_material m;
         assert_int_equal(xq_material_parse(name, &m, err), 0);
-        tb_gen_options opt = {dir, threads, 1, 0};
+        tb_gen_options opt = {.dir = dir, .threads = threads, .quiet = 1};
         if (tb_generate(&m, &opt, err)) fail_msg("generate: %s", err);
         snprintf(path, sizeof path, "%s/%s.xqtb", dir, name);
         unsigned char *data = NULL;

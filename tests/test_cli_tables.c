@@ -1,0 +1,212 @@
+/*
+ * test_cli_tables.c - the table subcommands (gen, stats, verify) as a user
+ * runs them: exit statuses, JSON keys, and what happens with bad input and
+ * with missing, damaged or truncated table files.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "tmpdir.h"
+
+static char out[1 << 16];
+
+/* Runs `xqtb ARGS` with stdout and stderr captured in out; returns the exit
+ * status (or -1 if it did not exit normally, e.g. a crash). */
+static int xqtb(const char *fmt, ...)
+{
+    const char *bin = getenv("XQTB");
+    if (!bin) bin = "build/xqtb";
+    char args[2048], cmd[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(args, sizeof args, fmt, ap);
+    va_end(ap);
+    snprintf(cmd, sizeof cmd, "%s %s 2>&1", bin, args);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    size_t n = fread(out, 1, sizeof out - 1, p);
+    out[n] = 0;
+    int st = pclose(p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static void table_path(char *buf, size_t len, const char *dir, const char *name)
+{
+    snprintf(buf, len, "%s/%s.xqtb", dir, name);
+}
+
+/* A private directory holding a freshly generated KRK and its only
+ * subtable, KK (what is left when the rook is taken). */
+static const char *fresh_dir(const char *tag)
+{
+    static char dir[512];
+    snprintf(dir, sizeof dir, "%s/%s", test_tmpdir(), tag);
+    assert_int_equal(xqtb("gen -q -d %s KRK", dir), 0);
+    return dir;
+}
+
+static void test_gen_writes_tables_and_no_temporaries(void **state)
+{
+    (void)state;
+    const char *dir = fresh_dir("gen");
+    char path[600];
+    struct stat sb;
+    table_path(path, sizeof path, dir, "KRK");
+    assert_int_equal(stat(path, &sb), 0);
+    table_path(path, sizeof path, dir, "KK");
+    assert_int_equal(stat(path, &sb), 0);
+    char cmd[700];
+    snprintf(cmd, sizeof cmd, "ls %s | grep -c tmp", dir);
+    FILE *p = popen(cmd, "r");
+    char buf[16] = "";
+    assert_non_null(fgets(buf, sizeof buf, p));
+    pclose(p);
+    assert_int_equal(atoi(buf), 0);
+}
+
+static void test_gen_summary_and_black_orientation(void **state)
+{
+    (void)state;
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s/summary", test_tmpdir());
+    /* Written with black holding the rook: the canonical KRK is built. */
+    assert_int_equal(xqtb("gen -d %s KKR", dir), 0);
+    assert_non_null(strstr(out, "KRK:"));
+    assert_non_null(strstr(out, "red to move"));
+    assert_non_null(strstr(out, "longest win"));
+}
+
+static void test_stats_json(void **state)
+{
+    (void)state;
+    const char *dir = fresh_dir("json");
+    assert_int_equal(xqtb("stats --json -d %s KRK", dir), 0);
+    const char *keys[] = {"{\"material\":\"KRK\"", "\"red\":{", "\"black\":{", "\"win\":", "\"draw\":", "\"loss\":",
+                          "\"longest_win\":{\"dtm\":", "\"longest_loss\":{\"dtm\":", "\"fen\":\""};
+    for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
+        if (!strstr(out, keys[i])) fail_msg("missing %s in %s", keys[i], out);
+    /* Counts are of boards: red to move in KRK, every legal board is a win. */
+    assert_non_null(strstr(out, "\"red\":{\"legal\":3834,\"win\":3834,\"draw\":0,\"loss\":0"));
+}
+
+static void test_verify_good_table(void **state)
+{
+    (void)state;
+    const char *dir = fresh_dir("verify");
+    assert_int_equal(xqtb("verify -d %s KRK", dir), 0);
+    assert_non_null(strstr(out, "consistent"));
+}
+
+static void test_bad_material_and_options(void **state)
+{
+    (void)state;
+    assert_int_equal(xqtb("gen -q -d %s/x KRRRK", test_tmpdir()), 2);
+    assert_non_null(strstr(out, "at most 2"));
+    assert_int_equal(xqtb("gen -q -d %s/x KXK", test_tmpdir()), 2);
+    assert_non_null(strstr(out, "unknown piece letter"));
+    assert_int_equal(xqtb("gen -q -d %s/x RK", test_tmpdir()), 2);
+    assert_int_equal(xqtb("gen -q -t 0 KRK"), 2);
+    assert_int_equal(xqtb("gen -q --bogus KRK"), 2);
+    assert_int_equal(xqtb("gen -q"), 2);
+    assert_int_equal(xqtb("stats -d %s", test_tmpdir()), 2);
+    assert_int_equal(xqtb("stats --force -d %s KRK", test_tmpdir()), 2);
+}
+
+static void test_missing_table_is_no_answer(void **state)
+{
+    (void)state;
+    assert_int_equal(xqtb("stats -d %s KRKNAA", test_tmpdir()), 1);
+    assert_non_null(strstr(out, "KRKNAA"));
+    assert_int_equal(xqtb("verify -d %s KRKNAA", test_tmpdir()), 1);
+}
+
+static void test_memory_limit_is_a_clear_error(void **state)
+{
+    (void)state;
+    assert_int_equal(xqtb("gen -q -d %s/mem --max-memory 1 KRKNA", test_tmpdir()), 3);
+    assert_non_null(strstr(out, "needs"));
+    assert_non_null(strstr(out, "MiB"));
+}
+
+/* Overwrites one byte of a file at offset (negative: from the end). */
+static void poke(const char *path, long offset)
+{
+    FILE *f = fopen(path, "r+b");
+    assert_non_null(f);
+    fseek(f, offset, offset < 0 ? SEEK_END : SEEK_SET);
+    int c = fgetc(f);
+    fseek(f, offset, offset < 0 ? SEEK_END : SEEK_SET);
+    fputc(c ^ 0x5A, f);
+    fclose(f);
+}
+
+static void test_damaged_files_are_reported(void **state)
+{
+    (void)state;
+    char path[600];
+    const long offsets[] = {0, 9, 20, 60, 75, 100, 5000, -1};
+    for (size_t i = 0; i < sizeof offsets / sizeof *offsets; i++) {
+        char tag[32];
+        snprintf(tag, sizeof tag, "poke%zu", i);
+        const char *dir = fresh_dir(tag);
+        table_path(path, sizeof path, dir, "KRK");
+        poke(path, offsets[i]);
+        int rc = xqtb("stats -d %s KRK", dir);
+        if (rc != 3) fail_msg("byte %ld flipped: exit %d, output %s", offsets[i], rc, out);
+        assert_non_null(strstr(out, "KRK"));
+        assert_int_equal(xqtb("verify -d %s KRK", dir), 3);
+    }
+}
+
+static void test_truncated_and_empty_files_are_reported(void **state)
+{
+    (void)state;
+    char path[600];
+    const long sizes[] = {0, 40, 80, 4000};
+    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
+        char tag[32];
+        snprintf(tag, sizeof tag, "trunc%zu", i);
+        const char *dir = fresh_dir(tag);
+        table_path(path, sizeof path, dir, "KRK");
+        assert_int_equal(truncate(path, sizes[i]), 0);
+        int rc = xqtb("stats -d %s KRK", dir);
+        if (rc != 3) fail_msg("truncated to %ld: exit %d, output %s", sizes[i], rc, out);
+    }
+}
+
+/* A damaged table in the way of generation is rebuilt, not trusted. */
+static void test_gen_replaces_damaged_table(void **state)
+{
+    (void)state;
+    char path[600];
+    const char *dir = fresh_dir("regen");
+    table_path(path, sizeof path, dir, "KK");
+    poke(path, 100);
+    assert_int_equal(xqtb("gen -q -d %s --force KRK", dir), 0);
+    assert_int_equal(xqtb("verify -d %s KRK KK", dir), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_gen_writes_tables_and_no_temporaries),
+        cmocka_unit_test(test_gen_summary_and_black_orientation),
+        cmocka_unit_test(test_stats_json),
+        cmocka_unit_test(test_verify_good_table),
+        cmocka_unit_test(test_bad_material_and_options),
+        cmocka_unit_test(test_missing_table_is_no_answer),
+        cmocka_unit_test(test_memory_limit_is_a_clear_error),
+        cmocka_unit_test(test_damaged_files_are_reported),
+        cmocka_unit_test(test_truncated_and_empty_files_are_reported),
+        cmocka_unit_test(test_gen_replaces_damaged_table),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
