@@ -99,14 +99,12 @@ static void print_stats_text(const tb_table *t, const tb_stats *st, int histogra
 {
     char name[XQ_MATERIAL_MAX];
     xq_material_name(&t->mat, name);
-    uint64_t entries = 2 * st->index_size;
-    /* Legal boards per index entry: the mirror fold makes an entry stand for
-     * up to two boards, so compare entries with legal boards / weight. */
     uint64_t legal = st->side[0].legal + st->side[1].legal;
-    printf("%s: %llu index entries per side to move, %llu legal positions (%.1f%% of 2x entries, mirror "
-           "images counted)\n",
-           name, (unsigned long long)st->index_size, (unsigned long long)legal,
-           entries ? 100.0 * (double)legal / (2.0 * (double)entries) : 0.0);
+    uint64_t used = st->side[0].entries + st->side[1].entries;
+    printf("%s: %llu legal positions; index %llu entries per side to move, %.1f%% of them legal "
+           "(mirror images share an entry)\n",
+           name, (unsigned long long)legal, (unsigned long long)st->index_size,
+           st->index_size ? 100.0 * (double)used / (2.0 * (double)st->index_size) : 0.0);
     print_side_text("red", &st->side[0]);
     print_side_text("black", &st->side[1]);
     if (!histogram) return;
@@ -129,7 +127,10 @@ static void print_stats_json(const tb_table *t, const tb_stats *st)
 {
     char name[XQ_MATERIAL_MAX];
     xq_material_name(&t->mat, name);
-    printf("{\"material\":\"%s\",\"index_size\":%llu", name, (unsigned long long)st->index_size);
+    uint64_t used = st->side[0].entries + st->side[1].entries;
+    printf("{\"material\":\"%s\",\"index_size\":%llu,\"index_efficiency\":%.4f", name,
+           (unsigned long long)st->index_size,
+           st->index_size ? (double)used / (2.0 * (double)st->index_size) : 0.0);
     for (int s = 0; s < 2; s++) {
         const tb_side_stats *ss = &st->side[s];
         printf(",\"%s\":{\"legal\":%llu,\"win\":%llu,\"draw\":%llu,\"loss\":%llu,", s ? "black" : "red",

@@ -28,6 +28,7 @@ void tb_compute_stats(const tb_table *t, tb_stats *st)
             unsigned v = cell_get(t->cells[s], t->width, i);
             if (v == CELL_ILLEGAL || v == CELL_UNKNOWN) continue;
             uint64_t w = (uint64_t)xq_index_weight(&t->ix, i);
+            ss->entries++;
             ss->legal += w;
             if (v == CELL_DRAW) {
                 ss->draw += w;

@@ -114,6 +114,7 @@ int tb_verify(const tb_table *t, int threads, tb_verify_report *r);
 
 enum { TB_HIST_MAX = 1024 };
 typedef struct {
+    uint64_t entries;                /* legal index entries (mirror folded) */
     uint64_t legal, win, draw, loss; /* boards, no symmetry reduction */
     int longest_win, longest_loss;   /* -1 if none */
     char longest_win_fen[XQ_FEN_MAX], longest_loss_fen[XQ_FEN_MAX];

@@ -16,6 +16,10 @@
 #include "tb.h"
 
 enum { RAW_VERSION = 1, RAW_HEADER = 80, RAW_NAME = 36 };
+/* Revision of the generator's results.  Bump it with any change that alters
+ * the content of some table (a fix, a rule change): files of another
+ * revision are refused, so `gen` rebuilds them instead of reusing them. */
+enum { GEN_REVISION = 1 };
 static const char raw_magic[8] = {'X', 'Q', 'T', 'B', 'R', 'A', 'W', 0};
 
 static void put32(uint8_t *p, uint32_t v)
@@ -56,7 +60,8 @@ static void header_fill(const tb_table *t, uint8_t h[RAW_HEADER])
     xq_material_name(&t->mat, (char *)h + 16);
     put32(h + 52, (uint32_t)(int32_t)t->max_dtm);
     put64(h + 56, t->ix.size);
-    /* 64..71 reserved, zero */
+    put32(h + 64, GEN_REVISION);
+    /* 68..71 reserved, zero */
 }
 
 /* Cells of one side in file byte order (little-endian), chunk by chunk. */
@@ -186,6 +191,11 @@ tb_table *tb_file_read(const char *dir, const xq_material *m, char err[XQ_ERR_MA
     if (memcmp(h, raw_magic, 8) || get32(h + 8) != RAW_VERSION) {
         snprintf(err, XQ_ERR_MAX, "table %s: %.60s is not an xqtb raw table of version %d", name, path,
                  RAW_VERSION);
+        goto fail;
+    }
+    if (get32(h + 64) != GEN_REVISION || get32(h + 68) != 0) {
+        snprintf(err, XQ_ERR_MAX, "table %s: %.60s was built by generator revision %u, not %d: regenerate it", name,
+                 path, get32(h + 64), GEN_REVISION);
         goto fail;
     }
     uint32_t width = get32(h + 12);
