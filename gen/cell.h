@@ -36,21 +36,24 @@ enum {
 enum { CELL_DRAW = CELL16_DRAW, CELL_ILLEGAL = CELL16_ILLEGAL, CELL_UNKNOWN = CELL16_UNKNOWN };
 
 /* Reads a cell of an array of the given width, widening the special codes. */
+/* Relaxed atomic access: the generator's first pass reads cells that other
+ * threads may be writing, relying only on the illegal mark, which no thread
+ * changes then.  On common hardware these are plain loads and stores. */
 static inline unsigned cell_get(const void *cells, int width, uint64_t i)
 {
     if (width == 1) {
-        unsigned v = ((const uint8_t *)cells)[i];
+        unsigned v = __atomic_load_n((const uint8_t *)cells + i, __ATOMIC_RELAXED);
         return v >= CELL8_DRAW ? v | 0xFF00u : v;
     }
-    return ((const uint16_t *)cells)[i];
+    return __atomic_load_n((const uint16_t *)cells + i, __ATOMIC_RELAXED);
 }
 
 static inline void cell_set(void *cells, int width, uint64_t i, unsigned v)
 {
     if (width == 1)
-        ((uint8_t *)cells)[i] = (uint8_t)v;
+        __atomic_store_n((uint8_t *)cells + i, (uint8_t)v, __ATOMIC_RELAXED);
     else
-        ((uint16_t *)cells)[i] = (uint16_t)v;
+        __atomic_store_n((uint16_t *)cells + i, (uint16_t)v, __ATOMIC_RELAXED);
 }
 
 static inline int cell_dtm_max(int width) { return width == 1 ? CELL8_DTM_MAX : CELL16_DTM_MAX; }

@@ -75,23 +75,42 @@ static unsigned successor_code(const tb_table *t, xq_board *b, uint64_t idx, xq_
     return code;
 }
 
-/* ---- initial pass -------------------------------------------------------
- * Marks illegal entries, mates and stalemates (DTM 0), and what captures
- * alone decide. */
+/* ---- initial passes -----------------------------------------------------
+ * First the illegal entries: broken ones, kings facing, side not to move in
+ * check.  After that, a pseudo-legal move is illegal exactly when the
+ * position it reaches is marked illegal (the mover's king is attacked, or
+ * the kings face), in this table or in a subtable, so the passes below read
+ * legality off the successor's cell instead of testing for attacks. */
+static void illegal_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
+{
+    retro_ctx *c = arg;
+    tb_table *t = c->t;
+    xq_board b;
+    for (uint64_t i = begin; i < end; i++) {
+        int ok = xq_index_decode(&t->ix, i, &b) && !xq_kings_facing(&b);
+        for (int s = 0; s < 2; s++) {
+            int legal = ok && !xq_in_check(&b, s ^ 1);
+            c->legal[thread] += (uint64_t)legal;
+            cell_set(t->cells[s], t->width, i, legal ? CELL_UNKNOWN : CELL_ILLEGAL);
+        }
+    }
+}
+
+/* Mates and stalemates (DTM 0), and what captures alone decide. */
 static unsigned initial_code(const tb_table *t, xq_board *b, uint64_t idx)
 {
     xq_move list[XQ_MAX_MOVES];
-    int n = xq_gen_legal(b, list);
-    if (n == 0) return 0; /* no legal move: lost, mate and stalemate alike */
+    int n = xq_gen_pseudo(b, list);
     unsigned best_win = CELL_UNKNOWN, longest_loss = 0;
-    int quiet = 0, all_captures_lose = 1;
+    int legal = 0, quiet = 0, all_captures_lose = 1;
     for (int i = 0; i < n; i++) {
-        if (!b->sq[move_to(list[i])]) {
-            quiet++;
-            continue;
-        }
+        int capture = b->sq[move_to(list[i])] != EMPTY;
         unsigned v = successor_code(t, b, idx, list[i]);
-        if (cell_is_loss(v)) {
+        if (v == CELL_ILLEGAL) continue; /* the move is illegal */
+        legal++;
+        if (!capture) {
+            quiet++;
+        } else if (cell_is_loss(v)) {
             if (v + 1 < best_win) best_win = v + 1;
         } else if (cell_is_win(v)) {
             if (v + 1 > longest_loss) longest_loss = v + 1;
@@ -99,6 +118,7 @@ static unsigned initial_code(const tb_table *t, xq_board *b, uint64_t idx)
             all_captures_lose = 0;
         }
     }
+    if (legal == 0) return 0; /* no legal move: lost, mate and stalemate alike */
     if (best_win != CELL_UNKNOWN) return best_win;
     if (quiet == 0 && all_captures_lose) return longest_loss;
     return CELL_UNKNOWN;
@@ -110,20 +130,16 @@ static void initial_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
     tb_table *t = c->t;
     xq_board b;
     for (uint64_t i = begin; i < end; i++) {
-        if (!xq_index_decode(&t->ix, i, &b) || xq_kings_facing(&b)) {
-            cell_set(t->cells[0], t->width, i, CELL_ILLEGAL);
-            cell_set(t->cells[1], t->width, i, CELL_ILLEGAL);
+        if (cell_get(t->cells[0], t->width, i) == CELL_ILLEGAL && cell_get(t->cells[1], t->width, i) == CELL_ILLEGAL)
             continue;
-        }
+        xq_index_decode(&t->ix, i, &b);
         for (int s = 0; s < 2; s++) {
+            if (cell_get(t->cells[s], t->width, i) == CELL_ILLEGAL) continue;
             b.side = (uint8_t)s;
-            unsigned code = CELL_ILLEGAL;
-            if (!xq_in_check(&b, s ^ 1)) {
-                c->legal[thread]++;
-                code = initial_code(t, &b, i);
-                if (code != CELL_UNKNOWN) note_code(c, thread, code);
-            }
+            unsigned code = initial_code(t, &b, i);
+            if (code == CELL_UNKNOWN) continue;
             cell_set(t->cells[s], t->width, i, code);
+            note_code(c, thread, code);
         }
     }
 }
@@ -181,11 +197,12 @@ static void retro_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
 static unsigned loss_code(const tb_table *t, xq_board *b, uint64_t idx, unsigned ply)
 {
     xq_move list[XQ_MAX_MOVES];
-    int n = xq_gen_legal(b, list);
+    int n = xq_gen_pseudo(b, list);
     unsigned longest = 0;
     for (int i = 0; i < n; i++) {
         int capture = b->sq[move_to(list[i])] != EMPTY;
         unsigned v = successor_code(t, b, idx, list[i]);
+        if (v == CELL_ILLEGAL) continue; /* an illegal move */
         /* A quiet successor counts only once final (code <= ply-1); a
          * capture's subtable value is always final. */
         if (!cell_is_win(v) || (!capture && v > ply - 1)) return CELL_UNKNOWN;
@@ -282,6 +299,7 @@ int retro_solve(tb_table *t, int threads, retro_progress_fn fn, void *arg, char 
             }
     retro_progress p = {0, 0, 0, 0};
     unsigned max_code = 0;
+    par_for(threads, t->ix.size, GRAIN, illegal_chunk, c);
     par_for(threads, t->ix.size, GRAIN, initial_chunk, c);
     reduce(c, &p.resolved, &max_code, &p.legal);
     p.total = p.resolved;
