@@ -247,3 +247,16 @@ uint64_t xq_index_after_quiet(const xq_index *ix, uint64_t idx, const xq_board *
     }
     return idx + group_rank(after, n) * G->stride - group_rank(before, n) * G->stride;
 }
+
+uint64_t xq_index_after_king_move(const xq_index *ix, uint64_t idx, const xq_board *b, int from, int to)
+{
+    int rk = b->king[RED], bk = b->king[BLACK];
+    int kp_old = kp_of[rk][bk];
+    if (rk == from)
+        rk = to;
+    else
+        bk = to;
+    int kp_new = kp_of[rk][bk];
+    if (kp_new < 0 || kp_old < 0) return XQ_INDEX_REFOLD;
+    return idx + (uint64_t)kp_new * ix->kp_stride - (uint64_t)kp_old * ix->kp_stride;
+}

@@ -68,6 +68,12 @@ uint64_t xq_index_encode(const xq_index *ix, const xq_board *b, int flags);
  * the pieces.  XQ_INDEX_NONE if the piece cannot stand on `to`. */
 uint64_t xq_index_after_quiet(const xq_index *ix, uint64_t idx, const xq_board *b, int from, int to);
 
+/* The same for a king move (quiet or not: only the king pair changes),
+ * or XQ_INDEX_REFOLD when the move crosses the mirror fold and the board
+ * must be encoded in full. */
+#define XQ_INDEX_REFOLD (UINT64_MAX - 1)
+uint64_t xq_index_after_king_move(const xq_index *ix, uint64_t idx, const xq_board *b, int from, int to);
+
 /* Places the pieces of entry idx on an empty board (side to move left 0).
  * Returns false if the entry is broken (two pieces on one square). */
 bool xq_index_decode(const xq_index *ix, uint64_t idx, xq_board *b);

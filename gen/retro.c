@@ -62,8 +62,11 @@ static inline void note_code(retro_ctx *c, int thread, unsigned code)
 static unsigned successor_code(const tb_table *t, xq_board *b, uint64_t idx, xq_move m)
 {
     int from = move_from(m), to = move_to(m);
-    if (!b->sq[to] && kind_of(b->sq[from]) != KING)
-        return cell_get(t->cells[b->side ^ 1], t->width, xq_index_after_quiet(&t->ix, idx, b, from, to));
+    if (!b->sq[to]) {
+        uint64_t j = kind_of(b->sq[from]) == KING ? xq_index_after_king_move(&t->ix, idx, b, from, to)
+                                                  : xq_index_after_quiet(&t->ix, idx, b, from, to);
+        if (j != XQ_INDEX_REFOLD) return cell_get(t->cells[b->side ^ 1], t->width, j);
+    }
     xq_undo u;
     xq_make_move(b, m, &u);
     unsigned code;
@@ -153,6 +156,16 @@ static inline void flag(uint64_t *cand, uint64_t j)
         __atomic_fetch_or(&cand[j >> 6], bit, __ATOMIC_RELAXED);
 }
 
+/* True if one of the eight byte cells from i (a multiple of 8) equals v:
+ * the frontier is sparse, so most words are skipped whole. */
+static inline int word_has_byte(const void *cells, uint64_t i, unsigned v)
+{
+    uint64_t w;
+    memcpy(&w, (const uint8_t *)cells + i, 8);
+    w ^= 0x0101010101010101ull * (v & 0xFF);
+    return ((w - 0x0101010101010101ull) & ~w & 0x8080808080808080ull) != 0;
+}
+
 static void retro_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
 {
     (void)thread;
@@ -165,6 +178,10 @@ static void retro_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
         const void *cells = t->cells[x];
         uint64_t *cand = c->cand[x ^ 1];
         for (uint64_t i = begin; i < end; i++) {
+            if (t->width == 1 && (i & 7) == 0 && i + 8 <= end && !word_has_byte(cells, i, want)) {
+                i += 7;
+                continue;
+            }
             if (cell_get(cells, t->width, i) != want) continue;
             xq_index_decode(&t->ix, i, &b);
             b.side = (uint8_t)x;
@@ -173,6 +190,14 @@ static void retro_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
                 int here = move_to(list[k]), origin = move_from(list[k]);
                 if (kind_of(b.sq[here]) != KING) {
                     flag(cand, xq_index_after_quiet(&t->ix, i, &b, here, origin));
+                    continue;
+                }
+                /* A king un-move that keeps the fold is a change of the king
+                 * pair alone; otherwise encode the moved board in full. */
+                uint64_t j = xq_index_after_king_move(&t->ix, i, &b, here, origin);
+                int twin = file_of(origin) == 4 && file_of(b.king[x]) == 4; /* both kings on e */
+                if (j != XQ_INDEX_REFOLD && !twin) {
+                    flag(cand, j);
                     continue;
                 }
                 xq_move back = make_move(here, origin);
