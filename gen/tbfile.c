@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <xxhash.h>
 
+#include "atomic.h"
 #include "cell.h"
 #include "tb.h"
 
@@ -78,40 +79,23 @@ static void cells_to_bytes(const tb_table *t, int side, uint64_t from, uint64_t 
     }
 }
 
-static int write_all(int fd, const uint8_t *p, size_t n)
-{
-    while (n) {
-        ssize_t w = write(fd, p, n);
-        if (w < 0) {
-            if (errno == EINTR) continue;
-            return -1;
-        }
-        p += w;
-        n -= (size_t)w;
-    }
-    return 0;
-}
-
 int tb_file_write(const tb_table *t, const char *dir, char err[XQ_ERR_MAX])
 {
-    char path[4096], tmp[4200];
+    char path[4096];
     tb_file_path(dir, &t->mat, path, sizeof path);
-    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (fd < 0) {
-        snprintf(err, XQ_ERR_MAX, "cannot create %.60s: %s", tmp, strerror(errno));
-        return -1;
-    }
     uint8_t h[RAW_HEADER];
     header_fill(t, h);
-    XXH64_state_t *st = XXH64_createState();
     enum { CHUNK = 1 << 20 };
     uint8_t *buf = malloc(2 * CHUNK);
-    int rc = -1;
+    XXH64_state_t *st = XXH64_createState();
     if (!st || !buf) {
         snprintf(err, XQ_ERR_MAX, "out of memory writing %.60s", path);
-        goto out;
+        free(buf);
+        XXH64_freeState(st);
+        return -1;
     }
+    /* The checksum goes in the header, so the cells are converted twice:
+     * once to hash, once to write; no second copy of the table. */
     XXH64_reset(st, 0);
     XXH64_update(st, h, 72);
     for (int s = 0; s < 2; s++)
@@ -121,39 +105,21 @@ int tb_file_write(const tb_table *t, const char *dir, char err[XQ_ERR_MAX])
             XXH64_update(st, buf, n * (size_t)t->width);
         }
     put64(h + 72, XXH64_digest(st));
-    if (write_all(fd, h, RAW_HEADER)) goto io_error;
-    for (int s = 0; s < 2; s++)
-        for (uint64_t i = 0; i < t->ix.size; i += CHUNK) {
+    XXH64_freeState(st);
+    atomic_file f;
+    int rc = atomic_open(&f, path, err);
+    if (rc == 0) rc = atomic_write(&f, h, RAW_HEADER, err);
+    for (int s = 0; s < 2 && rc == 0; s++)
+        for (uint64_t i = 0; i < t->ix.size && rc == 0; i += CHUNK) {
             uint64_t n = t->ix.size - i < CHUNK ? t->ix.size - i : CHUNK;
             cells_to_bytes(t, s, i, n, buf);
-            if (write_all(fd, buf, n * (size_t)t->width)) goto io_error;
+            rc = atomic_write(&f, buf, n * (size_t)t->width, err);
         }
-    /* fsync before rename: a crash must not leave a complete-looking name
-     * over incomplete data. */
-    if (fsync(fd)) goto io_error;
-    if (close(fd)) {
-        fd = -1;
-        goto io_error;
-    }
-    fd = -1;
-    if (rename(tmp, path)) goto io_error;
-    int dfd = open(dir, O_RDONLY | O_DIRECTORY);
-    if (dfd >= 0) {
-        fsync(dfd);
-        close(dfd);
-    }
-    rc = 0;
-    goto out;
-io_error:
-    snprintf(err, XQ_ERR_MAX, "cannot write %.60s: %s", tmp, strerror(errno));
-    if (fd >= 0) close(fd);
-    fd = -1;
-    unlink(tmp);
-out:
-    if (fd >= 0) close(fd);
-    if (rc) unlink(tmp);
+    if (rc == 0)
+        rc = atomic_commit(&f, err);
+    else
+        atomic_abort(&f);
     free(buf);
-    XXH64_freeState(st);
     return rc;
 }
 

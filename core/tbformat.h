@@ -1,0 +1,93 @@
+/*
+ * tbformat.h - the compressed table files engines read (docs/FORMAT.md):
+ * constants and header layout shared by the writer (gen/compress.c) and
+ * the reader (probe/).  All integers on disk are little-endian.
+ *
+ * Two files per material, loadable independently:
+ *   NAME.xqw   WDL: 2 bits per entry (loss, draw, win), what a search needs
+ *   NAME.xqd   DTM: one symbol per entry, mapped to a DTM (or draw) through
+ *              a table ordered by frequency
+ * Each holds both sides to move, red's entries first, cut into blocks of
+ * block_entries entries that LZ4 compresses independently.
+ */
+#ifndef XQ_TBFORMAT_H
+#define XQ_TBFORMAT_H
+
+#include <stdint.h>
+
+enum {
+    XQF_VERSION = 1,       /* format version this code reads and writes */
+    XQF_HEADER_SIZE = 128,
+    XQF_NAME_SIZE = 36,
+    XQF_INDEX_LAYOUT = 1,  /* core/index.c's numbering of entries */
+    XQF_KIND_WDL = 1,
+    XQF_KIND_DTM = 2,
+    XQF_MAX_BLOCK_BYTES = 1 << 20, /* bound on one block, decompressed */
+    XQF_MAX_SYMBOLS = 65536,
+};
+
+/* WDL symbols (2 bits). */
+enum { XQF_WDL_LOSS = 0, XQF_WDL_DRAW = 1, XQF_WDL_WIN = 2 };
+
+/* Value of a DTM-map entry meaning "draw" (other entries are a DTM in
+ * plies: odd = win, even = loss for the side to move). */
+enum { XQF_DTM_DRAW = 0xFFFF };
+
+/* Rule settings a table was built under; a reader refuses other ones. */
+enum { XQF_REPETITION_DRAW = 0 };
+
+/* Header field offsets (bytes). */
+enum {
+    XQF_OFF_MAGIC = 0,          /* 8: "XQTBWDL\0" or "XQTBDTM\0" */
+    XQF_OFF_VERSION = 8,        /* u32 */
+    XQF_OFF_HEADER_SIZE = 12,   /* u32, 128 */
+    XQF_OFF_NAME = 16,          /* 36: canonical material, NUL-padded */
+    XQF_OFF_INDEX_LAYOUT = 52,  /* u32 */
+    XQF_OFF_ENTRIES = 56,       /* u64: N, entries per side to move */
+    XQF_OFF_REPETITION = 64,    /* u32: repetition rule */
+    XQF_OFF_MOVE_LIMIT = 68,    /* u32: plies, 0 = none */
+    XQF_OFF_BLOCK_ENTRIES = 72, /* u32: B */
+    XQF_OFF_SYMBOL_BYTES = 76,  /* u32: WDL 0 (2 bits), DTM 1 or 2 */
+    XQF_OFF_BLOCKS = 80,        /* u32: blocks per side, ceil(N / B) */
+    XQF_OFF_MAX_DTM = 84,       /* i32: longest DTM, -1 if none */
+    XQF_OFF_GEN_REVISION = 88,  /* u32 */
+    XQF_OFF_SYMBOLS = 92,       /* u32: M, entries of the DTM map (WDL 0) */
+    XQF_OFF_FILE_SIZE = 96,     /* u64 */
+    XQF_OFF_META_HASH = 104,    /* u64: XXH64 of bytes [0,104) and [128, data) */
+    /* 112..127 reserved, zero */
+};
+
+static const char xqf_magic_wdl[8] = {'X', 'Q', 'T', 'B', 'W', 'D', 'L', 0};
+static const char xqf_magic_dtm[8] = {'X', 'Q', 'T', 'B', 'D', 'T', 'M', 0};
+
+/* After the header, in order:
+ *   DTM map      M x u16, padded with zeros to a multiple of 8 bytes
+ *   offsets      (2 * blocks + 1) x u64: block k (side * blocks + i) is
+ *                bytes [offsets[k], offsets[k+1]) of the file
+ *   checksums    2 * blocks x u64: XXH64 (seed 0) of each compressed block
+ *   blocks       LZ4 data, back to back; offsets[0] is where they start
+ * The meta hash covers the header (but itself) and everything up to the
+ * first block, so with the per-block checksums every byte is covered. */
+
+static inline uint32_t xqf_get32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+static inline uint64_t xqf_get64(const uint8_t *p) { return xqf_get32(p) | (uint64_t)xqf_get32(p + 4) << 32; }
+static inline void xqf_put32(uint8_t *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i));
+}
+static inline void xqf_put64(uint8_t *p, uint64_t v)
+{
+    xqf_put32(p, (uint32_t)v);
+    xqf_put32(p + 4, (uint32_t)(v >> 32));
+}
+
+/* Bytes one decompressed block of B entries occupies. */
+static inline uint64_t xqf_block_bytes(uint32_t symbol_bytes, uint64_t entries)
+{
+    return symbol_bytes == 0 ? (entries + 3) / 4 : entries * symbol_bytes;
+}
+
+#endif
