@@ -10,9 +10,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "compress.h"
 #include "parallel.h"
 #include "retro.h"
 #include "tb.h"
+#include "tbformat.h"
 
 typedef struct {
     const char *name;
@@ -36,6 +38,30 @@ static void show_progress(void *arg, const retro_progress *p)
             (unsigned long long)p->resolved, p->legal ? 100.0 * (double)p->total / (double)p->legal : 0.0,
             (unsigned long long)p->legal, secs);
     fflush(stderr);
+}
+
+/* The engine-facing files (.xqw, .xqd) of a solved table. */
+static int write_compressed(const tb_table *t, const tb_gen_options *opt, char err[XQ_ERR_MAX])
+{
+    char name[XQ_MATERIAL_MAX];
+    xq_material_name(&t->mat, name);
+    tb_compress_options co = {.threads = opt->threads};
+    tb_compress_report r;
+    if (tb_compress_write(t, opt->dir, &co, &r, err)) return -1;
+    if (!opt->quiet && r.legal_entries)
+        fprintf(stderr, "%-10s compressed: WDL %llu bytes (%.3f bits per legal entry), DTM %llu bytes (%.3f)\n", name,
+                (unsigned long long)r.wdl_bytes, 8.0 * (double)r.wdl_bytes / (double)r.legal_entries,
+                (unsigned long long)r.dtm_bytes, 8.0 * (double)r.dtm_bytes / (double)r.legal_entries);
+    return 0;
+}
+
+static int compressed_files_exist(const tb_gen_options *opt, const xq_material *m)
+{
+    char path[4096];
+    tb_compressed_path(opt->dir, m, XQF_KIND_WDL, path, sizeof path);
+    if (access(path, F_OK)) return 0;
+    tb_compressed_path(opt->dir, m, XQF_KIND_DTM, path, sizeof path);
+    return access(path, F_OK) == 0;
 }
 
 static int generate_one(tb_set *set, const xq_material *m, const tb_gen_options *opt, char err[XQ_ERR_MAX])
@@ -70,7 +96,8 @@ static int generate_one(tb_set *set, const xq_material *m, const tb_gen_options 
         fprintf(stderr, "\r%-10s solved: %llu entries per side, longest DTM %d, %.2f s (%.2f M entries/s)%20s\n",
                 name, (unsigned long long)t->ix.size, t->max_dtm, secs,
                 secs > 0 ? 2.0 * (double)t->ix.size / secs / 1e6 : 0.0, "");
-    return tb_file_write(t, opt->dir, err);
+    if (tb_file_write(t, opt->dir, err)) return -1;
+    return write_compressed(t, opt, err);
 }
 
 /* Solves or loads canonical material m after its subtables. */
@@ -97,7 +124,7 @@ static int visit(tb_set *set, const xq_material *m, const tb_gen_options *opt, i
                     xq_material_name(m, name);
                     fprintf(stderr, "%-10s reusing %s\n", name, path);
                 }
-                return 0;
+                return compressed_files_exist(opt, m) ? 0 : write_compressed(t, opt, err);
             }
             if (t) {
                 tb_table_free(t);

@@ -21,6 +21,12 @@
 #include "index.h"
 #include "material.h"
 
+/* Revision of the generator's results, written in every file.  Bump it with
+ * any change that alters the content of some table (a fix, a rule change):
+ * files of another revision are refused, so `gen` rebuilds them instead of
+ * reusing them. */
+enum { TB_GEN_REVISION = 1 };
+
 typedef struct {
     int wdl; /* 1, 0, -1 */
     int dtm; /* plies */

@@ -17,10 +17,7 @@
 #include "tb.h"
 
 enum { RAW_VERSION = 1, RAW_HEADER = 80, RAW_NAME = 36 };
-/* Revision of the generator's results.  Bump it with any change that alters
- * the content of some table (a fix, a rule change): files of another
- * revision are refused, so `gen` rebuilds them instead of reusing them. */
-enum { GEN_REVISION = 1 };
+
 static const char raw_magic[8] = {'X', 'Q', 'T', 'B', 'R', 'A', 'W', 0};
 
 static void put32(uint8_t *p, uint32_t v)
@@ -61,7 +58,7 @@ static void header_fill(const tb_table *t, uint8_t h[RAW_HEADER])
     xq_material_name(&t->mat, (char *)h + 16);
     put32(h + 52, (uint32_t)(int32_t)t->max_dtm);
     put64(h + 56, t->ix.size);
-    put32(h + 64, GEN_REVISION);
+    put32(h + 64, TB_GEN_REVISION);
     /* 68..71 reserved, zero */
 }
 
@@ -159,9 +156,9 @@ tb_table *tb_file_read(const char *dir, const xq_material *m, char err[XQ_ERR_MA
                  RAW_VERSION);
         goto fail;
     }
-    if (get32(h + 64) != GEN_REVISION || get32(h + 68) != 0) {
+    if (get32(h + 64) != TB_GEN_REVISION || get32(h + 68) != 0) {
         snprintf(err, XQ_ERR_MAX, "table %s: %.60s was built by generator revision %u, not %d: regenerate it", name,
-                 path, get32(h + 64), GEN_REVISION);
+                 path, get32(h + 64), TB_GEN_REVISION);
         goto fail;
     }
     uint32_t width = get32(h + 12);

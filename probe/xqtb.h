@@ -96,6 +96,82 @@ uint16_t xqtb_move_parse(const char *text);
  * if pos is invalid.  Single-threaded. */
 uint64_t xqtb_perft(const xqtb_position *pos, int depth);
 
+/* ---- Tablebases ------------------------------------------------------
+ * A handle covers the table files (NAME.xqw for WDL, NAME.xqd for DTM) found
+ * in a list of directories when it was opened.  Files are mapped and their
+ * headers checked lazily, on the first probe that needs them; decompressed
+ * blocks are kept in a bounded cache owned by the handle.
+ *
+ * Values are from the side to move's point of view:
+ *   wdl  XQTB_WIN, XQTB_DRAW or XQTB_LOSS (negate to see the other side);
+ *   dtm  plies to the end of the game with best play (winner shortest,
+ *        loser longest); 0 for a side with no legal move (it has lost:
+ *        checkmate and stalemate alike) and for draws.
+ * A repetition counts as a draw and there is no move limit (docs/RULES.md):
+ * the rule settings are recorded in each file and checked when opened.
+ *
+ * Thread safety: after xqtb_open returns, any number of threads may probe
+ * the same handle at once.  xqtb_close must not run concurrently with any
+ * other call on that handle. */
+typedef enum { XQTB_LOSS = -1, XQTB_DRAW = 0, XQTB_WIN = 1 } xqtb_wdl;
+
+typedef struct xqtb_handle xqtb_handle;
+
+typedef struct {
+    size_t cache_bytes; /* decompressed-block cache; 0 = 64 MiB */
+} xqtb_options;
+
+/* Opens the tables in `paths`, a colon-separated list of directories
+ * (empty entries are ignored).  Only directory listings are read here.
+ * PARAMETERS: opt may be NULL for defaults; status may be NULL.
+ * RETURN: a handle (possibly covering no table: see xqtb_table_count), or
+ * NULL with *status set to XQTB_ERR_NOMEM or XQTB_ERR_INVALID (NULL paths). */
+xqtb_handle *xqtb_open(const char *paths, const xqtb_options *opt, int *status);
+
+/* Releases the handle, its mappings and its cache.  NULL is allowed. */
+void xqtb_close(xqtb_handle *h);
+
+/* Number of materials with at least a WDL or DTM file under the handle. */
+int xqtb_table_count(const xqtb_handle *h);
+
+/* Most pieces (both kings included) in any table of the handle, 0 if none:
+ * a position with more pieces is never covered. */
+int xqtb_largest(const xqtb_handle *h);
+
+/* Win/draw/loss of a position.
+ * RETURN: XQTB_OK with *wdl set; XQTB_ERR_INVALID (position invalid),
+ * XQTB_ERR_NO_TABLE (no WDL file for its material), XQTB_ERR_CORRUPT,
+ * XQTB_ERR_MISMATCH (file built under other rules or format),
+ * XQTB_ERR_IO or XQTB_ERR_NOMEM.  *wdl is untouched on error.
+ * NOTES: the warm path (block in cache) takes one lock and allocates
+ * nothing. */
+int xqtb_probe_wdl(xqtb_handle *h, const xqtb_position *pos, int *wdl);
+
+/* Win/draw/loss and distance to mate, from the DTM file.
+ * RETURN: as xqtb_probe_wdl (XQTB_ERR_NO_TABLE if the DTM file is missing). */
+int xqtb_probe_dtm(xqtb_handle *h, const xqtb_position *pos, int *wdl, int *dtm);
+
+/* One legal move with the value it leads to, from the mover's point of
+ * view: wdl XQTB_WIN if playing it keeps a win, and dtm the plies to the end
+ * from the position before the move (so the best move's dtm equals the
+ * position's). */
+typedef struct {
+    uint16_t move;
+    int8_t wdl;
+    int32_t dtm;
+} xqtb_root_move;
+
+/* Every legal move with its value, best first: wins by shortest DTM, then
+ * draws, then losses by longest DTM; ties keep move-generation order.
+ * RETURN: the number of moves (0: the side to move has lost), or an error
+ * as for xqtb_probe_dtm (any move's table missing is XQTB_ERR_NO_TABLE). */
+int xqtb_probe_root(xqtb_handle *h, const xqtb_position *pos, xqtb_root_move moves[XQTB_MAX_MOVES]);
+
+/* Canonical material name of a position's table (e.g. "KRKNAA" for either
+ * colouring), for messages such as "table KRKNAA missing".
+ * RETURN: XQTB_OK, or XQTB_ERR_INVALID if pos is not valid. */
+int xqtb_material_name(const xqtb_position *pos, char buf[40]);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,294 @@
+/*
+ * compress.c - the compressed WDL and DTM files.
+ *
+ * What makes the data compress (measured in docs/BENCHMARKS.md):
+ *   - illegal and broken entries are "don't care": no reader looks them up,
+ *     so they take the symbol of the entry before them (a run continues
+ *     instead of being broken by noise);
+ *   - DTM values are replaced by their rank in a frequency table, so the
+ *     common values are small numbers and LZ4's matches repeat more;
+ *   - WDL needs only 2 bits an entry, packed four to a byte.
+ * Blocks are compressed independently with LZ4HC, so a reader decompresses
+ * only the block it needs.
+ */
+#include "compress.h"
+
+#include <lz4.h>
+#include <lz4hc.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <xxhash.h>
+
+#include "atomic.h"
+#include "cell.h"
+#include "parallel.h"
+#include "tbformat.h"
+
+void tb_compressed_path(const char *dir, const xq_material *m, int kind, char *buf, size_t len)
+{
+    char name[XQ_MATERIAL_MAX];
+    xq_material_name(m, name);
+    snprintf(buf, len, "%s/%s.%s", dir, name, kind == XQF_KIND_WDL ? "xqw" : "xqd");
+}
+
+/* ---- symbols ------------------------------------------------------------ */
+typedef struct {
+    const tb_table *t;
+    int kind;
+    uint32_t symbol_bytes;       /* 0 = 2-bit WDL */
+    uint16_t map[XQF_MAX_SYMBOLS]; /* symbol -> DTM-map value */
+    uint32_t nsymbols;
+    uint32_t *rank;              /* cell code -> symbol (DTM) */
+} symbol_coder;
+
+static unsigned wdl_symbol(unsigned code)
+{
+    return code == CELL_DRAW ? XQF_WDL_DRAW : (code & 1) ? XQF_WDL_WIN : XQF_WDL_LOSS;
+}
+
+/* Orders DTM values by how often they occur (ties by value), so that the
+ * common ones get the small symbols. */
+static int coder_init(symbol_coder *c, const tb_table *t, int kind)
+{
+    memset(c, 0, sizeof *c);
+    c->t = t;
+    c->kind = kind;
+    if (kind == XQF_KIND_WDL) return 0;
+    enum { CODES = 65536 };
+    uint64_t *count = calloc(CODES, sizeof *count);
+    c->rank = calloc(CODES, sizeof *c->rank);
+    if (!count || !c->rank) {
+        free(count);
+        return -1;
+    }
+    for (int s = 0; s < 2; s++)
+        for (uint64_t i = 0; i < t->ix.size; i++) count[cell_get(t->cells[s], t->width, i)]++;
+    count[CELL_ILLEGAL] = 0;
+    count[CELL_UNKNOWN] = 0;
+    uint32_t order[CODES], n = 0;
+    for (uint32_t v = 0; v < CODES; v++)
+        if (count[v]) order[n++] = v;
+    /* insertion sort would do for typical tables, but M can reach 65533 */
+    for (uint32_t gap = n / 2; gap > 0; gap /= 2)
+        for (uint32_t i = gap; i < n; i++)
+            for (uint32_t j = i; j >= gap; j -= gap) {
+                uint32_t a = order[j - gap], b = order[j];
+                if (count[a] > count[b] || (count[a] == count[b] && a < b)) break;
+                order[j - gap] = b;
+                order[j] = a;
+            }
+    for (uint32_t k = 0; k < n; k++) {
+        c->map[k] = (uint16_t)(order[k] == CELL_DRAW ? XQF_DTM_DRAW : order[k]);
+        c->rank[order[k]] = k;
+    }
+    c->nsymbols = n ? n : 1;
+    c->symbol_bytes = c->nsymbols <= 256 ? 1 : 2;
+    free(count);
+    return 0;
+}
+
+static void coder_free(symbol_coder *c) { free(c->rank); }
+
+/* Symbols of entries [first, first+n) of one side, packed as stored. */
+static void encode_block(const symbol_coder *c, int side, uint64_t first, uint64_t n, uint8_t *out)
+{
+    const tb_table *t = c->t;
+    unsigned prev = CELL_UNKNOWN;
+    /* start the don't-care fill with the block's first legal value */
+    for (uint64_t i = first; i < first + n && prev == CELL_UNKNOWN; i++) {
+        unsigned v = cell_get(t->cells[side], t->width, i);
+        if (v != CELL_ILLEGAL) prev = v;
+    }
+    if (prev == CELL_UNKNOWN) prev = CELL_DRAW;
+    if (c->symbol_bytes == 0) memset(out, 0, (n + 3) / 4);
+    for (uint64_t k = 0; k < n; k++) {
+        unsigned v = cell_get(t->cells[side], t->width, first + k);
+        if (v == CELL_ILLEGAL || v == CELL_UNKNOWN)
+            v = prev;
+        else
+            prev = v;
+        if (c->symbol_bytes == 0) {
+            out[k / 4] |= (uint8_t)(wdl_symbol(v) << (2 * (k % 4)));
+        } else {
+            uint32_t s = c->rank[v];
+            if (c->symbol_bytes == 1) {
+                out[k] = (uint8_t)s;
+            } else {
+                out[2 * k] = (uint8_t)s;
+                out[2 * k + 1] = (uint8_t)(s >> 8);
+            }
+        }
+    }
+}
+
+int tb_symbol_stream(const tb_table *t, int kind, int side, uint32_t block_entries, uint8_t *out)
+{
+    symbol_coder *c = malloc(sizeof *c);
+    if (!c || coder_init(c, t, kind)) {
+        free(c);
+        return -1;
+    }
+    uint64_t per = xqf_block_bytes(c->symbol_bytes, block_entries);
+    for (uint64_t i = 0, b = 0; i < t->ix.size; i += block_entries, b++) {
+        uint64_t n = t->ix.size - i < block_entries ? t->ix.size - i : block_entries;
+        encode_block(c, side, i, n, out + b * per);
+    }
+    int sb = (int)c->symbol_bytes;
+    coder_free(c);
+    free(c);
+    return sb;
+}
+
+/* ---- blocks ------------------------------------------------------------- */
+typedef struct {
+    const symbol_coder *coder;
+    uint32_t block_entries, blocks; /* per side */
+    int level;
+    uint8_t **data;  /* compressed block k */
+    uint32_t *size;
+    int failed;
+} block_job;
+
+static void compress_blocks(void *arg, uint64_t begin, uint64_t end, int thread)
+{
+    (void)thread;
+    block_job *j = arg;
+    const tb_table *t = j->coder->t;
+    uint64_t raw_cap = xqf_block_bytes(j->coder->symbol_bytes, j->block_entries);
+    uint8_t *raw = malloc(raw_cap);
+    int bound = LZ4_compressBound((int)raw_cap);
+    for (uint64_t k = begin; k < end; k++) {
+        int side = (int)(k / j->blocks);
+        uint64_t first = (k % j->blocks) * j->block_entries;
+        uint64_t n = t->ix.size - first < j->block_entries ? t->ix.size - first : j->block_entries;
+        uint8_t *dst = malloc((size_t)bound);
+        if (!raw || !dst) {
+            free(dst);
+            __atomic_store_n(&j->failed, 1, __ATOMIC_RELAXED);
+            continue;
+        }
+        encode_block(j->coder, side, first, n, raw);
+        int len = LZ4_compress_HC((const char *)raw, (char *)dst, (int)xqf_block_bytes(j->coder->symbol_bytes, n),
+                                  bound, j->level);
+        if (len <= 0) {
+            free(dst);
+            __atomic_store_n(&j->failed, 1, __ATOMIC_RELAXED);
+            continue;
+        }
+        j->data[k] = dst;
+        j->size[k] = (uint32_t)len;
+    }
+    free(raw);
+}
+
+static int write_kind(const tb_table *t, const char *dir, int kind, uint32_t block_entries, int level, int threads,
+                      uint64_t *file_bytes, uint64_t *raw_bytes, char err[XQ_ERR_MAX])
+{
+    symbol_coder *coder = malloc(sizeof *coder);
+    if (!coder || coder_init(coder, t, kind)) {
+        free(coder);
+        snprintf(err, XQ_ERR_MAX, "out of memory compressing");
+        return -1;
+    }
+    uint32_t blocks = (uint32_t)((t->ix.size + block_entries - 1) / block_entries);
+    uint64_t nblocks = 2 * (uint64_t)blocks;
+    block_job job = {coder, block_entries, blocks, level, calloc(nblocks, sizeof(uint8_t *)),
+                     calloc(nblocks, sizeof(uint32_t)), 0};
+    uint32_t map_bytes = kind == XQF_KIND_DTM ? ((coder->nsymbols * 2 + 7) / 8) * 8 : 0;
+    uint64_t meta = XQF_HEADER_SIZE + map_bytes + (nblocks + 1) * 8 + nblocks * 8;
+    uint8_t *m = calloc(1, meta);
+    int rc = -1;
+    if (!job.data || !job.size || !m) {
+        snprintf(err, XQ_ERR_MAX, "out of memory compressing");
+        goto out;
+    }
+    par_for(threads, nblocks, 1, compress_blocks, &job);
+    if (job.failed) {
+        snprintf(err, XQ_ERR_MAX, "out of memory (or LZ4 failure) compressing");
+        goto out;
+    }
+    /* header */
+    memcpy(m, kind == XQF_KIND_WDL ? xqf_magic_wdl : xqf_magic_dtm, 8);
+    xqf_put32(m + XQF_OFF_VERSION, XQF_VERSION);
+    xqf_put32(m + XQF_OFF_HEADER_SIZE, XQF_HEADER_SIZE);
+    xq_material_name(&t->mat, (char *)m + XQF_OFF_NAME);
+    xqf_put32(m + XQF_OFF_INDEX_LAYOUT, XQF_INDEX_LAYOUT);
+    xqf_put64(m + XQF_OFF_ENTRIES, t->ix.size);
+    xqf_put32(m + XQF_OFF_REPETITION, XQF_REPETITION_DRAW);
+    xqf_put32(m + XQF_OFF_MOVE_LIMIT, 0);
+    xqf_put32(m + XQF_OFF_BLOCK_ENTRIES, block_entries);
+    xqf_put32(m + XQF_OFF_SYMBOL_BYTES, coder->symbol_bytes);
+    xqf_put32(m + XQF_OFF_BLOCKS, blocks);
+    xqf_put32(m + XQF_OFF_MAX_DTM, (uint32_t)(int32_t)t->max_dtm);
+    xqf_put32(m + XQF_OFF_GEN_REVISION, TB_GEN_REVISION);
+    xqf_put32(m + XQF_OFF_SYMBOLS, kind == XQF_KIND_DTM ? coder->nsymbols : 0);
+    /* DTM map, offsets, checksums */
+    uint8_t *p = m + XQF_HEADER_SIZE;
+    for (uint32_t i = 0; kind == XQF_KIND_DTM && i < coder->nsymbols; i++) {
+        p[2 * i] = (uint8_t)coder->map[i];
+        p[2 * i + 1] = (uint8_t)(coder->map[i] >> 8);
+    }
+    p += map_bytes;
+    uint64_t off = meta;
+    for (uint64_t k = 0; k <= nblocks; k++) {
+        xqf_put64(p + 8 * k, off);
+        if (k < nblocks) off += job.size[k];
+    }
+    p += (nblocks + 1) * 8;
+    for (uint64_t k = 0; k < nblocks; k++) xqf_put64(p + 8 * k, XXH64(job.data[k], job.size[k], 0));
+    xqf_put64(m + XQF_OFF_FILE_SIZE, off);
+    XXH64_state_t *h = XXH64_createState();
+    if (!h) {
+        snprintf(err, XQ_ERR_MAX, "out of memory compressing");
+        goto out;
+    }
+    XXH64_reset(h, 0);
+    XXH64_update(h, m, XQF_OFF_META_HASH);
+    XXH64_update(h, m + XQF_HEADER_SIZE, meta - XQF_HEADER_SIZE);
+    xqf_put64(m + XQF_OFF_META_HASH, XXH64_digest(h));
+    XXH64_freeState(h);
+
+    char path[4096];
+    tb_compressed_path(dir, &t->mat, kind, path, sizeof path);
+    atomic_file f;
+    rc = atomic_open(&f, path, err);
+    if (rc == 0) rc = atomic_write(&f, m, meta, err);
+    for (uint64_t k = 0; k < nblocks && rc == 0; k++) rc = atomic_write(&f, job.data[k], job.size[k], err);
+    if (rc == 0)
+        rc = atomic_commit(&f, err);
+    else
+        atomic_abort(&f);
+    *file_bytes = off;
+    *raw_bytes = 2 * xqf_block_bytes(coder->symbol_bytes, t->ix.size);
+out:
+    for (uint64_t k = 0; job.data && k < nblocks; k++) free(job.data[k]);
+    free(job.data);
+    free(job.size);
+    free(m);
+    coder_free(coder);
+    free(coder);
+    return rc;
+}
+
+int tb_compress_write(const tb_table *t, const char *dir, const tb_compress_options *o, tb_compress_report *r,
+                      char err[XQ_ERR_MAX])
+{
+    tb_compress_options d = {0};
+    if (!o) o = &d;
+    tb_compress_report dummy;
+    if (!r) r = &dummy;
+    memset(r, 0, sizeof *r);
+    int threads = o->threads > 0 ? o->threads : par_cores();
+    int level = o->level > 0 ? o->level : LZ4HC_CLEVEL_MAX;
+    uint32_t wb = o->wdl_block_entries ? o->wdl_block_entries : TB_WDL_BLOCK_ENTRIES;
+    uint32_t db = o->dtm_block_entries ? o->dtm_block_entries : TB_DTM_BLOCK_ENTRIES;
+    if (wb % 4 || wb > 4u * XQF_MAX_BLOCK_BYTES || db > XQF_MAX_BLOCK_BYTES / 2) {
+        snprintf(err, XQ_ERR_MAX, "block size out of range");
+        return -1;
+    }
+    for (int s = 0; s < 2; s++)
+        for (uint64_t i = 0; i < t->ix.size; i++) r->legal_entries += cell_get(t->cells[s], t->width, i) != CELL_ILLEGAL;
+    if (write_kind(t, dir, XQF_KIND_WDL, wb, level, threads, &r->wdl_bytes, &r->wdl_raw, err)) return -1;
+    return write_kind(t, dir, XQF_KIND_DTM, db, level, threads, &r->dtm_bytes, &r->dtm_raw, err);
+}

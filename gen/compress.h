@@ -1,0 +1,38 @@
+/*
+ * compress.h - writing a solved table as the compressed WDL and DTM files
+ * engines read (core/tbformat.h, docs/FORMAT.md).
+ */
+#ifndef XQ_COMPRESS_H
+#define XQ_COMPRESS_H
+
+#include "tb.h"
+
+typedef struct {
+    uint32_t wdl_block_entries; /* 0 = default */
+    uint32_t dtm_block_entries; /* 0 = default */
+    int level;                  /* LZ4HC level; 0 = the highest */
+    int threads;                /* 0 = all cores */
+} tb_compress_options;
+
+typedef struct {
+    uint64_t legal_entries;      /* both sides */
+    uint64_t wdl_bytes, dtm_bytes; /* file sizes */
+    uint64_t wdl_raw, dtm_raw;   /* symbol bytes before LZ4 */
+} tb_compress_report;
+
+enum { TB_WDL_BLOCK_ENTRIES = 1 << 16, TB_DTM_BLOCK_ENTRIES = 1 << 14 };
+
+/* Path of a compressed file: DIR/NAME.xqw (kind XQF_KIND_WDL) or .xqd. */
+void tb_compressed_path(const char *dir, const xq_material *m, int kind, char *buf, size_t len);
+
+/* Writes both files atomically.  0, or -1 with a message. */
+int tb_compress_write(const tb_table *t, const char *dir, const tb_compress_options *o, tb_compress_report *r,
+                      char err[XQ_ERR_MAX]);
+
+/* The symbol stream of one side exactly as a file stores it before LZ4
+ * (for benchmarks that compare other compressors on the same data).
+ * out must hold xqf_block_bytes(symbol_bytes, N) bytes.  Returns the symbol
+ * bytes per entry (0 for 2-bit WDL) or -1 if out of memory. */
+int tb_symbol_stream(const tb_table *t, int kind, int side, uint32_t block_entries, uint8_t *out);
+
+#endif
