@@ -6,6 +6,7 @@
 
 #include "fen.h"
 #include "movegen.h"
+#include "position_internal.h"
 #include "xqtb.h"
 
 int xqtb_version_number(void) { return XQTB_VERSION_NUMBER; }
@@ -35,7 +36,7 @@ static void to_public(const xq_board *b, xqtb_position *pos)
 }
 
 /* Converts and validates; the core board is what every other call uses. */
-static int from_public(const xqtb_position *pos, xq_board *b, char err[XQ_ERR_MAX])
+int xq_position_to_board(const xqtb_position *pos, xq_board *b, char err[XQ_ERR_MAX])
 {
     char dummy[XQ_ERR_MAX];
     if (!err) err = dummy;
@@ -78,13 +79,13 @@ int xqtb_position_from_fen(const char *fen, xqtb_position *pos, char err[XQTB_ER
 int xqtb_position_validate(const xqtb_position *pos, char err[XQTB_ERR_MAX])
 {
     xq_board b;
-    return from_public(pos, &b, err);
+    return xq_position_to_board(pos, &b, err);
 }
 
 int xqtb_position_to_fen(const xqtb_position *pos, char buf[XQTB_FEN_MAX])
 {
     xq_board b;
-    if (from_public(pos, &b, NULL)) return XQTB_ERR_INVALID;
+    if (xq_position_to_board(pos, &b, NULL)) return XQTB_ERR_INVALID;
     xq_fen_write(&b, buf);
     return XQTB_OK;
 }
@@ -92,7 +93,7 @@ int xqtb_position_to_fen(const xqtb_position *pos, char buf[XQTB_FEN_MAX])
 int xqtb_legal_moves(const xqtb_position *pos, uint16_t moves[XQTB_MAX_MOVES])
 {
     xq_board b;
-    if (from_public(pos, &b, NULL)) return XQTB_ERR_INVALID;
+    if (xq_position_to_board(pos, &b, NULL)) return XQTB_ERR_INVALID;
     return xq_gen_legal(&b, moves);
 }
 
@@ -100,7 +101,7 @@ int xqtb_play(xqtb_position *pos, uint16_t move)
 {
     xq_board b;
     xq_undo u;
-    if (from_public(pos, &b, NULL) || !xq_move_valid(&b, move)) return XQTB_ERR_INVALID;
+    if (xq_position_to_board(pos, &b, NULL) || !xq_move_valid(&b, move)) return XQTB_ERR_INVALID;
     xq_make_move(&b, move, &u);
     to_public(&b, pos);
     return XQTB_OK;
@@ -126,6 +127,6 @@ uint16_t xqtb_move_parse(const char *text)
 uint64_t xqtb_perft(const xqtb_position *pos, int depth)
 {
     xq_board b;
-    if (from_public(pos, &b, NULL)) return 0;
+    if (xq_position_to_board(pos, &b, NULL)) return 0;
     return xq_perft(&b, depth);
 }

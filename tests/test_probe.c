@@ -1,0 +1,162 @@
+/*
+ * test_probe.c - the probe library against the generator: every legal
+ * position of several tables, looked up through the public API from the
+ * compressed files, must give the value the generator computed; root moves
+ * must agree with the position's own value.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "cell.h"
+#include "fen.h"
+#include "tb.h"
+#include "tmpdir.h"
+#include "xqtb.h"
+
+static void to_position(const xq_board *b, xqtb_position *p)
+{
+    for (int s = 0; s < XQ_SQUARES; s++) {
+        xq_piece q = b->sq[s];
+        p->board[s] = q == EMPTY ? 0 : (int8_t)(colour_of(q) == RED ? kind_of(q) : -kind_of(q));
+    }
+    p->side = b->side;
+}
+
+static const char *generate(const char *name)
+{
+    char err[XQ_ERR_MAX];
+    xq_material m;
+    assert_int_equal(xq_material_parse(name, &m, err), 0);
+    tb_gen_options opt = {.dir = test_tmpdir(), .threads = 2, .quiet = 1};
+    if (tb_generate(&m, &opt, err)) fail_msg("generate %s: %s", name, err);
+    return test_tmpdir();
+}
+
+/* Every legal entry of `name`, both colourings, WDL and DTM, and for a
+ * sample the root moves. */
+static void compare_all(const char *name, int root_stride)
+{
+    const char *dir = generate(name);
+    char err[XQ_ERR_MAX];
+    xq_material m;
+    xq_material_parse(name, &m, err);
+    tb_set *set = tb_set_new(dir);
+    tb_table *t = tb_set_get(set, &m, err);
+    if (!t) fail_msg("%s", err);
+    int st;
+    xqtb_handle *h = xqtb_open(dir, NULL, &st);
+    assert_non_null(h);
+    uint64_t checked = 0;
+    for (uint64_t i = 0; i < t->ix.size; i++)
+        for (int s = 0; s < 2; s++) {
+            unsigned code = cell_get(t->cells[s], t->width, i);
+            if (code == CELL_ILLEGAL) continue;
+            tb_value want = tb_value_of_cell(code);
+            xq_board b, f;
+            xq_index_decode(&t->ix, i, &b);
+            b.side = (uint8_t)s;
+            xq_board_flip(&b, &f);
+            const xq_board *boards[2] = {&b, &f};
+            for (int k = 0; k < 2; k++) {
+                xqtb_position p;
+                to_position(boards[k], &p);
+                int wdl = 99, dtm = -1, wdl_only = 99;
+                assert_int_equal(xqtb_probe_wdl(h, &p, &wdl_only), XQTB_OK);
+                assert_int_equal(xqtb_probe_dtm(h, &p, &wdl, &dtm), XQTB_OK);
+                if (wdl != want.wdl || dtm != want.dtm || wdl_only != want.wdl) {
+                    char fen[XQ_FEN_MAX];
+                    xq_fen_write(boards[k], fen);
+                    fail_msg("%s %s: generator %d/%d, probe wdl %d dtm %d (WDL file %d)", name, fen, want.wdl, want.dtm,
+                             wdl, dtm, wdl_only);
+                }
+                checked++;
+                if (root_stride && i % (uint64_t)root_stride == 0) {
+                    xqtb_root_move mv[XQTB_MAX_MOVES];
+                    int n = xqtb_probe_root(h, &p, mv);
+                    assert_true(n >= 0);
+                    if (n == 0) {
+                        assert_int_equal(want.wdl, -1);
+                        assert_int_equal(want.dtm, 0);
+                    } else {
+                        /* the best move carries the position's value */
+                        assert_int_equal(mv[0].wdl, want.wdl);
+                        assert_int_equal(mv[0].dtm, want.dtm);
+                        for (int j = 1; j < n; j++) assert_true(mv[j].wdl <= mv[j - 1].wdl);
+                    }
+                }
+            }
+        }
+    assert_true(checked > 0);
+    xqtb_close(h);
+    tb_set_free(set);
+}
+
+static void test_krk(void **state)
+{
+    (void)state;
+    compare_all("KRK", 1);
+}
+static void test_kcak(void **state)
+{
+    (void)state;
+    compare_all("KCAK", 7);
+}
+static void test_krkn(void **state)
+{
+    (void)state;
+    compare_all("KRKN", getenv("XQTB_SAN") && *getenv("XQTB_SAN") == '1' ? 0 : 97);
+}
+static void test_knkn(void **state)
+{
+    (void)state;
+    compare_all("KNKN", 101);
+}
+
+static void test_handle_reports(void **state)
+{
+    (void)state;
+    const char *dir = generate("KRK");
+    int st = 1;
+    xqtb_handle *h = xqtb_open(dir, NULL, &st);
+    assert_int_equal(st, XQTB_OK);
+    assert_true(xqtb_table_count(h) >= 2); /* KRK and KK at least */
+    assert_true(xqtb_largest(h) >= 3);
+    xqtb_position p;
+    /* a material with no table */
+    assert_int_equal(xqtb_position_from_fen("4k4/9/9/9/9/9/9/9/4A4/3AK4 w - - 0 1", &p, NULL), XQTB_OK);
+    int wdl = 7, dtm = 7;
+    assert_int_equal(xqtb_probe_wdl(h, &p, &wdl), XQTB_ERR_NO_TABLE);
+    assert_int_equal(wdl, 7);
+    char name[40];
+    assert_int_equal(xqtb_material_name(&p, name), XQTB_OK);
+    assert_string_equal(name, "KAAK");
+    /* invalid positions and arguments */
+    memset(&p, 0, sizeof p);
+    assert_int_equal(xqtb_probe_dtm(h, &p, &wdl, &dtm), XQTB_ERR_INVALID);
+    assert_int_equal(xqtb_probe_wdl(NULL, &p, &wdl), XQTB_ERR_INVALID);
+    assert_int_equal(xqtb_probe_wdl(h, NULL, &wdl), XQTB_ERR_INVALID);
+    xqtb_close(h);
+    assert_null(xqtb_open(NULL, NULL, &st));
+    assert_int_equal(st, XQTB_ERR_INVALID);
+    /* directories that do not exist cover nothing */
+    h = xqtb_open("/nonexistent-xqtb-dir::", NULL, &st);
+    assert_non_null(h);
+    assert_int_equal(xqtb_table_count(h), 0);
+    assert_int_equal(xqtb_largest(h), 0);
+    xqtb_close(h);
+    xqtb_close(NULL);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_krk),  cmocka_unit_test(test_kcak),           cmocka_unit_test(test_krkn),
+        cmocka_unit_test(test_knkn), cmocka_unit_test(test_handle_reports),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
