@@ -20,6 +20,8 @@ static const command commands[] = {
     {"gen", cmd_gen, "gen [-t N] [-d DIR] [-q] [--force] [--max-memory MIB] MATERIAL...\n"
                      "                                  generate tables (and their subtables)"},
     {"stats", cmd_stats, "stats [--json] [-d DIR] MATERIAL  counts, longest wins, DTM histogram"},
+    {"probe", cmd_probe, "probe [-d DIR[:DIR...]] [--json] [--line] FEN\n"
+                         "                                  value of a position and of every legal move"},
     {"verify", cmd_verify, "verify [-t N] [-d DIR] MATERIAL...  check every value against its successors"},
 };
 

@@ -20,12 +20,10 @@
 #include "fen.h"
 #include "index.h"
 #include "material.h"
+#include "tbformat.h"
 
-/* Revision of the generator's results, written in every file.  Bump it with
- * any change that alters the content of some table (a fix, a rule change):
- * files of another revision are refused, so `gen` rebuilds them instead of
- * reusing them. */
-enum { TB_GEN_REVISION = 1 };
+/* Revision of the generator's results, written in every file (tbformat.h). */
+enum { TB_GEN_REVISION = XQF_GEN_REVISION };
 
 typedef struct {
     int wdl; /* 1, 0, -1 */

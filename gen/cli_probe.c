@@ -1,0 +1,171 @@
+/*
+ * cli_probe.c - `xqtb probe`: a tablebase explorer on the public library
+ * API alone (xqtb.h), as an engine or GUI would use it: the position's value
+ * and every legal move with the value it leads to, best first.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "xqtb.h"
+
+static const char *wdl_word(int wdl) { return wdl > 0 ? "win" : wdl < 0 ? "loss" : "draw"; }
+
+/* Names the table a failing probe needed: the position's own, or that of the
+ * first move leading into a table that is not there. */
+static void missing_table(xqtb_handle *h, const xqtb_position *pos, char name[40])
+{
+    int wdl, dtm;
+    xqtb_material_name(pos, name);
+    if (xqtb_probe_dtm(h, pos, &wdl, &dtm) != XQTB_OK) return;
+    uint16_t moves[XQTB_MAX_MOVES];
+    int n = xqtb_legal_moves(pos, moves);
+    for (int i = 0; i < n; i++) {
+        xqtb_position next = *pos;
+        xqtb_play(&next, moves[i]);
+        if (xqtb_probe_dtm(h, &next, &wdl, &dtm) != XQTB_OK) {
+            xqtb_material_name(&next, name);
+            return;
+        }
+    }
+}
+
+static int failure(xqtb_handle *h, const xqtb_position *pos, int status, const char *dirs)
+{
+    char name[40];
+    missing_table(h, pos, name);
+    if (status == XQTB_ERR_NO_TABLE) {
+        fprintf(stderr, "xqtb probe: no table %s in %s (DTM file %s.xqd needed)\n", name, dirs, name);
+        return EXIT_NO_ANSWER;
+    }
+    fprintf(stderr, "xqtb probe: table %s: %s\n", name, xqtb_status_string(status));
+    return status == XQTB_ERR_INVALID ? EXIT_BAD_INPUT : EXIT_FAILURE_IO;
+}
+
+/* The line of best moves to the end of the game; n moves into line. */
+static int best_line(xqtb_handle *h, const xqtb_position *start, uint16_t line[], int max, int *status)
+{
+    xqtb_position p = *start;
+    int n = 0;
+    *status = XQTB_OK;
+    while (n < max) {
+        xqtb_root_move mv[XQTB_MAX_MOVES];
+        int k = xqtb_probe_root(h, &p, mv);
+        if (k < 0) {
+            *status = k;
+            break;
+        }
+        if (k == 0 || mv[0].wdl == XQTB_DRAW) break;
+        line[n++] = mv[0].move;
+        xqtb_play(&p, mv[0].move);
+    }
+    return n;
+}
+
+int cmd_probe(int argc, char **argv)
+{
+    const char *dirs = "tables", *fen = NULL;
+    int json = 0, want_line = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--json"))
+            json = 1;
+        else if (!strcmp(argv[i], "--line"))
+            want_line = 1;
+        else if (!strcmp(argv[i], "-d")) {
+            if (++i == argc) return cli_usage_error("probe", "option -d needs a directory (or DIR:DIR...)");
+            dirs = argv[i];
+        } else if (argv[i][0] == '-' && argv[i][1])
+            return cli_usage_error("probe", "unknown option '%s'", argv[i]);
+        else if (!fen)
+            fen = argv[i];
+        else
+            return cli_usage_error("probe", "give one FEN, quoted (usage: xqtb probe [-d DIR] [--json] [--line] FEN)");
+    }
+    if (!fen) return cli_usage_error("probe", "missing FEN (usage: xqtb probe [-d DIR] [--json] [--line] FEN)");
+    xqtb_position pos;
+    char err[XQTB_ERR_MAX];
+    if (xqtb_position_from_fen(fen, &pos, err) != XQTB_OK) return cli_usage_error("probe", "bad FEN: %s", err);
+
+    int st;
+    xqtb_handle *h = xqtb_open(dirs, NULL, &st);
+    if (!h) {
+        fprintf(stderr, "xqtb probe: %s\n", xqtb_status_string(st));
+        return EXIT_FAILURE_IO;
+    }
+    int wdl, dtm, rc = EXIT_ANSWER;
+    xqtb_root_move mv[XQTB_MAX_MOVES];
+    int n = 0;
+    st = xqtb_probe_dtm(h, &pos, &wdl, &dtm);
+    if (st == XQTB_OK) n = xqtb_probe_root(h, &pos, mv);
+    if (st != XQTB_OK || n < 0) {
+        rc = failure(h, &pos, st != XQTB_OK ? st : n, dirs);
+        xqtb_close(h);
+        return rc;
+    }
+    enum { LINE_MAX = 1024 };
+    uint16_t line[LINE_MAX];
+    int nline = 0;
+    if (want_line) {
+        nline = best_line(h, &pos, line, LINE_MAX, &st);
+        if (st != XQTB_OK) {
+            rc = failure(h, &pos, st, dirs);
+            xqtb_close(h);
+            return rc;
+        }
+    }
+    char canon[XQTB_FEN_MAX], material[40];
+    xqtb_position_to_fen(&pos, canon);
+    xqtb_material_name(&pos, material);
+    if (json) {
+        printf("{\"fen\":\"%s\",\"material\":\"%s\",\"wdl\":\"%s\",\"dtm\":%d,\"moves\":[", canon, material,
+               wdl_word(wdl), dtm);
+        for (int i = 0; i < n; i++) {
+            char name[5];
+            xqtb_move_name(mv[i].move, name);
+            printf("%s{\"move\":\"%.4s\",\"wdl\":\"%s\",\"dtm\":%d}", i ? "," : "", name, wdl_word(mv[i].wdl),
+                   (int)mv[i].dtm);
+        }
+        printf("]");
+        if (want_line) {
+            printf(",\"line\":[");
+            for (int i = 0; i < nline; i++) {
+                char name[5];
+                xqtb_move_name(line[i], name);
+                printf("%s\"%.4s\"", i ? "," : "", name);
+            }
+            printf("]");
+        }
+        printf("}\n");
+    } else {
+        printf("%s  %s\n%s to move: ", canon, material, pos.side == XQTB_RED ? "red" : "black");
+        if (wdl == XQTB_DRAW)
+            printf("draw\n");
+        else if (dtm == 0)
+            printf("lost: no legal move (%s)\n", "checkmate or stalemate");
+        else
+            printf("%s, mate in %d plies with best play\n", wdl_word(wdl), dtm);
+        for (int i = 0; i < n; i++) {
+            char name[5];
+            xqtb_move_name(mv[i].move, name);
+            if (mv[i].wdl == XQTB_DRAW)
+                printf("  %.4s  draw\n", name);
+            else
+                printf("  %.4s  %-4s  dtm %d\n", name, wdl_word(mv[i].wdl), (int)mv[i].dtm);
+        }
+        if (want_line) {
+            if (wdl == XQTB_DRAW)
+                printf("line: none, the position is a draw (best play never ends)\n");
+            else {
+                printf("line:");
+                for (int i = 0; i < nline; i++) {
+                    char name[5];
+                    xqtb_move_name(line[i], name);
+                    printf(" %.4s", name);
+                }
+                printf("%s\n", nline ? "  (then no legal move: lost)" : " (no legal move: lost)");
+            }
+        }
+    }
+    xqtb_close(h);
+    return rc;
+}
