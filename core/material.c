@@ -51,9 +51,12 @@ int xq_material_parse(const char *s, xq_material *m, char err[XQ_ERR_MAX])
     for (int c = 0; c < 2; c++)
         for (int k = 1; k < KIND_NB; k++)
             if (m->count[c][k] > xq_kind_limit[k]) {
-                char l = "?KABNRCP"[k];
-                snprintf(err, XQ_ERR_MAX, "material '%.40s': %s has %d %c, at most %d", s, colour_word(c),
-                         m->count[c][k], l, xq_kind_limit[k]);
+                /* Name the kind in words: "3 R" leaves the user to guess
+                 * which letter was counted. */
+                static const char *const kind_plural[KIND_NB] = {"", "kings", "advisors", "elephants",
+                                                                 "horses", "rooks", "cannons", "pawns"};
+                snprintf(err, XQ_ERR_MAX, "material '%.40s': %s has %d %s, at most %d", s, colour_word(c),
+                         m->count[c][k], kind_plural[k], xq_kind_limit[k]);
                 return -1;
             }
     return 0;

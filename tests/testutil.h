@@ -38,6 +38,7 @@ static inline const char *fen_of(const char *pieces, const char *side)
         }
         int f = p[1] - 'a', r = p[2] - '0';
         if (f < 0 || f > 8 || r < 0 || r > 9) fail_msg("bad piece token in fixture: %s", p);
+        if (grid[r][f]) fail_msg("two pieces on one square in fixture: %s", pieces);
         grid[r][f] = p[0];
         p += 3;
     }
