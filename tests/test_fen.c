@@ -172,6 +172,9 @@ static void test_err_unknown_letter(void **state)
     assert_fen_error("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNQ w", "unknown piece letter 'Q'");
     assert_fen_error("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABN0 w", "unknown piece letter '0'");
     assert_fen_error("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABN* w", "unknown piece letter '*'");
+    /* Bytes that would garble a terminal line are named by value. */
+    assert_fen_error("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABN\x01 w", "unexpected byte 0x01 in rank 0");
+    assert_fen_error("rnbakabnr/9/\xf0" "9/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w", "unexpected byte 0xf0 in rank 7");
 }
 
 static void test_err_missing_king(void **state)
@@ -295,6 +298,7 @@ static void test_err_bad_side_field(void **state)
     assert_fen_error("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR x - - 0 1", "side to move must be");
     assert_fen_error("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR wb - - 0 1", "not 'wb'");
     assert_fen_error("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR W - - 0 1", "side to move must be");
+    assert_fen_error("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR \x1b[2J - - 0 1", "not '?[2J'");
 }
 
 static void test_err_bad_counters(void **state)
@@ -320,19 +324,23 @@ static void test_err_bad_counters(void **state)
     assert_fen_error(fen, "field 4 must be '-'");
 }
 
-/* A rejected FEN must come back as one line: it is printed verbatim by the
- * CLI and by callers of the library. */
+/* A rejected FEN must come back as one line of printable ASCII, whatever
+ * bytes the input held: it is printed verbatim by the CLI and by callers of
+ * the library. */
 static void test_errors_are_one_line(void **state)
 {
     (void)state;
     static const char *const bad[] = {"", "x", "9/9/9/9/9/9/9/9/9/9 w", "rnbakabnr w",
-                                      "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR\n\n\x01 - - 0 1"};
+                                      "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR\n\n\x01 - - 0 1",
+                                      "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 \v",
+                                      "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w \x7f - 0 1",
+                                      "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABN\xe5 w"};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         xq_board b;
         char err[XQ_ERR_MAX] = "";
         assert_int_equal(xq_fen_parse(bad[i], &b, err), -1);
         assert_true(strlen(err) > 0);
-        assert_null(strchr(err, '\n'));
+        for (const char *c = err; *c; c++) assert_true(*c >= 0x20 && *c < 0x7f);
     }
 }
 
