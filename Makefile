@@ -72,9 +72,14 @@ $(SHARED): $(LIB_OBJ)
 $(XQTB): $(MAIN_OBJ) $(GEN_OBJ) $(STATIC)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
 
+# Test binaries are compiled and linked in one step, without -MMD, so their
+# header dependencies are listed here; .SECONDARY keeps make from deleting
+# the support objects as intermediates (and rebuilding them every run).
+$(TEST_BIN): $(wildcard tests/*.h core/*.h probe/*.h gen/*.h)
+.SECONDARY: $(TEST_SUPPORT_OBJ)
 $(BUILD)/tests/%: tests/%.c $(TEST_SUPPORT_OBJ) $(GEN_OBJ) $(STATIC)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Itests -o $@ $^ $(ALL_LDFLAGS) -lcmocka $(LIBS)
+	$(CC) $(ALL_CFLAGS) -Itests -o $@ $(filter-out %.h,$^) $(ALL_LDFLAGS) -lcmocka $(LIBS)
 
 # Runs every test binary of one build; the xqtb binary is found through
 # XQTB for tests that drive the CLI.
