@@ -72,9 +72,14 @@ $(SHARED): $(LIB_OBJ)
 $(XQTB): $(MAIN_OBJ) $(GEN_OBJ) $(STATIC)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
 
+# Test binaries are compiled and linked in one step, without -MMD, so their
+# header dependencies are listed here; .SECONDARY keeps make from deleting
+# the support objects as intermediates (and rebuilding them every run).
+$(TEST_BIN): $(wildcard tests/*.h core/*.h probe/*.h gen/*.h)
+.SECONDARY: $(TEST_SUPPORT_OBJ)
 $(BUILD)/tests/%: tests/%.c $(TEST_SUPPORT_OBJ) $(GEN_OBJ) $(STATIC)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Itests -o $@ $^ $(ALL_LDFLAGS) -lcmocka $(LIBS)
+	$(CC) $(ALL_CFLAGS) -Itests -o $@ $(filter-out %.h,$^) $(ALL_LDFLAGS) -lcmocka $(LIBS)
 
 # Runs every test binary of one build; the xqtb binary is found through
 # XQTB for tests that drive the CLI.
@@ -101,16 +106,22 @@ demo: deps build
 bench: deps build
 	@sh scripts/bench-perft $(XQTB)
 
-# libFuzzer targets (clang).  FUZZ_SECONDS bounds each run.
+# libFuzzer targets (clang).  FUZZ_SECONDS bounds each run.  The corpus
+# grows in build-fuzz/corpus-NAME; tests/fuzz/seeds/NAME seeds it, and
+# tests/fuzz/NAME.dict, if present, gives the fuzzer the format's tokens.
+# UBSan findings abort so that libFuzzer keeps the input that caused them.
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS = $(patsubst tests/fuzz/%.c,build-fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
-build-fuzz/%: tests/fuzz/%.c $(CORE_SRC) $(PROBE_SRC)
+build-fuzz/%: tests/fuzz/%.c $(CORE_SRC) $(PROBE_SRC) $(wildcard core/*.h probe/*.h)
 	@mkdir -p build-fuzz
-	clang $(CSTD) -g -O1 -fsanitize=fuzzer,address,undefined -Icore -Iprobe -o $@ $^ $(LIBS)
+	clang $(CSTD) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+	  -Icore -Iprobe -o $@ $(filter %.c,$^) $(LIBS)
 fuzz: $(FUZZ_TARGETS)
 	@set -e; for t in $(FUZZ_TARGETS); do \
-	  mkdir -p build-fuzz/corpus-$$(basename $$t); \
-	  $$t -max_total_time=$(FUZZ_SECONDS) build-fuzz/corpus-$$(basename $$t) tests/fuzz/seeds/$$(basename $$t) || exit 1; \
+	  n=$$(basename $$t); mkdir -p build-fuzz/corpus-$$n; \
+	  dict=; [ -f tests/fuzz/$$n.dict ] && dict=-dict=tests/fuzz/$$n.dict; \
+	  $$t $$dict -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=build-fuzz/ \
+	    build-fuzz/corpus-$$n tests/fuzz/seeds/$$n || exit 1; \
 	done
 
 install: build

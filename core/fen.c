@@ -62,6 +62,17 @@ static int fail(char err[XQ_ERR_MAX], const char *fmt, ...)
     return -1;
 }
 
+/* User text quoted in a message, at most 8 characters, with anything but
+ * printable ASCII shown as '?': a message must stay one readable line
+ * whatever bytes the input held (control characters, UTF-8 fragments). */
+static const char *quote(const char *s, size_t len, char buf[9])
+{
+    size_t n = len > 8 ? 8 : len;
+    for (size_t i = 0; i < n; i++) buf[i] = s[i] >= 0x20 && s[i] < 0x7f ? s[i] : '?';
+    buf[n] = 0;
+    return buf;
+}
+
 static const char *colour_name(int c) { return c == RED ? "red" : "black"; }
 
 int xq_board_validate(const xq_board *b, char err[XQ_ERR_MAX])
@@ -124,8 +135,10 @@ static int parse_placement(const char *s, size_t len, xq_board *b, char err[XQ_E
         } else {
             int upper = c >= 'A' && c <= 'Z';
             int kind = xq_kind_from_char(upper ? c : (char)(c - 'a' + 'A'));
-            if (kind == NO_KIND || !(upper || (c >= 'a' && c <= 'z')))
-                return fail(err, "unknown piece letter '%c'", c);
+            if (kind == NO_KIND || !(upper || (c >= 'a' && c <= 'z'))) {
+                if (c >= 0x20 && c < 0x7f) return fail(err, "unknown piece letter '%c'", c);
+                return fail(err, "unexpected byte 0x%02x in rank %d", (unsigned char)c, rank);
+            }
             if (file >= 9) return fail(err, "rank %d has more than 9 files", rank);
             int sq = make_square(file, rank);
             if (kind == KING && b->king[upper ? RED : BLACK] != XQ_SQUARES)
@@ -158,25 +171,24 @@ int xq_fen_parse(const char *fen, xq_board *b, char err[XQ_ERR_MAX])
     if (nf == 0) return fail(err, "empty FEN");
     if (nf < 2) return fail(err, "missing side to move (w or b)");
     if (parse_placement(field[0], flen[0], b, err)) return -1;
+    char q[9];
     if (flen[1] != 1 || !strchr("wrb", field[1][0]))
-        return fail(err, "side to move must be w (or r) or b, not '%.*s'", (int)(flen[1] > 8 ? 8 : flen[1]),
-                    field[1]);
+        return fail(err, "side to move must be w (or r) or b, not '%s'", quote(field[1], flen[1], q));
     b->side = field[1][0] == 'b' ? BLACK : RED;
     /* Fields 3 and 4 are chess's castling and en passant; Xiangqi FEN keeps
      * them as "-". */
     for (int i = 2; i < nf && i < 4; i++)
         if (flen[i] != 1 || field[i][0] != '-')
-            return fail(err, "field %d must be '-', not '%.*s'", i + 1, (int)(flen[i] > 8 ? 8 : flen[i]),
-                        field[i]);
+            return fail(err, "field %d must be '-', not '%s'", i + 1, quote(field[i], flen[i], q));
     unsigned v;
     if (nf > 4) {
         if (parse_number(field[4], flen[4], 65535, &v))
-            return fail(err, "bad move counter '%.*s'", (int)(flen[4] > 8 ? 8 : flen[4]), field[4]);
+            return fail(err, "bad move counter '%s'", quote(field[4], flen[4], q));
         b->rule60 = (uint16_t)v;
     }
     if (nf > 5) {
         if (parse_number(field[5], flen[5], 65535, &v) || v == 0)
-            return fail(err, "bad move number '%.*s'", (int)(flen[5] > 8 ? 8 : flen[5]), field[5]);
+            return fail(err, "bad move number '%s'", quote(field[5], flen[5], q));
         b->fullmove = (uint16_t)v;
     }
     return xq_board_validate(b, err);

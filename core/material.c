@@ -11,30 +11,45 @@ const uint8_t xq_material_order[6] = {ROOK, HORSE, CANNON, PAWN, ADVISOR, ELEPHA
 /* Rough piece values used only to decide which side is named first. */
 static const int kind_value[KIND_NB] = {0, 0, 2, 2, 4, 9, 5, 1};
 
+/* The name as typed, at most 40 characters, with anything but printable
+ * ASCII shown as '?', so that error messages stay one readable line. */
+static const char *quote(const char *s, char buf[41])
+{
+    size_t n = 0;
+    for (; s[n] && n < 40; n++) buf[n] = s[n] >= 0x20 && s[n] < 0x7f ? s[n] : '?';
+    buf[n] = 0;
+    return buf;
+}
+
 static const char *colour_word(int c) { return c == RED ? "red" : "black"; }
 
 int xq_material_parse(const char *s, xq_material *m, char err[XQ_ERR_MAX])
 {
+    char q[41];
     memset(m, 0, sizeof *m);
     if (!s || !*s) {
         snprintf(err, XQ_ERR_MAX, "empty material name");
         return -1;
     }
     if (s[0] != 'K') {
-        snprintf(err, XQ_ERR_MAX, "material '%.40s' must start with K (red's king)", s);
+        snprintf(err, XQ_ERR_MAX, "material '%s' must start with K (red's king)", quote(s, q));
         return -1;
     }
     int side = -1;
     for (const char *p = s; *p; p++) {
         int k = xq_kind_from_char(*p);
         if (k == NO_KIND) {
-            snprintf(err, XQ_ERR_MAX, "unknown piece letter '%c' in material '%.40s' (use K A B N R C P)",
-                     *p, s);
+            if (*p >= 0x20 && *p < 0x7f)
+                snprintf(err, XQ_ERR_MAX, "unknown piece letter '%c' in material '%s' (use K A B N R C P)", *p,
+                         quote(s, q));
+            else
+                snprintf(err, XQ_ERR_MAX, "unexpected byte 0x%02x in material '%s' (use K A B N R C P)",
+                         (unsigned char)*p, quote(s, q));
             return -1;
         }
         if (k == KING) {
             if (++side > 1) {
-                snprintf(err, XQ_ERR_MAX, "material '%.40s' has more than two kings", s);
+                snprintf(err, XQ_ERR_MAX, "material '%s' has more than two kings", quote(s, q));
                 return -1;
             }
         }
@@ -45,15 +60,18 @@ int xq_material_parse(const char *s, xq_material *m, char err[XQ_ERR_MAX])
         }
     }
     if (side != 1) {
-        snprintf(err, XQ_ERR_MAX, "material '%.40s' needs a K for each side, as in KRKNAA", s);
+        snprintf(err, XQ_ERR_MAX, "material '%s' needs a K for each side, as in KRKNAA", quote(s, q));
         return -1;
     }
     for (int c = 0; c < 2; c++)
         for (int k = 1; k < KIND_NB; k++)
             if (m->count[c][k] > xq_kind_limit[k]) {
-                char l = "?KABNRCP"[k];
-                snprintf(err, XQ_ERR_MAX, "material '%.40s': %s has %d %c, at most %d", s, colour_word(c),
-                         m->count[c][k], l, xq_kind_limit[k]);
+                /* Name the kind in words: "3 R" leaves the user to guess
+                 * which letter was counted. */
+                static const char *const kind_plural[KIND_NB] = {"", "kings", "advisors", "elephants",
+                                                                 "horses", "rooks", "cannons", "pawns"};
+                snprintf(err, XQ_ERR_MAX, "material '%s': %s has %d %s, at most %d", quote(s, q), colour_word(c),
+                         m->count[c][k], kind_plural[k], xq_kind_limit[k]);
                 return -1;
             }
     return 0;
