@@ -24,6 +24,10 @@ enum {
     XQF_KIND_DTM = 2,
     XQF_MAX_BLOCK_BYTES = 1 << 20, /* bound on one block, decompressed */
     XQF_MAX_SYMBOLS = 65536,
+    /* Revision of the generator's results.  Bumped with any change that
+     * alters the content of some table (a fix, a rule change): readers
+     * refuse files of another revision, and `gen` rebuilds them. */
+    XQF_GEN_REVISION = 1,
 };
 
 /* WDL symbols (2 bits). */
