@@ -84,19 +84,27 @@ int xq_index_init(xq_index *ix, const xq_material *m)
     for (int c = 0; c < 2; c++)
         for (int i = 0; i < 6; i++) {
             int k = xq_material_order[i];
-            if (m->count[c][k] && add_group(ix, c, k, m->count[c][k])) {
+            /* Group positions are kept for at most 5 pieces (the pawns). */
+            if (m->count[c][k] > 5 || (m->count[c][k] && add_group(ix, c, k, m->count[c][k]))) {
                 xq_index_free(ix);
                 return -1;
             }
         }
+    /* Refuse a layout whose size does not fit in 64 bits: it would wrap
+     * around and give distinct positions the same index. */
     uint64_t stride = 1;
     for (int g = ix->ngroups - 1; g >= 0; g--) {
         ix->group[g].stride = stride;
+        if (stride > UINT64_MAX / ix->group[g].size) goto too_big;
         stride *= ix->group[g].size;
     }
+    if (stride > UINT64_MAX / XQ_KING_PAIRS) goto too_big;
     ix->kp_stride = stride;
     ix->size = stride * XQ_KING_PAIRS;
     return 0;
+too_big:
+    xq_index_free(ix);
+    return -1;
 }
 
 void xq_index_free(xq_index *ix)
@@ -112,6 +120,8 @@ uint64_t xq_index_encode(const xq_index *ix, const xq_board *b, int flags)
     int flip = flags & XQ_INDEX_FLIP;
     /* Squares seen in the index's orientation, before mirroring. */
     int rk = b->king[flip ? BLACK : RED], bk = b->king[flip ? RED : BLACK];
+    /* A missing king (XQ_SQUARES) would index kp_of out of bounds. */
+    if (rk >= XQ_SQUARES || bk >= XQ_SQUARES) return XQ_INDEX_NONE;
     if (flip) {
         rk = flip_square(rk);
         bk = flip_square(bk);
@@ -211,6 +221,7 @@ bool xq_index_decode(const xq_index *ix, uint64_t idx, xq_board *b)
 
 int xq_index_weight(const xq_index *ix, uint64_t idx)
 {
+    if (idx >= ix->size) return 0;
     uint64_t kp = idx / ix->kp_stride;
     return file_of(kp_red[kp]) == 4 && file_of(kp_black[kp]) == 4 ? 1 : 2;
 }

@@ -46,14 +46,17 @@ typedef struct {
 } xq_index;
 
 /* Sets up the index of material m (as oriented).  Returns 0, or -1 if out
- * of memory.  Release with xq_index_free. */
+ * of memory, if a side has more than 5 pieces of a kind, or if the index
+ * would have 2^64 entries or more (far beyond any table that can be
+ * built).  Release with xq_index_free. */
 int xq_index_init(xq_index *ix, const xq_material *m);
 void xq_index_free(xq_index *ix);
 
 /* Index of a board holding exactly the index's material.  With flip set,
  * the board is read with colours swapped and ranks turned (r -> 9-r), which
  * is how a position of the opposite orientation is looked up.  Returns
- * XQ_INDEX_NONE if a piece stands off its square set. */
+ * XQ_INDEX_NONE if a piece stands off its square set, or if the board's
+ * material is not the index's (a king missing included). */
 #define XQ_INDEX_NONE UINT64_MAX
 /* Flags for xq_index_encode: XQ_INDEX_FLIP as above; XQ_INDEX_MIRROR looks
  * up the left-right mirror image instead, which only names a different entry
@@ -79,7 +82,8 @@ uint64_t xq_index_after_king_move(const xq_index *ix, uint64_t idx, const xq_boa
 bool xq_index_decode(const xq_index *ix, uint64_t idx, xq_board *b);
 
 /* How many distinct boards entry idx stands for when counting positions:
- * 2 (itself and its mirror image) unless both kings are on file e, 1 then. */
+ * 2 (itself and its mirror image) unless both kings are on file e, 1 then;
+ * 0 if idx is out of range. */
 int xq_index_weight(const xq_index *ix, uint64_t idx);
 
 /* Binomial coefficient C(n, k) for n <= 90, k <= 5. */
