@@ -103,8 +103,12 @@ check: test
 demo: deps build
 	@sh scripts/demo.sh $(XQTB)
 
+# Benchmarks print their figures; docs/BENCHMARKS.md records them.
 bench: deps build
 	@sh scripts/bench-perft $(XQTB)
+	@sh scripts/bench-gen $(XQTB)
+	@sh scripts/bench-compress $(BUILD)
+	@sh scripts/bench-probe $(BUILD)
 
 # libFuzzer targets (clang).  FUZZ_SECONDS bounds each run.  The corpus
 # grows in build-fuzz/corpus-NAME; tests/fuzz/seeds/NAME seeds it, and

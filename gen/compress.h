@@ -20,7 +20,12 @@ typedef struct {
     uint64_t wdl_raw, dtm_raw;   /* symbol bytes before LZ4 */
 } tb_compress_report;
 
-enum { TB_WDL_BLOCK_ENTRIES = 1 << 16, TB_DTM_BLOCK_ENTRIES = 1 << 14 };
+/* Default block sizes, chosen by scripts/bench-compress (docs/BENCHMARKS.md):
+ * WDL is probed inside a search, where a cold block must be quick and the
+ * file is tiny anyway, so its blocks are small (4 KiB decompressed); DTM
+ * serves root moves and study, so it trades some latency for size
+ * (16 KiB). */
+enum { TB_WDL_BLOCK_ENTRIES = 1 << 14, TB_DTM_BLOCK_ENTRIES = 1 << 14 };
 
 /* Path of a compressed file: DIR/NAME.xqw (kind XQF_KIND_WDL) or .xqd. */
 void tb_compressed_path(const char *dir, const xq_material *m, int kind, char *buf, size_t len);

@@ -49,7 +49,7 @@ xq_cache *xq_cache_new(size_t bytes)
     xq_cache *c = calloc(1, sizeof *c);
     if (!c) return NULL;
     uint32_t per = (uint32_t)(bytes / TYPICAL_BLOCK / SHARDS);
-    if (per < WAYS) per = WAYS;
+    if (per < 1) per = 1; /* the smallest cache: one block per shard */
     for (int s = 0; s < SHARDS; s++) {
         pthread_mutex_init(&c->shard[s].lock, NULL);
         c->shard[s].slots = calloc(per, sizeof(slot));
@@ -84,8 +84,8 @@ static unsigned extract(const xqf_file *f, const uint8_t *data, uint64_t e)
  * a victim by the clock rule. */
 static slot *find_slot(shard *sh, uint64_t key, uint64_t h, int *hit)
 {
-    uint32_t home = (uint32_t)(h % sh->nslots);
-    for (uint32_t w = 0; w < WAYS; w++) {
+    uint32_t home = (uint32_t)(h % sh->nslots), ways = sh->nslots < WAYS ? sh->nslots : WAYS;
+    for (uint32_t w = 0; w < ways; w++) {
         slot *s = &sh->slots[(home + w) % sh->nslots];
         if (s->key == key) {
             *hit = 1;
@@ -93,12 +93,12 @@ static slot *find_slot(shard *sh, uint64_t key, uint64_t h, int *hit)
         }
     }
     *hit = 0;
-    for (uint32_t w = 0; w < WAYS; w++) {
+    for (uint32_t w = 0; w < ways; w++) {
         slot *s = &sh->slots[(home + w) % sh->nslots];
         if (s->key == 0) return s;
     }
     for (;;) {
-        slot *s = &sh->slots[(home + sh->hand % WAYS) % sh->nslots];
+        slot *s = &sh->slots[(home + sh->hand % ways) % sh->nslots];
         sh->hand++;
         if (!s->used) return s;
         s->used = 0;

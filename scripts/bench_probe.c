@@ -1,0 +1,184 @@
+/*
+ * bench_probe.c - probe latency and throughput through the public API only,
+ * as an engine would use it.
+ *
+ *   bench_probe DIR MATERIAL [SECONDS]
+ *
+ * Positions are random legal positions of MATERIAL (pieces dropped on random
+ * squares until xqtb_position_validate accepts the board), drawn once up
+ * front so that position making is not timed.  Reports:
+ *   warm   the same position again and again (its block stays cached)
+ *   cold   a new block almost every probe: a one-slot-per-way cache and
+ *          random positions over the whole table; the file is mapped and
+ *          its pages are in memory (a first pass touches them)
+ *   random probes per second with the default cache, 1 and 2 threads
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "xqtb.h"
+
+enum { NPOS = 1 << 16 };
+static xqtb_position pos[NPOS];
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static uint64_t rng = 0x9E3779B97F4A7C15ull;
+static uint64_t next_random(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
+}
+
+static int kind_of_letter(char c)
+{
+    const char *k = "KABNRCP";
+    const char *p = strchr(k, c);
+    return p ? (int)(p - k) + 1 : 0;
+}
+
+/* A random square where a piece of this colour and kind can stand (palace
+ * points for king and advisor, the seven elephant points, a pawn's reach),
+ * so that most random boards are legal. */
+static int random_square(int colour, int kind)
+{
+    for (;;) {
+        int sq = (int)(next_random() % 90), f = sq % 9, r = sq / 9;
+        int rr = colour == 0 ? r : 9 - r; /* rank from the colour's own edge */
+        int ok;
+        switch (kind) {
+        case 1: ok = f >= 3 && f <= 5 && rr <= 2; break;
+        case 2: ok = f >= 3 && f <= 5 && rr <= 2 && (f + rr) % 2 == 1; break;
+        case 3: ok = rr <= 4 && f % 2 == 0 && rr % 2 == 0 && ((f % 4 == 0) == (rr == 2)); break;
+        case 7: ok = rr >= 5 || (rr >= 3 && f % 2 == 0); break;
+        default: ok = 1;
+        }
+        if (ok) return sq;
+    }
+}
+
+static int random_position(const char *material, xqtb_position *p)
+{
+    for (int tries = 0; tries < 1000000; tries++) {
+        memset(p, 0, sizeof *p);
+        int colour = -1, ok = 1;
+        for (const char *c = material; *c && ok; c++) {
+            int kind = kind_of_letter(*c);
+            if (!kind) return -1;
+            if (kind == 1) colour++;
+            int sq;
+            do sq = random_square(colour, kind);
+            while (p->board[sq]);
+            p->board[sq] = (int8_t)(colour == 0 ? kind : -kind);
+        }
+        p->side = (uint8_t)(next_random() & 1);
+        if (xqtb_position_validate(p, NULL) == XQTB_OK) return 0;
+    }
+    return -1;
+}
+
+typedef struct {
+    xqtb_handle *h;
+    int first;
+    double seconds;
+    uint64_t probes;
+} worker;
+
+static void *run_random(void *arg)
+{
+    worker *w = arg;
+    double end = now() + w->seconds;
+    int i = w->first, wdl;
+    while (now() < end)
+        for (int k = 0; k < 1024; k++) {
+            if (xqtb_probe_wdl(w->h, &pos[i], &wdl) != XQTB_OK) {
+                fprintf(stderr, "probe failed\n");
+                exit(1);
+            }
+            i = (i + 7919) % NPOS;
+            w->probes++;
+        }
+    return NULL;
+}
+
+static double per_second(xqtb_handle *h, int threads, double seconds)
+{
+    pthread_t tid[2];
+    worker w[2];
+    for (int t = 0; t < threads; t++) {
+        w[t] = (worker){h, t * (NPOS / 2), seconds, 0};
+        pthread_create(&tid[t], NULL, run_random, &w[t]);
+    }
+    uint64_t total = 0;
+    for (int t = 0; t < threads; t++) {
+        pthread_join(tid[t], NULL);
+        total += w[t].probes;
+    }
+    return (double)total / seconds;
+}
+
+/* ns per probe over n probes of the positions order[] (DTM if dtm). */
+static double time_probes(xqtb_handle *h, const int *order, int n, int dtm_file)
+{
+    int wdl, dtm;
+    double t0 = now();
+    for (int i = 0; i < n; i++) {
+        int rc = dtm_file ? xqtb_probe_dtm(h, &pos[order[i]], &wdl, &dtm) : xqtb_probe_wdl(h, &pos[order[i]], &wdl);
+        if (rc != XQTB_OK) {
+            fprintf(stderr, "probe failed: %s\n", xqtb_status_string(rc));
+            exit(1);
+        }
+    }
+    return (now() - t0) * 1e9 / n;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 3) {
+        fprintf(stderr, "usage: bench_probe DIR MATERIAL [SECONDS]\n");
+        return 2;
+    }
+    double seconds = argc > 3 ? atof(argv[3]) : 2.0;
+    for (int i = 0; i < NPOS; i++)
+        if (random_position(argv[2], &pos[i])) {
+            fprintf(stderr, "cannot place material %s\n", argv[2]);
+            return 2;
+        }
+    static int same[1 << 20], spread[NPOS];
+    for (int i = 0; i < (1 << 20); i++) same[i] = 0;
+    for (int i = 0; i < NPOS; i++) spread[i] = i;
+
+    int st;
+    xqtb_handle *h = xqtb_open(argv[1], NULL, &st);
+    if (!h || xqtb_table_count(h) == 0) {
+        fprintf(stderr, "no tables in %s\n", argv[1]);
+        return 1;
+    }
+    time_probes(h, spread, NPOS, 0); /* open files, fault pages in */
+    time_probes(h, spread, NPOS, 1);
+    double warm_wdl = time_probes(h, same, 1 << 20, 0), warm_dtm = time_probes(h, same, 1 << 20, 1);
+    double r1 = per_second(h, 1, seconds), r2 = per_second(h, 2, seconds);
+    xqtb_close(h);
+
+    xqtb_options tiny = {1}; /* the smallest cache the library allows */
+    h = xqtb_open(argv[1], &tiny, &st);
+    time_probes(h, spread, NPOS, 0);
+    time_probes(h, spread, NPOS, 1);
+    double cold_wdl = time_probes(h, spread, NPOS, 0), cold_dtm = time_probes(h, spread, NPOS, 1);
+    xqtb_close(h);
+
+    printf("%s: warm %.0f ns (WDL) %.0f ns (DTM); cold %.0f ns (WDL) %.0f ns (DTM); "
+           "random WDL probes/s: %.2fM (1 thread) %.2fM (2 threads)\n",
+           argv[2], warm_wdl, warm_dtm, cold_wdl, cold_dtm, r1 / 1e6, r2 / 1e6);
+    return 0;
+}
