@@ -3,9 +3,11 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "compress.h"
 #include "tb.h"
 
 static const char default_dir[] = "tables";
@@ -84,6 +86,19 @@ static int load_failure(const char *cmd, const char *err)
     return strstr(err, "No such file") ? EXIT_NO_ANSWER : EXIT_FAILURE_IO;
 }
 
+/* Sizes of the compressed files beside the raw table, 0 if absent. */
+static void compressed_sizes(const char *dir, const xq_material *m, uint64_t *wdl, uint64_t *dtm)
+{
+    char path[4096];
+    struct stat sb;
+    tb_compressed_path(dir, m, XQF_KIND_WDL, path, sizeof path);
+    *wdl = stat(path, &sb) == 0 ? (uint64_t)sb.st_size : 0;
+    tb_compressed_path(dir, m, XQF_KIND_DTM, path, sizeof path);
+    *dtm = stat(path, &sb) == 0 ? (uint64_t)sb.st_size : 0;
+}
+
+static double bits_per(uint64_t bytes, uint64_t legal) { return legal ? 8.0 * (double)bytes / (double)legal : 0.0; }
+
 static void print_side_text(const char *who, const tb_side_stats *s)
 {
     printf("  %s to move: %llu legal, %llu win (%.1f%%), %llu draw (%.1f%%), %llu loss (%.1f%%)\n", who,
@@ -95,7 +110,7 @@ static void print_side_text(const char *who, const tb_side_stats *s)
     if (s->longest_loss >= 0) printf("    longest loss: %3d plies  %s\n", s->longest_loss, s->longest_loss_fen);
 }
 
-static void print_stats_text(const tb_table *t, const tb_stats *st, int histogram)
+static void print_stats_text(const char *dir, const tb_table *t, const tb_stats *st, int histogram)
 {
     char name[XQ_MATERIAL_MAX];
     xq_material_name(&t->mat, name);
@@ -105,6 +120,11 @@ static void print_stats_text(const tb_table *t, const tb_stats *st, int histogra
            "(mirror images share an entry)\n",
            name, (unsigned long long)legal, (unsigned long long)st->index_size,
            st->index_size ? 100.0 * (double)used / (2.0 * (double)st->index_size) : 0.0);
+    uint64_t wb, db;
+    compressed_sizes(dir, &t->mat, &wb, &db);
+    if (wb || db)
+        printf("  files: WDL %llu bytes (%.3f bits per legal position), DTM %llu bytes (%.3f)\n",
+               (unsigned long long)wb, bits_per(wb, legal), (unsigned long long)db, bits_per(db, legal));
     print_side_text("red", &st->side[0]);
     print_side_text("black", &st->side[1]);
     if (!histogram) return;
@@ -123,7 +143,7 @@ static void print_longest_json(const char *key, int dtm, const char *fen)
         printf("\"%s\":{\"dtm\":%d,\"fen\":\"%s\"}", key, dtm, fen);
 }
 
-static void print_stats_json(const tb_table *t, const tb_stats *st)
+static void print_stats_json(const char *dir, const tb_table *t, const tb_stats *st)
 {
     char name[XQ_MATERIAL_MAX];
     xq_material_name(&t->mat, name);
@@ -131,6 +151,10 @@ static void print_stats_json(const tb_table *t, const tb_stats *st)
     printf("{\"material\":\"%s\",\"index_size\":%llu,\"index_efficiency\":%.4f", name,
            (unsigned long long)st->index_size,
            st->index_size ? (double)used / (2.0 * (double)st->index_size) : 0.0);
+    uint64_t wb, db, legal = st->side[0].legal + st->side[1].legal;
+    compressed_sizes(dir, &t->mat, &wb, &db);
+    printf(",\"wdl_bytes\":%llu,\"dtm_bytes\":%llu,\"wdl_bits_per_position\":%.4f,\"dtm_bits_per_position\":%.4f",
+           (unsigned long long)wb, (unsigned long long)db, bits_per(wb, legal), bits_per(db, legal));
     for (int s = 0; s < 2; s++) {
         const tb_side_stats *ss = &st->side[s];
         printf(",\"%s\":{\"legal\":%llu,\"win\":%llu,\"draw\":%llu,\"loss\":%llu,", s ? "black" : "red",
@@ -170,7 +194,7 @@ int cmd_gen(int argc, char **argv)
         if (!t) return load_failure("gen", err);
         tb_stats st;
         tb_compute_stats(t, &st);
-        print_stats_text(t, &st, 0);
+        print_stats_text(a.dir, t, &st, 0);
         tb_table_free(t);
     }
     return 0;
@@ -189,9 +213,9 @@ int cmd_stats(int argc, char **argv)
     tb_stats st;
     tb_compute_stats(t, &st);
     if (a.json)
-        print_stats_json(t, &st);
+        print_stats_json(a.dir, t, &st);
     else
-        print_stats_text(t, &st, 1);
+        print_stats_text(a.dir, t, &st, 1);
     tb_table_free(t);
     return 0;
 }
