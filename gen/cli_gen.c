@@ -15,7 +15,7 @@ static const char default_dir[] = "tables";
 /* Options shared by the table subcommands. */
 typedef struct {
     const char *dir;
-    int threads, quiet, json, force, wide;
+    int threads, quiet, json, force, wide, all;
     uint64_t max_memory;
     const char *material[64];
     int nmaterial;
@@ -37,6 +37,7 @@ static int parse_table_args(const char *cmd, int argc, char **argv, const char *
         else if (!strcmp(o, "--force")) flag = 'f';
         else if (!strcmp(o, "--wide")) flag = 'w';
         else if (!strcmp(o, "--max-memory")) flag = 'm';
+        else if (!strcmp(o, "--all")) flag = 'a';
         else if (o[0] == '-') return cli_usage_error(cmd, "unknown option '%s'", o);
         if (flag && !strchr(allowed, flag)) return cli_usage_error(cmd, "option '%s' does not apply here", o);
         if (flag == 'm') {
@@ -46,6 +47,11 @@ static int parse_table_args(const char *cmd, int argc, char **argv, const char *
             a->max_memory = (uint64_t)mib << 20;
         } else if (flag == 'w') {
             a->wide = 1;
+        } else if (flag == 'a') {
+            if (++i == argc) return cli_usage_error(cmd, "option %s needs a piece count", o);
+            long n = cli_parse_uint(argv[i], 8);
+            if (n < 2) return cli_usage_error(cmd, "--all needs a piece count from 2 to 8 (kings included), not '%s'", argv[i]);
+            a->all = (int)n;
         } else if (flag == 't' || flag == 'd') {
             if (++i == argc) return cli_usage_error(cmd, "option %s needs a value", o);
             if (flag == 'd') {
@@ -66,7 +72,7 @@ static int parse_table_args(const char *cmd, int argc, char **argv, const char *
             a->material[a->nmaterial++] = o;
         }
     }
-    if (a->nmaterial == 0) return cli_usage_error(cmd, "missing MATERIAL (e.g. KRKNAA)");
+    if (a->nmaterial == 0 && !a->all) return cli_usage_error(cmd, "missing MATERIAL (e.g. KRKNAA)");
     return 0;
 }
 
@@ -175,13 +181,53 @@ static void print_stats_json(const char *dir, const tb_table *t, const tb_stats 
     printf("}\n");
 }
 
+/* Every canonical material with at most `pieces` pieces (kings included),
+ * fewest pieces first: what `gen --all N` builds.  Returns the count. */
+static const uint8_t all_kinds[6] = {ADVISOR, ELEPHANT, HORSE, ROOK, CANNON, PAWN};
+
+/* Fills (colour, kind) slots from `slot` on with exactly `left` pieces. */
+static void enumerate_slots(xq_material *m, int slot, int left, xq_material *out, int *n, int cap)
+{
+    if (slot == 12) {
+        if (left) return;
+        xq_material canon;
+        xq_material_canonical(m, &canon);
+        for (int j = 0; j < *n; j++)
+            if (xq_material_equal(&out[j], &canon)) return;
+        if (*n < cap) out[(*n)++] = canon;
+        return;
+    }
+    int colour = slot / 6, kind = all_kinds[slot % 6];
+    for (int k = 0; k <= xq_kind_limit[kind] && k <= left; k++) {
+        m->count[colour][kind] = (uint8_t)k;
+        enumerate_slots(m, slot + 1, left - k, out, n, cap);
+    }
+    m->count[colour][kind] = 0;
+}
+
+static int all_materials(int pieces, xq_material *out, int cap)
+{
+    int n = 0;
+    xq_material m;
+    memset(&m, 0, sizeof m);
+    m.count[RED][KING] = m.count[BLACK][KING] = 1;
+    for (int extra = 0; extra <= pieces - 2; extra++) enumerate_slots(&m, 0, extra, out, &n, cap);
+    return n;
+}
+
 int cmd_gen(int argc, char **argv)
 {
     table_args a;
-    if (parse_table_args("gen", argc, argv, "tdqfwm", &a)) return EXIT_BAD_INPUT;
-    xq_material m[64];
+    if (parse_table_args("gen", argc, argv, "tdqfwma", &a)) return EXIT_BAD_INPUT;
+    enum { MAX_ALL = 20000 };
+    static xq_material m[MAX_ALL];
     for (int i = 0; i < a.nmaterial; i++)
         if (parse_material_arg("gen", a.material[i], &m[i])) return EXIT_BAD_INPUT;
+    if (a.all) {
+        if (a.nmaterial) return cli_usage_error("gen", "give either --all N or materials, not both");
+        a.nmaterial = all_materials(a.all, m, MAX_ALL);
+        if (!a.quiet) fprintf(stderr, "xqtb gen: %d materials with at most %d pieces\n", a.nmaterial, a.all);
+    }
     tb_gen_options opt = {a.dir, a.threads, a.quiet || !isatty(2), a.force, a.wide, a.max_memory};
     for (int i = 0; i < a.nmaterial; i++) {
         char err[XQ_ERR_MAX];
