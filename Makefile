@@ -118,7 +118,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_TARGETS = $(patsubst tests/fuzz/%.c,build-fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
 build-fuzz/%: tests/fuzz/%.c $(CORE_SRC) $(PROBE_SRC) $(wildcard core/*.h probe/*.h)
 	@mkdir -p build-fuzz
-	clang $(CSTD) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+	clang $(CSTD) $(WARN) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	  -Icore -Iprobe -o $@ $(filter %.c,$^) $(LIBS)
 fuzz: $(FUZZ_TARGETS)
 	@set -e; for t in $(FUZZ_TARGETS); do \

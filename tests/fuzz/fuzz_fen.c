@@ -132,6 +132,34 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         check_identical(&b, &before);
     }
 
+    /* Attack lists agree with the pseudo-legal captures, for both colours
+     * (the side not to move is looked at with the side flipped), and
+     * xq_attacked agrees with the attack lists. */
+    bool hit[COLOUR_NB][XQ_SQUARES];
+    memset(hit, 0, sizeof hit);
+    for (int c = 0; c < COLOUR_NB; c++) {
+        xq_board t = b;
+        t.side = (uint8_t)c;
+        xq_move ps[XQ_MAX_MOVES];
+        int n = xq_gen_pseudo(&t, ps);
+        for (int sq = 0; sq < XQ_SQUARES; sq++) {
+            if (!t.sq[sq] || colour_of(t.sq[sq]) != c) continue;
+            uint8_t at[16];
+            int na = xq_piece_attacks(&t, sq, at), nc = 0;
+            CHECK(na >= 0 && na <= 16);
+            for (int i = 0; i < n; i++)
+                if (move_from(ps[i]) == sq && t.sq[move_to(ps[i])]) nc++;
+            CHECK(na == nc);
+            for (int i = 0; i < na; i++) {
+                CHECK(t.sq[at[i]] && colour_of(t.sq[at[i]]) != c);
+                hit[c][at[i]] = true;
+            }
+        }
+        for (int sq = 0; sq < XQ_SQUARES; sq++)
+            if (t.sq[sq] && colour_of(t.sq[sq]) != c) CHECK(xq_attacked(&t, sq, c) == hit[c][sq]);
+    }
+    CHECK(xq_in_check(&b, b.side) == hit[b.side ^ 1][b.king[b.side]]);
+
     /* Symmetric positions are valid and have as many moves. */
     xq_board m, f;
     xq_board_mirror(&b, &m);
