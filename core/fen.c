@@ -78,10 +78,16 @@ static const char *colour_name(int c) { return c == RED ? "red" : "black"; }
 int xq_board_validate(const xq_board *b, char err[XQ_ERR_MAX])
 {
     int count[COLOUR_NB][KIND_NB] = {{0}};
-    for (int sq = 0; sq < XQ_SQUARES; sq++) {
+    /* Over the occupancy masks, which every board built with
+     * xq_board_put keeps equal to the squares; checked on the way. */
+    if (mask_count(b->occ[RED]) + mask_count(b->occ[BLACK]) > 32 || (b->occ[RED] & b->occ[BLACK]))
+        return fail(err, "inconsistent board");
+    xq_mask all = b->occ[RED] | b->occ[BLACK];
+    while (all) {
+        int sq = mask_pop_lsb(&all);
         xq_piece p = b->sq[sq];
-        if (p == EMPTY) continue;
         int c = colour_of(p), k = kind_of(p);
+        if (p == EMPTY || !(b->occ[c] & mask_of(sq))) return fail(err, "inconsistent board");
         if (k == NO_KIND || p >= PIECE_NB) return fail(err, "invalid piece code %d", p);
         count[c][k]++;
         if (!xq_square_allowed(c, k, sq)) {

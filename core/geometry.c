@@ -11,7 +11,16 @@ const uint8_t xq_kind_limit[KIND_NB] = {0, 1, 2, 2, 2, 2, 2, 5};
 
 static bool on_board(int f, int r) { return f >= 0 && f < 9 && r >= 0 && r < 10; }
 
+/* Filled by the constructor below from square_rule. */
+static bool allowed[COLOUR_NB][KIND_NB][XQ_SQUARES];
+
 bool xq_square_allowed(int colour, int kind, int sq)
+{
+    if (colour < 0 || colour > 1 || kind < 0 || kind >= KIND_NB || sq < 0 || sq >= XQ_SQUARES) return false;
+    return allowed[colour][kind][sq];
+}
+
+static bool square_rule(int colour, int kind, int sq)
 {
     int f = file_of(sq), r = rank_of(sq);
     int rr = colour == RED ? r : 9 - r; /* rank from the colour's own side */
@@ -109,6 +118,9 @@ static void init_geometry(void)
             }
         }
     }
+    for (int c = 0; c < COLOUR_NB; c++)
+        for (int k = 0; k < KIND_NB; k++)
+            for (int sq = 0; sq < XQ_SQUARES; sq++) allowed[c][k][sq] = square_rule(c, k, sq);
     /* Backward tables are the forward ones inverted. */
     int hn[XQ_SQUARES] = {0}, pn[COLOUR_NB][XQ_SQUARES] = {{0}};
     for (int sq = 0; sq < XQ_SQUARES; sq++) {

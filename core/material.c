@@ -95,8 +95,8 @@ void xq_material_name(const xq_material *m, char buf[XQ_MATERIAL_MAX])
 void xq_material_of(const xq_board *b, xq_material *m)
 {
     memset(m, 0, sizeof *m);
-    for (int sq = 0; sq < XQ_SQUARES; sq++)
-        if (b->sq[sq]) m->count[colour_of(b->sq[sq])][kind_of(b->sq[sq])]++;
+    for (int c = 0; c < 2; c++)
+        for (xq_mask o = b->occ[c]; o;) m->count[c][kind_of(b->sq[mask_pop_lsb(&o)])]++;
 }
 
 void xq_material_flip(const xq_material *in, xq_material *out)

@@ -46,6 +46,15 @@ int xq_position_to_board(const xqtb_position *pos, xq_board *b, char err[XQ_ERR_
     }
     xq_board_clear(b);
     for (int s = 0; s < XQ_SQUARES; s++) {
+        /* endgame boards are mostly empty: skip eight empty squares at once */
+        if (s % 8 == 0 && s + 8 <= XQ_SQUARES) {
+            uint64_t w;
+            memcpy(&w, pos->board + s, 8);
+            if (!w) {
+                s += 7;
+                continue;
+            }
+        }
         int v = pos->board[s];
         if (v == 0) continue;
         if (v < -7 || v > 7) {
