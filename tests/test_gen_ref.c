@@ -12,24 +12,8 @@
 #include "cell.h"
 #include "ref_solver.h"
 #include "tb.h"
+#include "testgen.h"
 #include "tmpdir.h"
-
-/* tb_verify on t and, once each, every table it captures into. */
-static void verify_with_subtables(const tb_table *t, const tb_table **done, int *ndone)
-{
-    for (int i = 0; i < *ndone; i++)
-        if (done[i] == t) return;
-    done[(*ndone)++] = t;
-    tb_verify_report r;
-    char name[XQ_MATERIAL_MAX];
-    xq_material_name(&t->mat, name);
-    if (tb_verify(t, 2, &r))
-        fail_msg("verify %s: %llu errors, first %s", name, (unsigned long long)r.errors, r.first_error);
-    assert_true(r.checked > 0);
-    for (int c = 0; c < 2; c++)
-        for (int k = 0; k < KIND_NB; k++)
-            if (t->sub[c][k]) verify_with_subtables(t->sub[c][k], done, ndone);
-}
 
 /* Generates `name` with 2 threads, then compares every legal position the
  * reference solver knows (both sides to move, and the same positions with
@@ -39,11 +23,8 @@ static void compare_with_reference(const char *name)
     char err[XQ_ERR_MAX];
     xq_material m;
     assert_int_equal(xq_material_parse(name, &m, err), 0);
-    tb_gen_options opt = {.dir = test_tmpdir(), .threads = 2, .quiet = 1};
-    if (tb_generate(&m, &opt, err)) fail_msg("generate %s: %s", name, err);
-    tb_set *set = tb_set_new(test_tmpdir());
-    tb_table *t = tb_set_get(set, &m, err);
-    if (!t) fail_msg("load %s: %s", name, err);
+    tb_set *set;
+    tb_table *t = testgen_load(name, &set);
 
     ref_db *db = ref_solve(&m);
     assert_non_null(db);
@@ -79,9 +60,7 @@ static void compare_with_reference(const char *name)
         assert_int_equal(st.side[1].legal, per_side[1]);
     }
 
-    const tb_table *done[64];
-    int ndone = 0;
-    verify_with_subtables(t, done, &ndone);
+    testgen_verify_all(t);
     ref_free(db);
     tb_set_free(set);
 }

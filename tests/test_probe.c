@@ -15,6 +15,7 @@
 #include "cell.h"
 #include "fen.h"
 #include "tb.h"
+#include "testgen.h"
 #include "tmpdir.h"
 #include "xqtb.h"
 
@@ -29,11 +30,9 @@ static void to_position(const xq_board *b, xqtb_position *p)
 
 static const char *generate(const char *name)
 {
-    char err[XQ_ERR_MAX];
-    xq_material m;
-    assert_int_equal(xq_material_parse(name, &m, err), 0);
-    tb_gen_options opt = {.dir = test_tmpdir(), .threads = 2, .quiet = 1};
-    if (tb_generate(&m, &opt, err)) fail_msg("generate %s: %s", name, err);
+    tb_set *set;
+    testgen_load(name, &set);
+    tb_set_free(set);
     return test_tmpdir();
 }
 
@@ -41,13 +40,9 @@ static const char *generate(const char *name)
  * sample the root moves. */
 static void compare_all(const char *name, int root_stride)
 {
-    const char *dir = generate(name);
-    char err[XQ_ERR_MAX];
-    xq_material m;
-    xq_material_parse(name, &m, err);
-    tb_set *set = tb_set_new(dir);
-    tb_table *t = tb_set_get(set, &m, err);
-    if (!t) fail_msg("%s", err);
+    tb_set *set;
+    tb_table *t = testgen_load(name, &set);
+    const char *dir = test_tmpdir();
     int st;
     xqtb_handle *h = xqtb_open(dir, NULL, &st);
     assert_non_null(h);

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "tb.h"
+#include "testgen.h"
 #include "tmpdir.h"
 
 static int sanitizer_build(void)
@@ -23,16 +24,9 @@ static int sanitizer_build(void)
  * the set with tb_verify, and returns its statistics. */
 static void solve(const char *name, tb_stats *st)
 {
-    char err[XQ_ERR_MAX];
-    xq_material m;
-    assert_int_equal(xq_material_parse(name, &m, err), 0);
-    tb_gen_options opt = {.dir = test_tmpdir(), .threads = 2, .quiet = 1};
-    if (tb_generate(&m, &opt, err)) fail_msg("generate %s: %s", name, err);
-    tb_set *set = tb_set_new(test_tmpdir());
-    tb_table *t = tb_set_get(set, &m, err);
-    if (!t) fail_msg("load %s: %s", name, err);
-    tb_verify_report r;
-    if (tb_verify(t, 2, &r)) fail_msg("verify %s: %s", name, r.first_error);
+    tb_set *set;
+    tb_table *t = testgen_load(name, &set);
+    testgen_verify_all(t);
     tb_compute_stats(t, st);
     tb_set_free(set);
 }

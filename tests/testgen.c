@@ -1,0 +1,47 @@
+/*
+ * testgen.c - see testgen.h.
+ */
+#include "testgen.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include "tmpdir.h"
+
+tb_table *testgen_load(const char *name, tb_set **set)
+{
+    char err[XQ_ERR_MAX];
+    xq_material m;
+    if (xq_material_parse(name, &m, err)) fail_msg("%s", err);
+    tb_gen_options opt = {.dir = test_tmpdir(), .threads = 2, .quiet = 1};
+    if (tb_generate(&m, &opt, err)) fail_msg("generate %s: %s", name, err);
+    *set = tb_set_new(test_tmpdir());
+    tb_table *t = *set ? tb_set_get(*set, &m, err) : NULL;
+    if (!t) fail_msg("load %s: %s", name, err);
+    return t;
+}
+
+static void verify_once(const tb_table *t, const tb_table **done, int *ndone)
+{
+    for (int i = 0; i < *ndone; i++)
+        if (done[i] == t) return;
+    done[(*ndone)++] = t;
+    tb_verify_report r;
+    char name[XQ_MATERIAL_MAX];
+    xq_material_name(&t->mat, name);
+    if (tb_verify(t, 2, &r))
+        fail_msg("verify %s: %llu errors, first %s", name, (unsigned long long)r.errors, r.first_error);
+    assert_true(r.checked > 0);
+    for (int c = 0; c < 2; c++)
+        for (int k = 0; k < KIND_NB; k++)
+            if (t->sub[c][k]) verify_once(t->sub[c][k], done, ndone);
+}
+
+void testgen_verify_all(const tb_table *t)
+{
+    const tb_table *done[256];
+    int ndone = 0;
+    verify_once(t, done, &ndone);
+}

@@ -1,0 +1,20 @@
+/*
+ * testgen.h - what the generator and probe tests share: generate a table
+ * (and its subtables) into the test's temporary directory, load it, and
+ * verify it with every table it captures into.  Failures end the current
+ * cmocka test with a message.
+ */
+#ifndef XQ_TESTGEN_H
+#define XQ_TESTGEN_H
+
+#include "tb.h"
+
+/* Generates `name` with 2 threads into test_tmpdir() (reusing what is
+ * there) and loads it into a new set, returned in *set (free it with
+ * tb_set_free).  Returns the table. */
+tb_table *testgen_load(const char *name, tb_set **set);
+
+/* tb_verify on t and, once each, every table it captures into. */
+void testgen_verify_all(const tb_table *t);
+
+#endif
