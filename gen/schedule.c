@@ -34,7 +34,7 @@ static void show_progress(void *arg, const retro_progress *p)
     progress_state *s = arg;
     if (s->quiet) return;
     double secs = seconds_since(&s->t0);
-    fprintf(stderr, "\r%-10s ply %4d: %10llu decided, %5.1f%% of %llu legal, %6.1f s ", s->name, p->ply,
+    fprintf(stderr, "\r%-10s ply %4d: %10llu decided, %5.1f%% of %llu legal entries, %6.1f s ", s->name, p->ply,
             (unsigned long long)p->resolved, p->legal ? 100.0 * (double)p->total / (double)p->legal : 0.0,
             (unsigned long long)p->legal, secs);
     fflush(stderr);
@@ -93,8 +93,9 @@ static int generate_one(tb_set *set, const xq_material *m, const tb_gen_options 
     if (retro_solve(t, threads, show_progress, &ps, err)) return -1;
     double secs = seconds_since(&ps.t0);
     if (!opt->quiet)
-        fprintf(stderr, "\r%-10s solved: %llu entries per side, longest DTM %d, %.2f s (%.2f M entries/s)%20s\n",
-                name, (unsigned long long)t->ix.size, t->max_dtm, secs,
+        fprintf(stderr, "\r%-10s solved: %llu entries per side, longest DTM %d%s, %.2f s (%.2f M entries/s)%20s\n",
+                name, (unsigned long long)t->ix.size, t->max_dtm < 0 ? 0 : t->max_dtm,
+                t->max_dtm < 0 ? " (nothing decided: all draws)" : " plies", secs,
                 secs > 0 ? 2.0 * (double)t->ix.size / secs / 1e6 : 0.0, "");
     if (tb_file_write(t, opt->dir, err)) return -1;
     return write_compressed(t, opt, err);
