@@ -2,20 +2,27 @@
 #
 #   make            build build/xqtb, build/libxqtb.a, build/libxqtb.so
 #   make demo       build, then generate the default endgame and probe it
-#   make test       the whole suite: normal build, then ASan+UBSan build
+#   make test       the whole suite: normal build, then ASan+UBSan build,
+#                   then the threaded probe test under ThreadSanitizer
 #   make bench      benchmarks (perft speed, generation)
 #   make fuzz       run the libFuzzer targets for a while (clang)
 #   make install PREFIX=/usr/local
 #
 # BUILD selects the output directory; SAN=1 builds with AddressSanitizer and
-# UndefinedBehaviorSanitizer into build-san/.
+# UndefinedBehaviorSanitizer into build-san/, TSAN=1 with ThreadSanitizer
+# into build-tsan/.
 
 CC      ?= cc
 OPT     ?= -O2
 SAN     ?=
+TSAN    ?=
 ifeq ($(SAN),1)
 BUILD   ?= build-san
 SANFLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+OPT      = -O1 -g
+else ifeq ($(TSAN),1)
+BUILD   ?= build-tsan
+SANFLAGS = -fsanitize=thread -fno-omit-frame-pointer
 OPT      = -O1 -g
 else
 BUILD   ?= build
@@ -47,7 +54,7 @@ STATIC    = $(BUILD)/libxqtb.a
 SHARED    = $(BUILD)/libxqtb.so.$(VERSION)
 XQTB      = $(BUILD)/xqtb
 
-.PHONY: all deps build demo test test-run check bench fuzz install clean format
+.PHONY: all deps build demo test test-run test-install test-tsan check bench fuzz install clean format
 .DEFAULT_GOAL := all
 
 all: build
@@ -64,8 +71,9 @@ $(STATIC): $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(SHARED): $(LIB_OBJ)
-	$(CC) -shared -Wl,-soname,libxqtb.so.$(SOVERSION) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+$(SHARED): $(LIB_OBJ) probe/xqtb.map
+	$(CC) -shared -Wl,-soname,libxqtb.so.$(SOVERSION) -Wl,--version-script=probe/xqtb.map $(ALL_LDFLAGS) \
+	  -o $@ $(LIB_OBJ) $(LIBS)
 	ln -sf libxqtb.so.$(VERSION) $(BUILD)/libxqtb.so.$(SOVERSION)
 	ln -sf libxqtb.so.$(VERSION) $(BUILD)/libxqtb.so
 
@@ -92,11 +100,31 @@ test-run: $(TEST_BIN) $(XQTB)
 	echo "$(BUILD): $$pass passed, $$fail failed"; \
 	[ $$fail -eq 0 ]
 
-# The whole suite: the optimised build, then the sanitizer build.
+# The whole suite: the optimised build and its installation, then the
+# sanitizer build, then the concurrency test under ThreadSanitizer.
 test: deps
 	$(MAKE) --no-print-directory test-run
+	$(MAKE) --no-print-directory test-install
 	$(MAKE) --no-print-directory SAN=1 test-run
+	$(MAKE) --no-print-directory test-tsan
 	@echo "all test suites passed"
+
+# ThreadSanitizer: the library, the generator objects and the threaded probe
+# test built with -fsanitize=thread into build-tsan/; any report fails it.
+TSAN_TESTS = build-tsan/tests/test_probe_threads
+test-tsan: deps
+	$(MAKE) --no-print-directory TSAN=1 $(TSAN_TESTS)
+	@set -e; for t in $(TSAN_TESTS); do \
+	  XQTB_TSAN=1 TSAN_OPTIONS="halt_on_error=1 exitcode=66 $(TSAN_OPTIONS)" $$t; \
+	done
+
+# `make install` into a scratch prefix, then scripts/example_probe.c built
+# against it with pkg-config (shared and static) and run on a KRK table.
+INSTALL_CHECK = $(BUILD)/install-check
+test-install: build
+	rm -rf $(INSTALL_CHECK) && mkdir -p $(INSTALL_CHECK)
+	$(MAKE) --no-print-directory install PREFIX=$(abspath $(INSTALL_CHECK))/prefix
+	CC="$(CC)" sh tests/install_check.sh $(abspath $(INSTALL_CHECK))/prefix $(abspath $(INSTALL_CHECK))
 
 check: test
 
@@ -120,12 +148,23 @@ build-fuzz/%: tests/fuzz/%.c $(CORE_SRC) $(PROBE_SRC) $(wildcard core/*.h probe/
 	@mkdir -p build-fuzz
 	clang $(CSTD) $(WARN) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	  -Icore -Iprobe -o $@ $(filter %.c,$^) $(LIBS)
-fuzz: $(FUZZ_TARGETS)
+# fuzz_tbfile is seeded with real table files, generated here by the xqtb
+# binary of the normal build (KRKA has several DTM blocks; KK, KAK and KRK
+# come along as its subtables); the fuzzer finds them, for the other kind's
+# file and for the subtables root moves need, in XQTB_FUZZ_TABLES.
+FUZZ_TABLES = build-fuzz/tables
+$(FUZZ_TABLES)/KRKA.xqd: $(XQTB)
+	@mkdir -p $(FUZZ_TABLES)
+	$(XQTB) gen -q -d $(FUZZ_TABLES) KRK KRKA
+build-fuzz/seeds-fuzz_tbfile: $(FUZZ_TABLES)/KRKA.xqd
+	rm -rf $@ && mkdir -p $@ && cp $(FUZZ_TABLES)/*.xqw $(FUZZ_TABLES)/*.xqd $@/
+fuzz: $(FUZZ_TARGETS) build-fuzz/seeds-fuzz_tbfile
 	@set -e; for t in $(FUZZ_TARGETS); do \
 	  n=$$(basename $$t); mkdir -p build-fuzz/corpus-$$n; \
 	  dict=; [ -f tests/fuzz/$$n.dict ] && dict=-dict=tests/fuzz/$$n.dict; \
-	  $$t $$dict -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=build-fuzz/ \
-	    build-fuzz/corpus-$$n tests/fuzz/seeds/$$n || exit 1; \
+	  seeds=; for s in tests/fuzz/seeds/$$n build-fuzz/seeds-$$n; do [ -d $$s ] && seeds="$$seeds $$s"; done; \
+	  XQTB_FUZZ_TABLES=$(abspath $(FUZZ_TABLES)) $$t $$dict -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=build-fuzz/ \
+	    build-fuzz/corpus-$$n $$seeds || exit 1; \
 	done
 
 install: build
@@ -143,6 +182,6 @@ format:
 	clang-format -i core/*.[ch] gen/*.[ch] probe/*.[ch] tests/*.[ch]
 
 clean:
-	rm -rf build build-san build-fuzz
+	rm -rf build build-san build-tsan build-fuzz
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

@@ -92,7 +92,9 @@ static int check_layout(xqf_file *f)
 int xqf_open(xqf_file *f, const char *path, int kind, const char *name, uint64_t entries)
 {
     memset(f, 0, sizeof *f);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    /* O_NONBLOCK: opening a FIFO (or a device) that sits under a table's
+     * name must not wait for a writer; fstat then rejects it. */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0) return XQTB_ERR_IO;
     struct stat sb;
     if (fstat(fd, &sb) || !S_ISREG(sb.st_mode)) {

@@ -1,0 +1,281 @@
+/*
+ * fuzz_tbfile.c - libFuzzer target for the compressed table file reader
+ * (probe/file.c) and everything behind xqtb_probe_* that reads a file.
+ *
+ * The input is written as the table file NAME.xqw or NAME.xqd in a private
+ * directory: .xqd if it starts with the DTM magic, else .xqw; NAME is the
+ * material named in the input's header if that is a canonical material of
+ * at most four pieces, else KRK.  It is tried twice: as it is, and
+ * "re-signed" (file size field, every block checksum and the meta hash
+ * recomputed), so that mutations get past the checksums into the layout
+ * checks, LZ4 decoding and symbol decoding.  Each time:
+ *   - xqf_open checks it; if accepted, every block is read with
+ *     xqf_read_block, which must fill exactly the block's size or fail;
+ *   - a fresh handle probes a spread of that material's legal positions
+ *     (WDL, DTM, and root moves for some): each call either answers with a
+ *     well-formed value or fails with a clean status, leaving its outputs
+ *     alone.
+ * XQTB_FUZZ_TABLES may name a directory of valid tables searched after the
+ * private one (for the other kind's file and the subtables root moves
+ * capture into); `make fuzz` generates one.
+ *
+ * Nothing here can check that an accepted file's values are right: a
+ * re-signed file is well formed and may say anything.  ASan and UBSan
+ * check that no input makes the reader crash or read out of bounds.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <xxhash.h>
+
+#include "board.h"
+#include "fen.h"
+#include "file.h"
+#include "index.h"
+#include "material.h"
+#include "movegen.h"
+#include "tbformat.h"
+#include "xqtb.h"
+
+#define CHECK(cond)                                                                                \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            fprintf(stderr, "check failed: %s (line %d)\n", #cond, __LINE__);                      \
+            abort();                                                                               \
+        }                                                                                          \
+    } while (0)
+
+enum { MAX_POSITIONS = 160, ROOT_EVERY = 16, MAX_MATERIALS = 16 };
+
+static char dir[256], paths[4096];
+
+/* A spread of legal positions of one canonical material, both colourings. */
+typedef struct {
+    char name[XQ_MATERIAL_MAX];
+    xq_material mat;
+    uint64_t entries;
+    int n;
+    xqtb_position pos[MAX_POSITIONS];
+} material_positions;
+
+static material_positions known[MAX_MATERIALS];
+static int nknown;
+
+static void to_position(const xq_board *b, xqtb_position *p)
+{
+    for (int s = 0; s < XQ_SQUARES; s++) {
+        xq_piece q = b->sq[s];
+        p->board[s] = q == EMPTY ? 0 : (int8_t)(colour_of(q) == RED ? kind_of(q) : -kind_of(q));
+    }
+    p->side = b->side;
+}
+
+static const material_positions *positions_of(const char *name)
+{
+    for (int i = 0; i < nknown; i++)
+        if (!strcmp(known[i].name, name)) return &known[i];
+    if (nknown == MAX_MATERIALS) return NULL;
+    material_positions *mp = &known[nknown];
+    char err[XQ_ERR_MAX];
+    CHECK(xq_material_parse(name, &mp->mat, err) == 0);
+    xq_index ix;
+    CHECK(xq_index_init(&ix, &mp->mat) == 0);
+    mp->entries = ix.size;
+    uint64_t step = ix.size / (MAX_POSITIONS / 2) + 1;
+    for (uint64_t i = 0; i < ix.size && mp->n < MAX_POSITIONS; i += step) {
+        /* the first legal entry from i on */
+        for (uint64_t j = i; j < ix.size && j < i + step; j++) {
+            xq_board b;
+            if (!xq_index_decode(&ix, j, &b)) continue;
+            b.side = (uint8_t)(j & 1);
+            if (xq_board_validate(&b, err)) continue;
+            if ((j / step) & 1) {
+                xq_board f;
+                xq_board_flip(&b, &f);
+                b = f;
+            }
+            to_position(&b, &mp->pos[mp->n++]);
+            break;
+        }
+    }
+    xq_index_free(&ix);
+    snprintf(mp->name, sizeof mp->name, "%s", name);
+    nknown++;
+    return mp;
+}
+
+static void remove_dir(void) { rmdir(dir); } /* each input's file is removed after use */
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    (void)argc;
+    (void)argv;
+    const char *base = getenv("TMPDIR");
+    snprintf(dir, sizeof dir, "%s/xqtb-fuzz-XXXXXX", base && *base ? base : "/tmp");
+    CHECK(mkdtemp(dir) != NULL);
+    atexit(remove_dir);
+    const char *valid = getenv("XQTB_FUZZ_TABLES");
+    snprintf(paths, sizeof paths, "%s%s%s", dir, valid && *valid ? ":" : "", valid ? valid : "");
+    CHECK(positions_of("KRK"));
+    return 0;
+}
+
+/* The material the input names, if usable, else KRK. */
+static const char *material_of(const uint8_t *data, size_t size)
+{
+    if (size < XQF_OFF_NAME + XQF_NAME_SIZE) return "KRK";
+    char name[XQF_NAME_SIZE + 1], canon_name[XQ_MATERIAL_MAX], err[XQ_ERR_MAX];
+    memcpy(name, data + XQF_OFF_NAME, XQF_NAME_SIZE);
+    name[XQF_NAME_SIZE] = 0;
+    xq_material m, c;
+    if (xq_material_parse(name, &m, err) || xq_material_pieces(&m) > 4) return "KRK";
+    xq_material_canonical(&m, &c);
+    xq_material_name(&c, canon_name);
+    if (strcmp(canon_name, name)) return "KRK";
+    const material_positions *mp = positions_of(canon_name);
+    return mp ? mp->name : "KRK";
+}
+
+/* File size, block checksums and meta hash made consistent with the rest,
+ * where the layout allows. */
+static void resign(uint8_t *f, size_t size, int dtm)
+{
+    if (size < XQF_HEADER_SIZE) return;
+    xqf_put64(f + XQF_OFF_FILE_SIZE, size);
+    uint64_t blocks = 2 * (uint64_t)xqf_get32(f + XQF_OFF_BLOCKS);
+    uint64_t map = dtm ? ((uint64_t)xqf_get32(f + XQF_OFF_SYMBOLS) * 2 + 7) / 8 * 8 : 0;
+    uint64_t offsets = XQF_HEADER_SIZE + map, checksums = offsets + (blocks + 1) * 8, meta = checksums + blocks * 8;
+    if (meta > size) return;
+    for (uint64_t k = 0; k < blocks; k++) {
+        uint64_t b = xqf_get64(f + offsets + 8 * k), e = xqf_get64(f + offsets + 8 * k + 8);
+        if (b <= e && e <= size) xqf_put64(f + checksums + 8 * k, XXH64(f + b, (size_t)(e - b), 0));
+    }
+    XXH64_state_t *st = XXH64_createState();
+    CHECK(st);
+    XXH64_reset(st, 0);
+    XXH64_update(st, f, XQF_OFF_META_HASH);
+    XXH64_update(st, f + XQF_HEADER_SIZE, (size_t)(meta - XQF_HEADER_SIZE));
+    xqf_put64(f + XQF_OFF_META_HASH, XXH64_digest(st));
+    XXH64_freeState(st);
+}
+
+static int clean_error(int rc)
+{
+    return rc == XQTB_ERR_CORRUPT || rc == XQTB_ERR_MISMATCH || rc == XQTB_ERR_IO || rc == XQTB_ERR_NO_TABLE;
+}
+
+/* The file alone, through the reader's own interface. */
+static void check_file(const char *path, int kind, const material_positions *mp)
+{
+    xqf_file f;
+    int rc = xqf_open(&f, path, kind, mp->name, mp->entries);
+    if (rc != XQTB_OK) {
+        CHECK(rc == XQTB_ERR_CORRUPT || rc == XQTB_ERR_MISMATCH || rc == XQTB_ERR_IO);
+        CHECK(f.map == NULL); /* nothing stays mapped */
+        return;
+    }
+    CHECK(f.entries == mp->entries && f.blocks > 0 && f.block_entries > 0);
+    size_t cap = xqf_max_block_bytes(&f);
+    CHECK(cap > 0 && cap <= XQF_MAX_BLOCK_BYTES);
+    uint8_t *out = malloc(cap);
+    CHECK(out);
+    for (uint64_t k = 0; k < 2 * (uint64_t)f.blocks; k++) {
+        uint64_t first = (k % f.blocks) * f.block_entries;
+        uint64_t count = f.entries - first < f.block_entries ? f.entries - first : f.block_entries;
+        size_t n = 0;
+        rc = xqf_read_block(&f, k, out, cap, &n);
+        CHECK(rc == XQTB_OK || rc == XQTB_ERR_CORRUPT);
+        if (rc == XQTB_OK) CHECK(n == xqf_block_bytes(f.symbol_bytes, count));
+    }
+    CHECK(xqf_read_block(&f, 2 * (uint64_t)f.blocks, out, cap, &(size_t){0}) == XQTB_ERR_CORRUPT);
+    free(out);
+    xqf_close(&f);
+}
+
+static int root_better_or_equal(const xqtb_root_move *a, const xqtb_root_move *b)
+{
+    if (a->wdl != b->wdl) return a->wdl > b->wdl;
+    if (a->wdl == XQTB_WIN) return a->dtm <= b->dtm;
+    if (a->wdl == XQTB_LOSS) return a->dtm >= b->dtm;
+    return 1;
+}
+
+static void check_value(int wdl, int dtm, int32_t max_dtm)
+{
+    CHECK(wdl == XQTB_WIN || wdl == XQTB_DRAW || wdl == XQTB_LOSS);
+    if (wdl == XQTB_DRAW) CHECK(dtm == 0);
+    if (wdl == XQTB_WIN) CHECK(dtm > 0 && (dtm & 1) == 1);
+    if (wdl == XQTB_LOSS) CHECK(dtm >= 0 && (dtm & 1) == 0);
+    if (wdl != XQTB_DRAW) CHECK(dtm <= max_dtm); /* the reader bounds the DTM map by the header's */
+}
+
+/* Probes through a fresh handle. */
+static void check_probes(const material_positions *mp, int32_t max_dtm)
+{
+    int st;
+    xqtb_handle *h = xqtb_open(paths, NULL, &st);
+    CHECK(h && st == XQTB_OK);
+    for (int i = 0; i < mp->n; i++) {
+        const xqtb_position *p = &mp->pos[i];
+        int wdl = 99, dtm = -99;
+        int rc = xqtb_probe_wdl(h, p, &wdl);
+        if (rc == XQTB_OK)
+            CHECK(wdl == XQTB_WIN || wdl == XQTB_DRAW || wdl == XQTB_LOSS);
+        else
+            CHECK(clean_error(rc) && wdl == 99);
+        wdl = 99;
+        rc = xqtb_probe_dtm(h, p, &wdl, &dtm);
+        if (rc == XQTB_OK)
+            check_value(wdl, dtm, max_dtm);
+        else
+            CHECK(clean_error(rc) && wdl == 99 && dtm == -99);
+        if (i % ROOT_EVERY) continue;
+        xqtb_root_move mv[XQTB_MAX_MOVES];
+        uint16_t legal[XQTB_MAX_MOVES];
+        int n = xqtb_probe_root(h, p, mv);
+        if (n < 0) {
+            CHECK(clean_error(n));
+            continue;
+        }
+        CHECK(n == xqtb_legal_moves(p, legal));
+        for (int j = 0; j < n; j++) {
+            CHECK(mv[j].wdl == XQTB_WIN || mv[j].wdl == XQTB_DRAW || mv[j].wdl == XQTB_LOSS);
+            CHECK(mv[j].wdl == XQTB_DRAW ? mv[j].dtm == 0 : mv[j].dtm > 0);
+            if (mv[j].wdl != XQTB_DRAW) CHECK((mv[j].dtm & 1) == (mv[j].wdl == XQTB_WIN));
+            if (j) CHECK(root_better_or_equal(&mv[j - 1], &mv[j]));
+        }
+    }
+    xqtb_close(h);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size > (1 << 20)) return 0;
+    int dtm = size >= 8 && !memcmp(data, xqf_magic_dtm, 8);
+    int kind = dtm ? XQF_KIND_DTM : XQF_KIND_WDL;
+    const material_positions *mp = positions_of(material_of(data, size));
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s.%s", dir, mp->name, dtm ? "xqd" : "xqw");
+    uint8_t *copy = malloc(size ? size : 1);
+    CHECK(copy);
+    memcpy(copy, data, size);
+    /* DTM probes of this material read the input when it is a DTM file */
+    int32_t max_dtm = dtm && size >= XQF_HEADER_SIZE ? (int32_t)xqf_get32(data + XQF_OFF_MAX_DTM) : INT32_MAX;
+    for (int variant = 0; variant < 2; variant++) {
+        if (variant == 1) {
+            resign(copy, size, dtm);
+            if (!memcmp(copy, data, size)) break; /* nothing changed */
+        }
+        FILE *f = fopen(path, "wb");
+        CHECK(f);
+        CHECK(fwrite(copy, 1, size, f) == size);
+        CHECK(fclose(f) == 0);
+        check_file(path, kind, mp);
+        check_probes(mp, max_dtm);
+        unlink(path);
+    }
+    free(copy);
+    return 0;
+}

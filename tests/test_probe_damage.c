@@ -1,0 +1,973 @@
+/*
+ * test_probe_damage.c - damaged, truncated, foreign and tampered table
+ * files behind the probe API.
+ *
+ * Tables are generated into a temporary directory, then one file at a time
+ * is replaced by a damaged copy and a fresh handle probes a fixed sample of
+ * positions (every legal position, for KRK).  Every call must either succeed
+ * with the value the generator computed or fail cleanly; which of the two,
+ * and with which status, is predicted from where the damage is:
+ *
+ *   - a flipped byte in the header or the metadata (DTM map, offsets,
+ *     checksums) makes every probe of that file fail: XQTB_ERR_MISMATCH for
+ *     the format/rule fields (version, index layout, repetition rule, move
+ *     limit, generator revision), XQTB_ERR_CORRUPT for everything else;
+ *   - a flipped byte in a compressed block makes exactly the probes whose
+ *     entry lies in that block fail with XQTB_ERR_CORRUPT; every other probe
+ *     still answers, correctly;
+ *   - a truncated or extended file, garbage, or a file of another kind or
+ *     material fails every probe of that file with XQTB_ERR_CORRUPT; a path
+ *     that is not a regular file with XQTB_ERR_IO;
+ *   - a file whose meta hash was recomputed after changing a rule field or
+ *     the generator revision fails with XQTB_ERR_MISMATCH.
+ * The file of the other kind (WDL vs DTM) is never affected, root moves
+ * either come out exactly as from the good files or fail the same way, and
+ * an error leaves the output parameters untouched.
+ *
+ * Blocks that no legal position reads (possible with small blocks) may be
+ * damaged without effect; the test tells them apart.  Damage that makes a
+ * file refused as a whole is probed on every n-th position of the sample
+ * only, since the file is refused when opened, whatever the position.  The
+ * sanitizer build (XQTB_SAN=1) damages fewer bytes, to stay fast.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <lz4.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <xxhash.h>
+#include <cmocka.h>
+
+#include "cell.h"
+#include "compress.h"
+#include "fen.h"
+#include "tb.h"
+#include "tbformat.h"
+#include "tmpdir.h"
+#include "xqtb.h"
+
+enum { W = 0, D = 1 }; /* file kinds: .xqw, .xqd */
+static const char *const ext[2] = {"xqw", "xqd"};
+
+static int sanitized(void) { return getenv("XQTB_SAN") && *getenv("XQTB_SAN") == '1'; }
+
+/* ---- files ------------------------------------------------------------ */
+static uint8_t *slurp(const char *path, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) fail_msg("open %s: %s", path, strerror(errno));
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    uint8_t *buf = malloc((size_t)n + 1);
+    assert_non_null(buf);
+    assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+    fclose(f);
+    *size = (size_t)n;
+    return buf;
+}
+
+static void spill(const char *path, const uint8_t *data, size_t size)
+{
+    unlink(path); /* the path may be a directory, FIFO or link from an earlier case */
+    rmdir(path);
+    FILE *f = fopen(path, "wb");
+    if (!f) fail_msg("create %s: %s", path, strerror(errno));
+    if (size) assert_int_equal(fwrite(data, 1, size, f), size);
+    assert_int_equal(fclose(f), 0);
+}
+
+/* The layout of a table file, read with the format's own definitions. */
+typedef struct {
+    uint32_t block_entries, blocks, nsymbols, symbol_bytes;
+    uint64_t offsets_at, checksums_at, data_start;
+} layout;
+
+static layout layout_of(const uint8_t *f, int kind)
+{
+    layout l;
+    l.block_entries = xqf_get32(f + XQF_OFF_BLOCK_ENTRIES);
+    l.blocks = xqf_get32(f + XQF_OFF_BLOCKS);
+    l.nsymbols = xqf_get32(f + XQF_OFF_SYMBOLS);
+    l.symbol_bytes = xqf_get32(f + XQF_OFF_SYMBOL_BYTES);
+    uint64_t map_bytes = kind == D ? ((uint64_t)l.nsymbols * 2 + 7) / 8 * 8 : 0;
+    l.offsets_at = XQF_HEADER_SIZE + map_bytes;
+    l.checksums_at = l.offsets_at + (2 * (uint64_t)l.blocks + 1) * 8;
+    l.data_start = l.checksums_at + 2 * (uint64_t)l.blocks * 8;
+    assert_int_equal(xqf_get64(f + l.offsets_at), l.data_start);
+    return l;
+}
+
+static uint64_t block_offset(const uint8_t *f, const layout *l, uint64_t k) { return xqf_get64(f + l->offsets_at + 8 * k); }
+
+/* Recomputes the meta hash as core/tbformat.h defines it: XXH64 of bytes
+ * [0, 104) and [128, first block). */
+static void resign_meta(uint8_t *f, const layout *l)
+{
+    XXH64_state_t *st = XXH64_createState();
+    assert_non_null(st);
+    XXH64_reset(st, 0);
+    XXH64_update(st, f, XQF_OFF_META_HASH);
+    XXH64_update(st, f + XQF_HEADER_SIZE, l->data_start - XQF_HEADER_SIZE);
+    xqf_put64(f + XQF_OFF_META_HASH, XXH64_digest(st));
+    XXH64_freeState(st);
+}
+
+/* A copy of file f with block k replaced by `data` (n bytes), its checksum,
+ * the offsets, the file size and the meta hash all made consistent again:
+ * a well-formed file whose block k says whatever `data` says. */
+static uint8_t *replace_block(const uint8_t *f, size_t size, const layout *l, uint64_t k, const void *data, size_t n,
+                              size_t *out_size)
+{
+    uint64_t b = block_offset(f, l, k), e = block_offset(f, l, k + 1);
+    size_t ns = size - (size_t)(e - b) + n;
+    uint8_t *g = malloc(ns);
+    assert_non_null(g);
+    memcpy(g, f, (size_t)b);
+    memcpy(g + b, data, n);
+    memcpy(g + b + n, f + e, size - (size_t)e);
+    for (uint64_t j = k + 1; j <= 2 * (uint64_t)l->blocks; j++)
+        xqf_put64(g + l->offsets_at + 8 * j, block_offset(f, l, j) - (e - b) + n);
+    xqf_put64(g + l->checksums_at + 8 * k, XXH64(data, n, 0));
+    xqf_put64(g + XQF_OFF_FILE_SIZE, ns);
+    resign_meta(g, l);
+    *out_size = ns;
+    return g;
+}
+
+/* ---- subjects: one material's files and a sample of its positions ----- */
+typedef struct {
+    xqtb_position pos[2]; /* the entry's board and its colour-flipped twin */
+    uint64_t entry;       /* in the canonical table */
+    int side;
+    int wdl, dtm;
+    int nroot;            /* root moves (baseline), -1 if not root-probed */
+    xqtb_root_move root[XQTB_MAX_MOVES];
+} sample;
+
+typedef struct {
+    const char *name;
+    char dir[512];      /* the directory probed: good files, one replaced */
+    char path[2][600];  /* NAME.xqw, NAME.xqd in dir */
+    uint8_t *orig[2];
+    size_t size[2];
+    layout lay[2];
+    sample *s;
+    size_t n;
+    uint8_t *reachable[2]; /* per block of each file: some sample reads it */
+    size_t refused_stride;  /* when the whole file must be refused, probe every n-th sample */
+} subject;
+
+/* What one damaged file is expected to do to the probes of its kind. */
+enum { ALL_FAIL, BLOCK_FAIL, OK_OR_FAIL };
+typedef struct {
+    int mode;
+    int status;         /* ALL_FAIL, BLOCK_FAIL: the one status expected */
+    uint64_t bad_block; /* BLOCK_FAIL */
+    char what[160];     /* for messages */
+} expectation;
+
+typedef struct {
+    uint64_t cases, probes, ok, failed, root_failed;
+} tally;
+
+static void to_position(const xq_board *b, xqtb_position *p)
+{
+    for (int s = 0; s < XQ_SQUARES; s++) {
+        xq_piece q = b->sq[s];
+        p->board[s] = q == EMPTY ? 0 : (int8_t)(colour_of(q) == RED ? kind_of(q) : -kind_of(q));
+    }
+    p->side = b->side;
+}
+
+static const char *fen_of_pos(const xqtb_position *p)
+{
+    static char fen[XQTB_FEN_MAX];
+    if (xqtb_position_to_fen(p, fen)) strcpy(fen, "(invalid)");
+    return fen;
+}
+
+static uint64_t block_of(const subject *sj, int kind, const sample *s)
+{
+    return (uint64_t)s->side * sj->lay[kind].blocks + s->entry / sj->lay[kind].block_entries;
+}
+
+static xqtb_handle *open_handle(const char *dir)
+{
+    int st = 1;
+    xqtb_handle *h = xqtb_open(dir, NULL, &st);
+    assert_non_null(h);
+    assert_int_equal(st, XQTB_OK);
+    return h;
+}
+
+static void copy_compressed(const char *from, const char *to, const char *name)
+{
+    for (int k = 0; k < 2; k++) {
+        char a[600], b[600];
+        snprintf(a, sizeof a, "%s/%s.%s", from, name, ext[k]);
+        snprintf(b, sizeof b, "%s/%s.%s", to, name, ext[k]);
+        size_t n;
+        uint8_t *d = slurp(a, &n);
+        spill(b, d, n);
+        free(d);
+    }
+}
+
+/* Builds the sample of `name` (loaded through set) for files in dir: every
+ * legal entry with `stride` 1, otherwise the first and last legal entry of
+ * every block of both files plus every stride-th legal entry. */
+static void subject_init(subject *sj, tb_set *set, const char *name, const char *dir, uint64_t stride, int root_every)
+{
+    memset(sj, 0, sizeof *sj);
+    sj->name = name;
+    sj->refused_stride = 1;
+    snprintf(sj->dir, sizeof sj->dir, "%s", dir);
+    for (int k = 0; k < 2; k++) {
+        snprintf(sj->path[k], sizeof sj->path[k], "%s/%s.%s", dir, name, ext[k]);
+        sj->orig[k] = slurp(sj->path[k], &sj->size[k]);
+        sj->lay[k] = layout_of(sj->orig[k], k);
+    }
+    char err[XQ_ERR_MAX];
+    xq_material m;
+    assert_int_equal(xq_material_parse(name, &m, err), 0);
+    tb_table *t = tb_set_get(set, &m, err);
+    if (!t) fail_msg("%s", err);
+    size_t cap = 1024;
+    sj->s = malloc(cap * sizeof *sj->s);
+    assert_non_null(sj->s);
+    for (int side = 0; side < 2; side++) {
+        uint64_t seen = 0, last = UINT64_MAX;
+        for (uint64_t i = 0; i < t->ix.size; i++) {
+            unsigned code = cell_get(t->cells[side], t->width, i);
+            if (code == CELL_ILLEGAL) continue;
+            int pick = seen++ % stride == 0;
+            /* the first and the last legal entry of every block of either file */
+            for (int k = 0; k < 2; k++) {
+                uint64_t be = sj->lay[k].block_entries;
+                if (last == UINT64_MAX || last / be != i / be) pick = 1;
+            }
+            uint64_t next_legal = i + 1;
+            while (next_legal < t->ix.size && cell_get(t->cells[side], t->width, next_legal) == CELL_ILLEGAL) next_legal++;
+            for (int k = 0; k < 2; k++)
+                if (next_legal >= t->ix.size || next_legal / sj->lay[k].block_entries != i / sj->lay[k].block_entries)
+                    pick = 1;
+            last = i;
+            if (!pick) continue;
+            if (sj->n == cap) {
+                cap *= 2;
+                sj->s = realloc(sj->s, cap * sizeof *sj->s);
+                assert_non_null(sj->s);
+            }
+            sample *s = &sj->s[sj->n];
+            xq_board b, f;
+            assert_true(xq_index_decode(&t->ix, i, &b));
+            b.side = (uint8_t)side;
+            xq_board_flip(&b, &f);
+            to_position(&b, &s->pos[0]);
+            to_position(&f, &s->pos[1]);
+            s->entry = i;
+            s->side = side;
+            tb_value v = tb_value_of_cell(code);
+            s->wdl = v.wdl;
+            s->dtm = v.dtm;
+            s->nroot = -1;
+            if (root_every && sj->n % (size_t)root_every == 0) s->nroot = 0;
+            sj->n++;
+        }
+    }
+    for (int k = 0; k < 2; k++) {
+        sj->reachable[k] = calloc(2 * (size_t)sj->lay[k].blocks, 1);
+        assert_non_null(sj->reachable[k]);
+        for (size_t i = 0; i < sj->n; i++) sj->reachable[k][block_of(sj, k, &sj->s[i])] = 1;
+    }
+    /* Baseline: the undamaged files answer every sample correctly. */
+    xqtb_handle *h = open_handle(dir);
+    for (size_t i = 0; i < sj->n; i++) {
+        sample *s = &sj->s[i];
+        for (int c = 0; c < 2; c++) {
+            int wdl = 9, dtm = -9, w2 = 9;
+            assert_int_equal(xqtb_probe_wdl(h, &s->pos[c], &w2), XQTB_OK);
+            assert_int_equal(xqtb_probe_dtm(h, &s->pos[c], &wdl, &dtm), XQTB_OK);
+            if (w2 != s->wdl || wdl != s->wdl || dtm != s->dtm)
+                fail_msg("%s %s: generator %d/%d, probe %d/%d (WDL file %d)", name, fen_of_pos(&s->pos[c]), s->wdl,
+                         s->dtm, wdl, dtm, w2);
+        }
+        if (s->nroot >= 0) {
+            s->nroot = xqtb_probe_root(h, &s->pos[0], s->root);
+            assert_true(s->nroot >= 0);
+            if (s->nroot) assert_int_equal(s->root[0].dtm, s->dtm);
+        }
+    }
+    xqtb_close(h);
+}
+
+static void subject_free(subject *sj)
+{
+    /* leave the good files in place for the next test */
+    for (int k = 0; k < 2; k++) {
+        spill(sj->path[k], sj->orig[k], sj->size[k]);
+        free(sj->orig[k]);
+        free(sj->reachable[k]);
+    }
+    free(sj->s);
+}
+
+/* One probe's outcome against the expectation for its kind.  `damaged`
+ * tells whether this probe reads the damaged file. */
+static void judge(const subject *sj, const sample *s, int c, int kind, int damaged, const expectation *e, int rc,
+                  int wdl, int dtm, tally *t)
+{
+    t->probes++;
+    int must_fail = 0, may_fail = 0;
+    if (damaged) {
+        if (e->mode == ALL_FAIL) must_fail = 1;
+        if (e->mode == BLOCK_FAIL) must_fail = block_of(sj, kind, s) == e->bad_block;
+        may_fail = must_fail || e->mode == OK_OR_FAIL;
+    }
+    const char *probe = kind == W ? "probe_wdl" : "probe_dtm";
+    if (rc == XQTB_OK) {
+        if (must_fail)
+            fail_msg("%s: %s %s answered (%d/%d) but should fail with %s", e->what, probe, fen_of_pos(&s->pos[c]), wdl,
+                     dtm, xqtb_status_string(e->status));
+        if (wdl != s->wdl || (kind == D && dtm != s->dtm))
+            fail_msg("%s: WRONG VALUE from %s %s: %d/%d, generator %d/%d", e->what, probe, fen_of_pos(&s->pos[c]), wdl,
+                     dtm, s->wdl, s->dtm);
+        t->ok++;
+        return;
+    }
+    if (!may_fail)
+        fail_msg("%s: %s %s failed with %s (%d) but should answer", e->what, probe, fen_of_pos(&s->pos[c]),
+                 xqtb_status_string(rc), rc);
+    if (e->mode == OK_OR_FAIL) {
+        if (rc != XQTB_ERR_CORRUPT && rc != XQTB_ERR_MISMATCH && rc != XQTB_ERR_IO)
+            fail_msg("%s: %s %s: unclean error %s (%d)", e->what, probe, fen_of_pos(&s->pos[c]),
+                     xqtb_status_string(rc), rc);
+    } else if (rc != e->status) {
+        fail_msg("%s: %s %s failed with %s, expected %s", e->what, probe, fen_of_pos(&s->pos[c]),
+                 xqtb_status_string(rc), xqtb_status_string(e->status));
+    }
+    /* outputs untouched on error */
+    assert_int_equal(wdl, 99);
+    if (kind == D) assert_int_equal(dtm, -99);
+    t->failed++;
+}
+
+/* Puts `data` in place of the file of `kind`, probes the whole sample
+ * through a fresh handle, and restores the good file. */
+/* Writes bytes [lo, hi) of data over the file at path, in place. */
+static void patch(const char *path, const uint8_t *data, size_t lo, size_t hi)
+{
+    int fd = open(path, O_WRONLY);
+    if (fd < 0) fail_msg("open %s: %s", path, strerror(errno));
+    assert_int_equal(pwrite(fd, data + lo, hi - lo, (off_t)lo), (ssize_t)(hi - lo));
+    assert_int_equal(close(fd), 0);
+}
+
+static void run_case(subject *sj, int kind, const uint8_t *data, size_t size, const expectation *e, tally *t)
+{
+    /* Damage of the same size is patched in place (and undone the same
+     * way): most cases change a byte of a large file. */
+    size_t lo = 0, hi = 0;
+    int patched = data && size == sj->size[kind];
+    if (patched) {
+        while (lo < size && data[lo] == sj->orig[kind][lo]) lo++;
+        hi = size;
+        while (hi > lo && data[hi - 1] == sj->orig[kind][hi - 1]) hi--;
+        if (lo < hi) patch(sj->path[kind], data, lo, hi);
+    } else if (data) {
+        spill(sj->path[kind], data, size);
+    }
+    t->cases++;
+    /* A file refused as a whole is refused on open, whatever the position:
+     * a thinner sample says as much. */
+    size_t step = e->mode == ALL_FAIL ? sj->refused_stride : 1;
+    xqtb_handle *h = open_handle(sj->dir);
+    for (size_t i = 0; i < sj->n; i += step) {
+        const sample *s = &sj->s[i];
+        /* odd samples in both colourings, even ones as decoded */
+        for (int c = 0; c < (i & 1 ? 2 : 1); c++) {
+            int wdl = 99, dtm = -99;
+            int rc = xqtb_probe_wdl(h, &s->pos[c], &wdl);
+            judge(sj, s, c, W, kind == W, e, rc, wdl, -99, t);
+            wdl = 99;
+            rc = xqtb_probe_dtm(h, &s->pos[c], &wdl, &dtm);
+            judge(sj, s, c, D, kind == D, e, rc, wdl, dtm, t);
+        }
+        if (s->nroot < 0) continue;
+        xqtb_root_move mv[XQTB_MAX_MOVES];
+        int n = xqtb_probe_root(h, &s->pos[0], mv);
+        if (n >= 0) {
+            /* the root reads only DTM files, of this material and of the
+             * materials captures lead to */
+            if (n != s->nroot) fail_msg("%s: root %s: %d moves, expected %d", e->what, fen_of_pos(&s->pos[0]), n, s->nroot);
+            for (int j = 0; j < n; j++)
+                if (mv[j].move != s->root[j].move || mv[j].wdl != s->root[j].wdl || mv[j].dtm != s->root[j].dtm)
+                    fail_msg("%s: WRONG ROOT MOVE for %s at %d", e->what, fen_of_pos(&s->pos[0]), j);
+        } else {
+            if (kind != D) fail_msg("%s: root %s failed (%d) with only the WDL file damaged", e->what, fen_of_pos(&s->pos[0]), n);
+            if (e->mode == OK_OR_FAIL ? n != XQTB_ERR_CORRUPT && n != XQTB_ERR_MISMATCH && n != XQTB_ERR_IO
+                                      : n != e->status)
+                fail_msg("%s: root %s: unexpected %s", e->what, fen_of_pos(&s->pos[0]), xqtb_status_string(n));
+            t->root_failed++;
+        }
+    }
+    xqtb_close(h);
+    if (patched)
+        patch(sj->path[kind], sj->orig[kind], lo, hi);
+    else
+        spill(sj->path[kind], sj->orig[kind], sj->size[kind]);
+}
+
+/* Status a single changed byte at offset `at` of a header gives: the rule
+ * and format fields say "built differently", everything else "damaged". */
+static int header_status(size_t at)
+{
+    static const struct {
+        size_t off;
+    } mismatch[] = {{XQF_OFF_VERSION}, {XQF_OFF_INDEX_LAYOUT}, {XQF_OFF_REPETITION}, {XQF_OFF_MOVE_LIMIT},
+                    {XQF_OFF_GEN_REVISION}};
+    for (size_t i = 0; i < sizeof mismatch / sizeof *mismatch; i++)
+        if (at >= mismatch[i].off && at < mismatch[i].off + 4) return XQTB_ERR_MISMATCH;
+    return XQTB_ERR_CORRUPT;
+}
+
+/* Single-byte flips: every byte of header and metadata, and every
+ * `stride`-th byte of the blocks plus the first and last byte of each.
+ * Asserts that every block flip was caught (XQTB_ERR_CORRUPT for the
+ * probes in that block). */
+static void flip_bytes(subject *sj, int kind, uint64_t stride, tally *t)
+{
+    const layout *l = &sj->lay[kind];
+    size_t size = sj->size[kind];
+    uint8_t *buf = malloc(size);
+    assert_non_null(buf);
+    memcpy(buf, sj->orig[kind], size);
+    uint64_t block_flips = 0, block_flips_caught = 0, meta_flips = 0, unreachable_flips = 0;
+    uint64_t k = 0;
+    for (size_t at = 0; at < size; at++) {
+        int in_blocks = at >= l->data_start;
+        while (in_blocks && block_offset(sj->orig[kind], l, k + 1) <= at) k++;
+        if (in_blocks) {
+            uint64_t b = block_offset(sj->orig[kind], l, k), e = block_offset(sj->orig[kind], l, k + 1);
+            if (at != b && at != e - 1 && (at - l->data_start) % stride) continue;
+        }
+        /* header bytes get three different flips, the rest one */
+        const uint8_t masks_header[] = {0x01, 0x80, 0xFF};
+        uint8_t mask_one = (uint8_t)(1u << (at % 8));
+        const uint8_t *masks = at < XQF_HEADER_SIZE ? masks_header : &mask_one;
+        int nmasks = at < XQF_HEADER_SIZE ? 3 : 1;
+        for (int mi = 0; mi < nmasks; mi++) {
+            expectation e = {.mode = in_blocks ? BLOCK_FAIL : ALL_FAIL,
+                             .status = in_blocks ? XQTB_ERR_CORRUPT : header_status(at),
+                             .bad_block = k};
+            snprintf(e.what, sizeof e.what, "%s.%s byte %zu ^ 0x%02x", sj->name, ext[kind], at, masks[mi]);
+            buf[at] ^= masks[mi];
+            uint64_t failed_before = t->failed;
+            run_case(sj, kind, buf, size, &e, t);
+            buf[at] ^= masks[mi];
+            if (in_blocks) {
+                if (sj->reachable[kind][k]) {
+                    block_flips++;
+                    block_flips_caught += t->failed > failed_before;
+                } else {
+                    unreachable_flips++;
+                    assert_int_equal(t->failed, failed_before);
+                }
+            } else {
+                meta_flips++;
+                assert_true(t->failed > failed_before);
+            }
+        }
+    }
+    /* The sample reaches every block holding a legal position, so no flip
+     * there goes unseen; blocks of illegal entries only are never read. */
+    assert_true(block_flips > 2 * (uint64_t)l->blocks);
+    assert_int_equal(block_flips_caught, block_flips);
+    assert_true(meta_flips >= 3 * XQF_HEADER_SIZE);
+    print_message("    %s.%s (%zu bytes, %u blocks/side): %llu metadata flips, %llu block flips all caught, %llu flips "
+                  "in blocks no legal position reads\n",
+                  sj->name, ext[kind], size, l->blocks, (unsigned long long)meta_flips,
+                  (unsigned long long)block_flips, (unsigned long long)unreachable_flips);
+    free(buf);
+}
+
+/* Truncations, extensions and whole-file replacements. */
+static void truncate_and_replace(subject *sj, int kind, tally *t)
+{
+    const layout *l = &sj->lay[kind];
+    size_t size = sj->size[kind];
+    const uint8_t *f = sj->orig[kind];
+    size_t lengths[] = {0,
+                        1,
+                        8,
+                        XQF_HEADER_SIZE - 1,
+                        XQF_HEADER_SIZE,
+                        XQF_HEADER_SIZE + 1,
+                        XQF_HEADER_SIZE + 8,
+                        (size_t)l->offsets_at,
+                        (size_t)l->checksums_at,
+                        (size_t)l->data_start - 1,
+                        (size_t)l->data_start,
+                        (size_t)l->data_start + 1,
+                        (size_t)block_offset(f, l, 1),
+                        size / 2,
+                        size - 8,
+                        size - 1};
+    for (size_t i = 0; i < sizeof lengths / sizeof *lengths; i++) {
+        expectation e = {.mode = ALL_FAIL, .status = XQTB_ERR_CORRUPT};
+        snprintf(e.what, sizeof e.what, "%s.%s truncated to %zu of %zu bytes", sj->name, ext[kind], lengths[i], size);
+        run_case(sj, kind, f, lengths[i], &e, t);
+    }
+    /* extended: a trailing byte, a trailing page */
+    uint8_t *big = calloc(1, size + 4096);
+    assert_non_null(big);
+    memcpy(big, f, size);
+    size_t ext_by[] = {1, 4096};
+    for (int i = 0; i < 2; i++) {
+        expectation e = {.mode = ALL_FAIL, .status = XQTB_ERR_CORRUPT};
+        snprintf(e.what, sizeof e.what, "%s.%s extended by %zu bytes", sj->name, ext[kind], ext_by[i]);
+        run_case(sj, kind, big, size + ext_by[i], &e, t);
+    }
+    /* garbage: all random; a valid header then random; random then the
+     * real file's tail; all zeros */
+    srand(12345);
+    for (int g = 0; g < 4; g++) {
+        for (size_t i = 0; i < size; i++) big[i] = (uint8_t)rand();
+        if (g == 1) memcpy(big, f, XQF_HEADER_SIZE);
+        if (g == 2) memcpy(big + XQF_HEADER_SIZE, f + XQF_HEADER_SIZE, size - XQF_HEADER_SIZE);
+        if (g == 3) memset(big, 0, size);
+        expectation e = {.mode = ALL_FAIL, .status = XQTB_ERR_CORRUPT};
+        static const char *const kinds[] = {"random bytes", "valid header, random rest", "random header, valid rest",
+                                            "zeros"};
+        snprintf(e.what, sizeof e.what, "%s.%s replaced by %s", sj->name, ext[kind], kinds[g]);
+        run_case(sj, kind, big, size, &e, t);
+    }
+    free(big);
+    /* the other kind's file under this name: wrong magic */
+    {
+        expectation e = {.mode = ALL_FAIL, .status = XQTB_ERR_CORRUPT};
+        snprintf(e.what, sizeof e.what, "%s.%s holding the .%s file", sj->name, ext[kind], ext[!kind]);
+        run_case(sj, kind, sj->orig[!kind], sj->size[!kind], &e, t);
+    }
+}
+
+/* Paths that are not regular files: XQTB_ERR_IO. */
+static void not_a_file(subject *sj, int kind, tally *t)
+{
+    const char *p = sj->path[kind];
+    expectation e = {.mode = ALL_FAIL, .status = XQTB_ERR_IO};
+    /* a directory */
+    assert_int_equal(unlink(p), 0);
+    assert_int_equal(mkdir(p, 0755), 0);
+    snprintf(e.what, sizeof e.what, "%s.%s is a directory", sj->name, ext[kind]);
+    run_case(sj, kind, NULL, 0, &e, t);
+    /* a dangling symbolic link */
+    unlink(p);
+    assert_int_equal(symlink("/nonexistent/xqtb-table", p), 0);
+    snprintf(e.what, sizeof e.what, "%s.%s is a dangling link", sj->name, ext[kind]);
+    run_case(sj, kind, NULL, 0, &e, t);
+    /* a device: readable, endless, not a regular file */
+    unlink(p);
+    assert_int_equal(symlink("/dev/zero", p), 0);
+    snprintf(e.what, sizeof e.what, "%s.%s is /dev/zero", sj->name, ext[kind]);
+    run_case(sj, kind, NULL, 0, &e, t);
+    /* a FIFO with no writer: opening it must not block the prober */
+    unlink(p);
+    assert_int_equal(mkfifo(p, 0644), 0);
+    snprintf(e.what, sizeof e.what, "%s.%s is a FIFO", sj->name, ext[kind]);
+    alarm(20); /* a hang fails the test instead of stalling the suite */
+    run_case(sj, kind, NULL, 0, &e, t);
+    alarm(0);
+}
+
+/* Header fields changed with the meta hash recomputed, so only the field's
+ * own check can object. */
+static void resigned_header(subject *sj, int kind, uint64_t stride, tally *t)
+{
+    const layout *l = &sj->lay[kind];
+    size_t size = sj->size[kind];
+    uint8_t *buf = malloc(size);
+    assert_non_null(buf);
+
+    /* control: re-signing an intact file changes nothing */
+    memcpy(buf, sj->orig[kind], size);
+    resign_meta(buf, l);
+    assert_memory_equal(buf, sj->orig[kind], size);
+
+    /* the rule settings and revisions: another generator or rule set */
+    struct {
+        const char *what;
+        size_t off;
+        uint32_t value;
+        int status;
+    } fields[] = {
+        {"generator revision + 1", XQF_OFF_GEN_REVISION, XQF_GEN_REVISION + 1, XQTB_ERR_MISMATCH},
+        {"generator revision 0", XQF_OFF_GEN_REVISION, 0, XQTB_ERR_MISMATCH},
+        {"repetition rule 1", XQF_OFF_REPETITION, XQF_REPETITION_DRAW + 1, XQTB_ERR_MISMATCH},
+        {"move limit 120 plies", XQF_OFF_MOVE_LIMIT, 120, XQTB_ERR_MISMATCH},
+        {"format version 2", XQF_OFF_VERSION, XQF_VERSION + 1, XQTB_ERR_MISMATCH},
+        {"index layout 2", XQF_OFF_INDEX_LAYOUT, XQF_INDEX_LAYOUT + 1, XQTB_ERR_MISMATCH},
+        {"header size 256", XQF_OFF_HEADER_SIZE, 256, XQTB_ERR_CORRUPT},
+        {"entries + 1", XQF_OFF_ENTRIES, (uint32_t)xqf_get64(sj->orig[kind] + XQF_OFF_ENTRIES) + 1, XQTB_ERR_CORRUPT},
+        /* harmless only if the file is a single block per side anyway */
+        {"block entries / 2", XQF_OFF_BLOCK_ENTRIES, l->block_entries / 2,
+         l->blocks == 1 && xqf_get64(sj->orig[kind] + XQF_OFF_ENTRIES) <= l->block_entries / 2 ? XQTB_OK
+                                                                                             : XQTB_ERR_CORRUPT},
+        {"block entries 0", XQF_OFF_BLOCK_ENTRIES, 0, XQTB_ERR_CORRUPT},
+        {"block entries 2^31", XQF_OFF_BLOCK_ENTRIES, 1u << 31, XQTB_ERR_CORRUPT},
+        {"blocks + 1", XQF_OFF_BLOCKS, l->blocks + 1, XQTB_ERR_CORRUPT},
+        {"blocks 2^31", XQF_OFF_BLOCKS, 1u << 31, XQTB_ERR_CORRUPT},
+        {"symbol bytes 3", XQF_OFF_SYMBOL_BYTES, 3, XQTB_ERR_CORRUPT},
+        {"symbols 0", XQF_OFF_SYMBOLS, 0, kind == W ? XQTB_OK : XQTB_ERR_CORRUPT},
+        {"symbols 65537", XQF_OFF_SYMBOLS, 65537, XQTB_ERR_CORRUPT},
+        {"file size - 1", XQF_OFF_FILE_SIZE, (uint32_t)size - 1, XQTB_ERR_CORRUPT},
+        {"reserved byte", 120, 1, XQTB_ERR_CORRUPT},
+        {"max DTM 0", XQF_OFF_MAX_DTM, 0, kind == W ? XQTB_OK : XQTB_ERR_CORRUPT},
+    };
+    for (size_t i = 0; i < sizeof fields / sizeof *fields; i++) {
+        memcpy(buf, sj->orig[kind], size);
+        xqf_put32(buf + fields[i].off, fields[i].value);
+        resign_meta(buf, l);
+        expectation e = {.mode = fields[i].status == XQTB_OK ? OK_OR_FAIL : ALL_FAIL, .status = fields[i].status};
+        snprintf(e.what, sizeof e.what, "%s.%s re-signed with %s", sj->name, ext[kind], fields[i].what);
+        uint64_t failed = t->failed;
+        run_case(sj, kind, buf, size, &e, t);
+        if (fields[i].status == XQTB_OK) assert_int_equal(t->failed, failed); /* unused field: harmless */
+    }
+    /* the name of another material (same size, so only the name differs) */
+    memcpy(buf, sj->orig[kind], size);
+    memset(buf + XQF_OFF_NAME, 0, XQF_NAME_SIZE);
+    memcpy(buf + XQF_OFF_NAME, "KAKA", 4);
+    resign_meta(buf, l);
+    expectation e = {.mode = ALL_FAIL, .status = XQTB_ERR_CORRUPT};
+    snprintf(e.what, sizeof e.what, "%s.%s re-signed with name KAKA", sj->name, ext[kind]);
+    run_case(sj, kind, buf, size, &e, t);
+
+    /* Every byte of the offsets and checksums flipped and re-signed: the
+     * blocks whose bounds or checksum changed fail, the others still
+     * answer, and no answer is wrong. */
+    for (uint64_t at = l->offsets_at; at < l->data_start; at += stride) {
+        memcpy(buf, sj->orig[kind], size);
+        buf[at] ^= (uint8_t)(1u << (at % 8));
+        resign_meta(buf, l);
+        e = (expectation){.mode = OK_OR_FAIL};
+        snprintf(e.what, sizeof e.what, "%s.%s byte %llu flipped and re-signed", sj->name, ext[kind],
+                 (unsigned long long)at);
+        uint64_t failed = t->failed;
+        run_case(sj, kind, buf, size, &e, t);
+        /* noticed whenever a block some position reads is involved */
+        uint64_t nblocks = 2 * (uint64_t)l->blocks;
+        int read = 0;
+        if (at >= l->checksums_at) {
+            read = sj->reachable[kind][(at - l->checksums_at) / 8];
+        } else {
+            uint64_t j = (at - l->offsets_at) / 8; /* end of block j-1, start of block j */
+            read = j == 0 || j == nblocks || sj->reachable[kind][j - 1] || sj->reachable[kind][j];
+        }
+        if (read) assert_true(t->failed > failed);
+    }
+    free(buf);
+}
+
+/* Blocks re-written with a valid checksum but bad content: symbols out of
+ * range, a short or long block, data that is not LZ4. */
+static void forged_blocks(subject *sj, int kind, tally *t)
+{
+    const layout *l = &sj->lay[kind];
+    uint64_t k = l->blocks; /* black to move: its first block any legal position reads */
+    while (!sj->reachable[kind][k]) k++;
+    uint64_t entries = xqf_get64(sj->orig[kind] + XQF_OFF_ENTRIES);
+    uint64_t first = (k - l->blocks) * l->block_entries;
+    uint64_t n = entries - first < l->block_entries ? entries - first : l->block_entries;
+    size_t raw = (size_t)xqf_block_bytes(l->symbol_bytes, n);
+    uint8_t *sym = malloc(raw + 64);
+    char *lz = malloc((size_t)LZ4_compressBound((int)raw + 64));
+    assert_true(sym && lz);
+    struct {
+        const char *what;
+        size_t len;
+        int fill;
+        int not_lz4;
+    } forged[] = {
+        /* WDL symbol 3 is unused; a DTM symbol past the map's end */
+        {"out-of-range symbols", raw, kind == W || l->nsymbols < (l->symbol_bytes == 2 ? 65536u : 256u) ? 0xFF : -1, 0},
+        {"one byte short", raw - 1, 0, 0},
+        {"one byte long", raw + 1, 0, 0},
+        {"64 bytes long", raw + 64, 0, 0},
+        {"empty", 0, 0, 0},
+        {"not LZ4", raw, 0, 1},
+    };
+    for (size_t i = 0; i < sizeof forged / sizeof *forged; i++) {
+        if (forged[i].fill < 0) continue; /* 2-byte DTM symbols: every value may be in use */
+        memset(sym, forged[i].fill, forged[i].len);
+        int len;
+        if (forged[i].not_lz4) {
+            /* a literal-length run longer than the block: fails to decode */
+            len = 64;
+            memset(lz, 0xFF, (size_t)len);
+        } else {
+            len = LZ4_compress_default((const char *)sym, lz, (int)forged[i].len, LZ4_compressBound((int)raw + 64));
+            assert_true(len > 0);
+        }
+        size_t fs;
+        uint8_t *g = replace_block(sj->orig[kind], sj->size[kind], l, k, lz, (size_t)len, &fs);
+        expectation e = {.mode = BLOCK_FAIL, .status = XQTB_ERR_CORRUPT, .bad_block = k};
+        snprintf(e.what, sizeof e.what, "%s.%s block %llu forged: %s", sj->name, ext[kind], (unsigned long long)k,
+                 forged[i].what);
+        uint64_t failed = t->failed;
+        run_case(sj, kind, g, fs, &e, t);
+        assert_true(t->failed > failed);
+        free(g);
+    }
+    /* control: the block recompressed as it was, differently: still valid */
+    {
+        uint8_t *out = malloc(raw);
+        assert_non_null(out);
+        uint64_t b = block_offset(sj->orig[kind], l, k), en = block_offset(sj->orig[kind], l, k + 1);
+        assert_int_equal(LZ4_decompress_safe((const char *)sj->orig[kind] + b, (char *)out, (int)(en - b), (int)raw),
+                         (int)raw);
+        int len = LZ4_compress_fast((const char *)out, lz, (int)raw, LZ4_compressBound((int)raw + 64), 9);
+        size_t fs;
+        uint8_t *g = replace_block(sj->orig[kind], sj->size[kind], l, k, lz, (size_t)len, &fs);
+        expectation e = {.mode = OK_OR_FAIL};
+        snprintf(e.what, sizeof e.what, "%s.%s block %llu recompressed", sj->name, ext[kind], (unsigned long long)k);
+        uint64_t failed = t->failed;
+        run_case(sj, kind, g, fs, &e, t);
+        assert_int_equal(t->failed, failed);
+        free(g);
+        free(out);
+    }
+    free(sym);
+    free(lz);
+}
+
+/* ---- fixtures ------------------------------------------------------------ */
+static char gen_dir[512], krkn_dir[512], krk_dir[512], small_dir[512];
+static tb_set *set;
+
+static void generate(const char *name, const char *dir)
+{
+    char err[XQ_ERR_MAX];
+    xq_material m;
+    assert_int_equal(xq_material_parse(name, &m, err), 0);
+    tb_gen_options opt = {.dir = dir, .threads = 2, .quiet = 1};
+    if (tb_generate(&m, &opt, err)) fail_msg("generate %s: %s", name, err);
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(gen_dir, sizeof gen_dir, "%s/gen", test_tmpdir());
+    snprintf(krkn_dir, sizeof krkn_dir, "%s/krkn", test_tmpdir());
+    snprintf(krk_dir, sizeof krk_dir, "%s/krk", test_tmpdir());
+    snprintf(small_dir, sizeof small_dir, "%s/small", test_tmpdir());
+    if (mkdir(gen_dir, 0755) || mkdir(krkn_dir, 0755) || mkdir(krk_dir, 0755) || mkdir(small_dir, 0755)) return -1;
+    generate("KRKN", gen_dir);
+    /* probed directories hold only the compressed files */
+    static const char *const krkn_set[] = {"KRKN", "KRK", "KNK", "KK"};
+    for (int i = 0; i < 4; i++) copy_compressed(gen_dir, krkn_dir, krkn_set[i]);
+    copy_compressed(gen_dir, krk_dir, "KRK");
+    copy_compressed(gen_dir, krk_dir, "KK");
+    set = tb_set_new(gen_dir);
+    /* KRK again with tiny blocks, so that it has many of them */
+    char err[XQ_ERR_MAX];
+    xq_material m;
+    xq_material_parse("KRK", &m, err);
+    tb_table *t = tb_set_get(set, &m, err);
+    if (!t) fail_msg("%s", err);
+    tb_compress_options o = {.wdl_block_entries = 256, .dtm_block_entries = 64, .threads = 1};
+    if (tb_compress_write(t, small_dir, &o, NULL, err)) fail_msg("%s", err);
+    copy_compressed(gen_dir, small_dir, "KK");
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    tb_set_free(set);
+    return 0;
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void report(const char *what, const tally *t, double since)
+{
+    print_message("    %s: %llu damaged files, %llu probes (%llu answered correctly, %llu failed cleanly), %llu roots "
+                  "failed; %.1f s\n",
+                  what, (unsigned long long)t->cases, (unsigned long long)t->probes, (unsigned long long)t->ok,
+                  (unsigned long long)t->failed, (unsigned long long)t->root_failed, now() - since);
+}
+
+/* How densely each test damages and samples.  The sanitizer build runs the
+ * same cases more thinly, to stay within its time budget. */
+typedef struct {
+    uint64_t sample_stride; /* every n-th legal entry, besides block ends */
+    size_t refused_stride;  /* see run_case */
+    uint64_t block_stride[2];
+    uint64_t resign_stride;
+} density;
+
+static density dens(uint64_t sample, size_t refused, uint64_t wblock, uint64_t dblock, uint64_t resign)
+{
+    int san = sanitized();
+    density d = {sample, refused, {wblock, dblock}, resign};
+    if (san) {
+        d.refused_stride *= 4;
+        d.block_stride[0] = d.block_stride[0] * 3 + 1;
+        d.block_stride[1] = d.block_stride[1] * 3 + 1;
+        d.resign_stride = d.resign_stride * 3 + 1;
+    }
+    return d;
+}
+
+/* KRKN: a sample reaching every block, both files; every header and
+ * metadata byte flipped, and every 97th byte of the blocks. */
+static void test_krkn_flips(void **state)
+{
+    (void)state;
+    double t0 = now();
+    density d = dens(4001, 8, 97, 197, 1);
+    subject sj;
+    subject_init(&sj, set, "KRKN", krkn_dir, d.sample_stride, 17);
+    sj.refused_stride = d.refused_stride;
+    print_message("    KRKN sample: %zu positions\n", sj.n);
+    tally t = {0};
+    for (int k = 0; k < 2; k++) flip_bytes(&sj, k, d.block_stride[k], &t);
+    assert_true(t.root_failed > 0);
+    report("KRKN flips", &t, t0);
+    subject_free(&sj);
+}
+
+static void test_krkn_truncated_and_foreign(void **state)
+{
+    (void)state;
+    double t0 = now();
+    subject sj;
+    subject_init(&sj, set, "KRKN", krkn_dir, 4001, 17);
+    tally t = {0};
+    for (int k = 0; k < 2; k++) {
+        truncate_and_replace(&sj, k, &t);
+        not_a_file(&sj, k, &t);
+    }
+    /* another material's file under this name */
+    for (int k = 0; k < 2; k++) {
+        char p[600];
+        snprintf(p, sizeof p, "%s/KRK.%s", krkn_dir, ext[k]);
+        size_t n;
+        uint8_t *other = slurp(p, &n);
+        expectation e = {.mode = ALL_FAIL, .status = XQTB_ERR_CORRUPT};
+        snprintf(e.what, sizeof e.what, "KRKN.%s holding KRK.%s", ext[k], ext[k]);
+        run_case(&sj, k, other, n, &e, &t);
+        free(other);
+    }
+    report("KRKN truncations and replacements", &t, t0);
+    subject_free(&sj);
+}
+
+static void test_krkn_resigned(void **state)
+{
+    (void)state;
+    double t0 = now();
+    density d = dens(4001, 8, 0, 0, 3);
+    subject sj;
+    subject_init(&sj, set, "KRKN", krkn_dir, d.sample_stride, 17);
+    sj.refused_stride = d.refused_stride;
+    tally t = {0};
+    for (int k = 0; k < 2; k++) {
+        resigned_header(&sj, k, d.resign_stride, &t);
+        forged_blocks(&sj, k, &t);
+    }
+    report("KRKN re-signed headers and forged blocks", &t, t0);
+    subject_free(&sj);
+}
+
+/* KRK: every legal position (alternately in either colouring); every byte
+ * of both files flipped. */
+static void test_krk_every_byte(void **state)
+{
+    (void)state;
+    double t0 = now();
+    density d = dens(1, 32, 2, 2, 3);
+    subject sj;
+    subject_init(&sj, set, "KRK", krk_dir, d.sample_stride, 5);
+    sj.refused_stride = d.refused_stride;
+    print_message("    KRK: %zu legal positions\n", sj.n);
+    tally t = {0};
+    for (int k = 0; k < 2; k++) {
+        flip_bytes(&sj, k, d.block_stride[k], &t);
+        truncate_and_replace(&sj, k, &t);
+        resigned_header(&sj, k, d.resign_stride, &t);
+        forged_blocks(&sj, k, &t);
+    }
+    report("KRK", &t, t0);
+    subject_free(&sj);
+}
+
+/* KRK with 256-entry WDL and 64-entry DTM blocks: many blocks, each flip
+ * must fail exactly the positions of its block. */
+static void test_krk_small_blocks(void **state)
+{
+    (void)state;
+    double t0 = now();
+    density d = dens(16, 64, 5, 5, 7);
+    subject sj;
+    subject_init(&sj, set, "KRK", small_dir, d.sample_stride, 3);
+    sj.refused_stride = d.refused_stride;
+    assert_true(sj.lay[W].blocks > 8 && sj.lay[D].blocks > 32);
+    tally t = {0};
+    for (int k = 0; k < 2; k++) {
+        flip_bytes(&sj, k, d.block_stride[k], &t);
+        truncate_and_replace(&sj, k, &t);
+        resigned_header(&sj, k, d.resign_stride, &t);
+        forged_blocks(&sj, k, &t);
+    }
+    report("KRK, small blocks", &t, t0);
+    subject_free(&sj);
+}
+
+/* A failure is remembered by the handle that saw it; a new handle sees the
+ * repaired file. */
+static void test_failure_remembered(void **state)
+{
+    (void)state;
+    subject sj;
+    subject_init(&sj, set, "KRK", krk_dir, 1, 0);
+    spill(sj.path[D], sj.orig[D], sj.size[D] - 1);
+    xqtb_handle *h = open_handle(krk_dir);
+    int wdl = 99, dtm = -99;
+    assert_int_equal(xqtb_probe_dtm(h, &sj.s[0].pos[0], &wdl, &dtm), XQTB_ERR_CORRUPT);
+    assert_int_equal(xqtb_probe_wdl(h, &sj.s[0].pos[0], &wdl), XQTB_OK);
+    assert_int_equal(wdl, sj.s[0].wdl);
+    spill(sj.path[D], sj.orig[D], sj.size[D]);
+    assert_int_equal(xqtb_probe_dtm(h, &sj.s[0].pos[0], &wdl, &dtm), XQTB_ERR_CORRUPT);
+    xqtb_close(h);
+    h = open_handle(krk_dir);
+    assert_int_equal(xqtb_probe_dtm(h, &sj.s[0].pos[0], &wdl, &dtm), XQTB_OK);
+    assert_int_equal(dtm, sj.s[0].dtm);
+    xqtb_close(h);
+    subject_free(&sj);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_krk_every_byte),     cmocka_unit_test(test_krk_small_blocks),
+        cmocka_unit_test(test_krkn_flips),         cmocka_unit_test(test_krkn_truncated_and_foreign),
+        cmocka_unit_test(test_krkn_resigned),      cmocka_unit_test(test_failure_remembered),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
