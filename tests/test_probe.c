@@ -42,6 +42,7 @@ static void compare_all(const char *name, int root_stride)
 {
     tb_set *set;
     tb_table *t = testgen_load(name, &set);
+    testgen_verify_all(t);
     const char *dir = test_tmpdir();
     int st;
     xqtb_handle *h = xqtb_open(dir, NULL, &st);
