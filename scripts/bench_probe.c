@@ -87,8 +87,10 @@ static int random_position(const char *material, xqtb_position *p)
     return -1;
 }
 
+/* One cache line each: the counters are written on every probe, and two
+ * threads' counters in one line would measure cache-line ping-pong. */
 typedef struct {
-    xqtb_handle *h;
+    _Alignas(64) xqtb_handle *h;
     int first;
     double seconds;
     uint64_t probes;
@@ -99,6 +101,7 @@ static void *run_random(void *arg)
     worker *w = arg;
     double end = now() + w->seconds;
     int i = w->first, wdl;
+    uint64_t probes = 0;
     while (now() < end)
         for (int k = 0; k < 1024; k++) {
             if (xqtb_probe_wdl(w->h, &pos[i], &wdl) != XQTB_OK) {
@@ -106,8 +109,9 @@ static void *run_random(void *arg)
                 exit(1);
             }
             i = (i + 7919) % NPOS;
-            w->probes++;
+            probes++;
         }
+    w->probes = probes;
     return NULL;
 }
 
