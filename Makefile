@@ -2,8 +2,11 @@
 #
 #   make            build build/xqtb, build/libxqtb.a, build/libxqtb.so
 #   make demo       build, then generate the default endgame and probe it
-#   make test       the whole suite: normal build, then ASan+UBSan build,
-#                   then the threaded probe test under ThreadSanitizer
+#   make test       the whole suite: normal build and install check, then
+#                   ASan+UBSan build, then the threaded probe test under TSan
+#   make test-tsan  the threaded probe test under ThreadSanitizer only
+#   make test-install  install into a scratch prefix, build and run
+#                   scripts/example_probe.c against it
 #   make bench      benchmarks (perft speed, generation)
 #   make fuzz       run the libFuzzer targets for a while (clang)
 #   make install PREFIX=/usr/local
@@ -154,7 +157,7 @@ build-fuzz/%: tests/fuzz/%.c $(CORE_SRC) $(PROBE_SRC) $(wildcard core/*.h probe/
 # file and for the subtables root moves need, in XQTB_FUZZ_TABLES.
 FUZZ_TABLES = build-fuzz/tables
 $(FUZZ_TABLES)/KRKA.xqd: $(XQTB)
-	@mkdir -p $(FUZZ_TABLES)
+	rm -rf $(FUZZ_TABLES) && mkdir -p $(FUZZ_TABLES)
 	$(XQTB) gen -q -d $(FUZZ_TABLES) KRK KRKA
 build-fuzz/seeds-fuzz_tbfile: $(FUZZ_TABLES)/KRKA.xqd
 	rm -rf $@ && mkdir -p $@ && cp $(FUZZ_TABLES)/*.xqw $(FUZZ_TABLES)/*.xqd $@/

@@ -51,6 +51,7 @@
 #include "fen.h"
 #include "tb.h"
 #include "tbformat.h"
+#include "testgen.h"
 #include "tmpdir.h"
 #include "xqtb.h"
 
@@ -751,33 +752,24 @@ static void forged_blocks(subject *sj, int kind, tally *t)
 }
 
 /* ---- fixtures ------------------------------------------------------------ */
-static char gen_dir[512], krkn_dir[512], krk_dir[512], small_dir[512];
+static char krkn_dir[512], krk_dir[512], small_dir[512];
 static tb_set *set;
-
-static void generate(const char *name, const char *dir)
-{
-    char err[XQ_ERR_MAX];
-    xq_material m;
-    assert_int_equal(xq_material_parse(name, &m, err), 0);
-    tb_gen_options opt = {.dir = dir, .threads = 2, .quiet = 1};
-    if (tb_generate(&m, &opt, err)) fail_msg("generate %s: %s", name, err);
-}
 
 static int setup(void **state)
 {
     (void)state;
-    snprintf(gen_dir, sizeof gen_dir, "%s/gen", test_tmpdir());
-    snprintf(krkn_dir, sizeof krkn_dir, "%s/krkn", test_tmpdir());
-    snprintf(krk_dir, sizeof krk_dir, "%s/krk", test_tmpdir());
-    snprintf(small_dir, sizeof small_dir, "%s/small", test_tmpdir());
-    if (mkdir(gen_dir, 0755) || mkdir(krkn_dir, 0755) || mkdir(krk_dir, 0755) || mkdir(small_dir, 0755)) return -1;
-    generate("KRKN", gen_dir);
+    /* generated (with KRK, KNK and KK) into test_tmpdir() */
+    const char *gen_dir = test_tmpdir();
+    testgen_load("KRKN", &set);
+    snprintf(krkn_dir, sizeof krkn_dir, "%s/krkn", gen_dir);
+    snprintf(krk_dir, sizeof krk_dir, "%s/krk", gen_dir);
+    snprintf(small_dir, sizeof small_dir, "%s/small", gen_dir);
+    if (mkdir(krkn_dir, 0755) || mkdir(krk_dir, 0755) || mkdir(small_dir, 0755)) return -1;
     /* probed directories hold only the compressed files */
     static const char *const krkn_set[] = {"KRKN", "KRK", "KNK", "KK"};
     for (int i = 0; i < 4; i++) copy_compressed(gen_dir, krkn_dir, krkn_set[i]);
     copy_compressed(gen_dir, krk_dir, "KRK");
     copy_compressed(gen_dir, krk_dir, "KK");
-    set = tb_set_new(gen_dir);
     /* KRK again with tiny blocks, so that it has many of them */
     char err[XQ_ERR_MAX];
     xq_material m;

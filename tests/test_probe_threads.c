@@ -1,9 +1,9 @@
 /*
  * test_probe_threads.c - one handle probed by several threads at once.
  *
- * KRKN is written with small blocks (890 of them) and the handle gets a
- * 64 KiB cache (the minimum of 128 slots), so blocks are evicted and read
- * again all the time while other threads read them.  Four threads start
+ * KRKN is written with small blocks (over 800 of them) and the handle gets
+ * a 64 KiB cache (the smallest: one block per shard, 16 in all), so blocks
+ * are evicted and read again all the time while other threads read them.  Four threads start
  * together (so the lazy opening of every file is raced) and probe random
  * legal positions of KRKN, in either colouring and mirrored, with
  * xqtb_probe_wdl, xqtb_probe_dtm and, for some, xqtb_probe_root; every
@@ -31,6 +31,7 @@
 #include "fen.h"
 #include "movegen.h"
 #include "tb.h"
+#include "testgen.h"
 #include "tmpdir.h"
 #include "xqtb.h"
 
@@ -181,15 +182,6 @@ static void *work(void *arg)
     return NULL;
 }
 
-static void generate(const char *name, const char *dir)
-{
-    char err[XQ_ERR_MAX];
-    xq_material m;
-    assert_int_equal(xq_material_parse(name, &m, err), 0);
-    tb_gen_options opt = {.dir = dir, .threads = 2, .quiet = 1};
-    if (tb_generate(&m, &opt, err)) fail_msg("generate %s: %s", name, err);
-}
-
 /* Copies a file, less its last `drop` bytes. */
 static void copy_file(const char *from, const char *to, long drop)
 {
@@ -213,21 +205,17 @@ static void copy_file(const char *from, const char *to, long drop)
 static void test_threads_agree_with_generator(void **state)
 {
     (void)state;
-    char gen_dir[512], dir[512], from[600], to[600], err[XQ_ERR_MAX];
-    snprintf(gen_dir, sizeof gen_dir, "%s/gen", test_tmpdir());
-    snprintf(dir, sizeof dir, "%s/probe", test_tmpdir());
-    assert_int_equal(mkdir(gen_dir, 0755), 0);
+    char dir[512], from[600], to[600], err[XQ_ERR_MAX];
+    const char *gen_dir = test_tmpdir();
+    snprintf(dir, sizeof dir, "%s/probe", gen_dir);
     assert_int_equal(mkdir(dir, 0755), 0);
-    generate("KRKN", gen_dir);
-    generate("KCK", gen_dir);
+    tb_set *set, *kck;
+    tb_table *t = testgen_load("KRKN", &set);
+    testgen_load("KCK", &kck);
+    tb_set_free(kck);
 
     /* The probed directory: KRKN with small blocks, its subtables as
      * generated, KCK truncated. */
-    tb_set *set = tb_set_new(gen_dir);
-    xq_material m;
-    xq_material_parse("KRKN", &m, err);
-    tb_table *t = tb_set_get(set, &m, err);
-    if (!t) fail_msg("%s", err);
     tb_compress_options co = {.wdl_block_entries = 4096, .dtm_block_entries = 1024, .threads = 2};
     if (tb_compress_write(t, dir, &co, NULL, err)) fail_msg("%s", err);
     static const char *const subs[] = {"KRK", "KNK", "KK"}, *const exts[] = {"xqw", "xqd"};
