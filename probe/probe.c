@@ -141,7 +141,7 @@ xqtb_handle *xqtb_open(const char *paths, const xqtb_options *opt, int *status)
             if (!(names[nn++] = strdup(de->d_name))) rc = XQTB_ERR_NOMEM;
         }
         closedir(d);
-        qsort(names, nn, sizeof *names, strcmp_ptr);
+        if (rc == XQTB_OK) qsort(names, nn, sizeof *names, strcmp_ptr); /* no NULL names then */
         for (size_t i = 0; i < nn; i++) {
             if (rc == XQTB_OK && names[i]) rc = add_file(h, &cap, dir, names[i]);
             free(names[i]);

@@ -10,8 +10,8 @@
  *
  *   - a flipped byte in the header or the metadata (DTM map, offsets,
  *     checksums) makes every probe of that file fail: XQTB_ERR_MISMATCH for
- *     the format/rule fields (version, index layout, repetition rule, move
- *     limit, generator revision), XQTB_ERR_CORRUPT for everything else;
+ *     the format fields (version, index layout), XQTB_ERR_CORRUPT for
+ *     everything else, the rule fields included (the meta hash fails);
  *   - a flipped byte in a compressed block makes exactly the probes whose
  *     entry lies in that block fail with XQTB_ERR_CORRUPT; every other probe
  *     still answers, correctly;
@@ -428,14 +428,16 @@ static void run_case(subject *sj, int kind, const uint8_t *data, size_t size, co
         spill(sj->path[kind], sj->orig[kind], sj->size[kind]);
 }
 
-/* Status a single changed byte at offset `at` of a header gives: the rule
- * and format fields say "built differently", everything else "damaged". */
+/* Status a single changed byte at offset `at` of a header gives: the
+ * format fields say "built differently" (checked before the meta hash, as a
+ * newer format may hash differently); everything else, the rule fields
+ * included, fails the meta hash: "damaged".  (A correctly signed file with
+ * other rules is a mismatch: see the re-signed cases.) */
 static int header_status(size_t at)
 {
     static const struct {
         size_t off;
-    } mismatch[] = {{XQF_OFF_VERSION}, {XQF_OFF_INDEX_LAYOUT}, {XQF_OFF_REPETITION}, {XQF_OFF_MOVE_LIMIT},
-                    {XQF_OFF_GEN_REVISION}};
+    } mismatch[] = {{XQF_OFF_VERSION}, {XQF_OFF_INDEX_LAYOUT}};
     for (size_t i = 0; i < sizeof mismatch / sizeof *mismatch; i++)
         if (at >= mismatch[i].off && at < mismatch[i].off + 4) return XQTB_ERR_MISMATCH;
     return XQTB_ERR_CORRUPT;
