@@ -15,31 +15,11 @@
 #include "atomic.h"
 #include "cell.h"
 #include "tb.h"
+#include "tbformat.h"
 
 enum { RAW_VERSION = 1, RAW_HEADER = 80, RAW_NAME = 36 };
 
 static const char raw_magic[8] = {'X', 'Q', 'T', 'B', 'R', 'A', 'W', 0};
-
-static void put32(uint8_t *p, uint32_t v)
-{
-    for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i));
-}
-static void put64(uint8_t *p, uint64_t v)
-{
-    for (int i = 0; i < 8; i++) p[i] = (uint8_t)(v >> (8 * i));
-}
-static uint32_t get32(const uint8_t *p)
-{
-    uint32_t v = 0;
-    for (int i = 0; i < 4; i++) v |= (uint32_t)p[i] << (8 * i);
-    return v;
-}
-static uint64_t get64(const uint8_t *p)
-{
-    uint64_t v = 0;
-    for (int i = 0; i < 8; i++) v |= (uint64_t)p[i] << (8 * i);
-    return v;
-}
 
 void tb_file_path(const char *dir, const xq_material *m, char *buf, size_t len)
 {
@@ -53,12 +33,12 @@ static void header_fill(const tb_table *t, uint8_t h[RAW_HEADER])
 {
     memset(h, 0, RAW_HEADER);
     memcpy(h, raw_magic, 8);
-    put32(h + 8, RAW_VERSION);
-    put32(h + 12, (uint32_t)t->width);
+    xqf_put32(h + 8, RAW_VERSION);
+    xqf_put32(h + 12, (uint32_t)t->width);
     xq_material_name(&t->mat, (char *)h + 16);
-    put32(h + 52, (uint32_t)(int32_t)t->max_dtm);
-    put64(h + 56, t->ix.size);
-    put32(h + 64, TB_GEN_REVISION);
+    xqf_put32(h + 52, (uint32_t)(int32_t)t->max_dtm);
+    xqf_put64(h + 56, t->ix.size);
+    xqf_put32(h + 64, TB_GEN_REVISION);
     /* 68..71 reserved, zero */
 }
 
@@ -101,7 +81,7 @@ int tb_file_write(const tb_table *t, const char *dir, char err[XQ_ERR_MAX])
             cells_to_bytes(t, s, i, n, buf);
             XXH64_update(st, buf, n * (size_t)t->width);
         }
-    put64(h + 72, XXH64_digest(st));
+    xqf_put64(h + 72, XXH64_digest(st));
     XXH64_freeState(st);
     atomic_file f;
     int rc = atomic_open(&f, path, err);
@@ -151,17 +131,17 @@ tb_table *tb_file_read(const char *dir, const xq_material *m, char err[XQ_ERR_MA
         snprintf(err, XQ_ERR_MAX, "table %s: %.60s is truncated (no complete header)", name, path);
         goto fail;
     }
-    if (memcmp(h, raw_magic, 8) || get32(h + 8) != RAW_VERSION) {
+    if (memcmp(h, raw_magic, 8) || xqf_get32(h + 8) != RAW_VERSION) {
         snprintf(err, XQ_ERR_MAX, "table %s: %.60s is not an xqtb raw table of version %d", name, path,
                  RAW_VERSION);
         goto fail;
     }
-    if (get32(h + 64) != TB_GEN_REVISION || get32(h + 68) != 0) {
+    if (xqf_get32(h + 64) != TB_GEN_REVISION || xqf_get32(h + 68) != 0) {
         snprintf(err, XQ_ERR_MAX, "table %s: %.60s was built by generator revision %u, not %d: regenerate it", name,
-                 path, get32(h + 64), TB_GEN_REVISION);
+                 path, xqf_get32(h + 64), TB_GEN_REVISION);
         goto fail;
     }
-    uint32_t width = get32(h + 12);
+    uint32_t width = xqf_get32(h + 12);
     char fname[RAW_NAME + 1];
     memcpy(fname, h + 16, RAW_NAME);
     fname[RAW_NAME] = 0;
@@ -176,12 +156,12 @@ tb_table *tb_file_read(const char *dir, const xq_material *m, char err[XQ_ERR_MA
         goto fail;
     }
     uint64_t bytes = t->ix.size * width;
-    if (get64(h + 56) != t->ix.size || (uint64_t)sb.st_size != RAW_HEADER + 2 * bytes) {
+    if (xqf_get64(h + 56) != t->ix.size || (uint64_t)sb.st_size != RAW_HEADER + 2 * bytes) {
         snprintf(err, XQ_ERR_MAX, "table %s: %.60s has the wrong size (truncated or not this version)", name,
                  path);
         goto fail;
     }
-    t->max_dtm = (int32_t)get32(h + 52);
+    t->max_dtm = (int32_t)xqf_get32(h + 52);
     XXH64_state_t *st = XXH64_createState();
     if (!st) goto nomem;
     XXH64_reset(st, 0);
@@ -197,7 +177,7 @@ tb_table *tb_file_read(const char *dir, const xq_material *m, char err[XQ_ERR_MA
     }
     uint64_t sum = XXH64_digest(st);
     XXH64_freeState(st);
-    if (bad || sum != get64(h + 72)) {
+    if (bad || sum != xqf_get64(h + 72)) {
         snprintf(err, XQ_ERR_MAX, "table %s: %.60s is corrupt (checksum mismatch)", name, path);
         goto fail;
     }

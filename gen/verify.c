@@ -42,14 +42,13 @@ static const char *check_position(const tb_table *t, xq_board *b, unsigned code)
     xq_move list[XQ_MAX_MOVES];
     int n = xq_gen_legal(b, list);
     unsigned shortest_loss = CELL_UNKNOWN, longest_win = 0;
-    int draws = 0, wins = 0;
+    int draws = 0;
     for (int i = 0; i < n; i++) {
         unsigned v = move_code(t, b, list[i]);
         if (v == CELL_ILLEGAL || v == CELL_UNKNOWN) return "a legal move leads to a position marked illegal";
         if (cell_is_loss(v)) {
             if (v < shortest_loss) shortest_loss = v;
         } else if (cell_is_win(v)) {
-            wins++;
             if (v > longest_win) longest_win = v;
         } else {
             draws++;
@@ -69,7 +68,6 @@ static const char *check_position(const tb_table *t, xq_board *b, unsigned code)
     if (code == 0) return "loss in 0, but there is a legal move";
     if (shortest_loss != CELL_UNKNOWN || draws) return "loss, but some move escapes";
     if (longest_win + 1 != code) return "loss, but the longest defence disagrees with its DTM";
-    (void)wins;
     return NULL;
 }
 
