@@ -215,6 +215,23 @@ static int all_materials(int pieces, xq_material *out, int cap)
     return n;
 }
 
+/* Loads the raw table of m from dir and prints its statistics (JSON, or
+ * text with or without the DTM histogram).  Returns an exit status. */
+static int show_stats(const char *cmd, const char *dir, const xq_material *m, int json, int histogram)
+{
+    char err[XQ_ERR_MAX];
+    tb_table *t = tb_file_read(dir, m, err);
+    if (!t) return load_failure(cmd, err);
+    tb_stats st;
+    tb_compute_stats(t, &st);
+    if (json)
+        print_stats_json(dir, t, &st);
+    else
+        print_stats_text(dir, t, &st, histogram);
+    tb_table_free(t);
+    return 0;
+}
+
 int cmd_gen(int argc, char **argv)
 {
     table_args a;
@@ -236,12 +253,8 @@ int cmd_gen(int argc, char **argv)
             return EXIT_FAILURE_IO;
         }
         if (a.quiet) continue;
-        tb_table *t = tb_file_read(a.dir, &m[i], err);
-        if (!t) return load_failure("gen", err);
-        tb_stats st;
-        tb_compute_stats(t, &st);
-        print_stats_text(a.dir, t, &st, 0);
-        tb_table_free(t);
+        int rc = show_stats("gen", a.dir, &m[i], 0, 0);
+        if (rc) return rc;
     }
     return 0;
 }
@@ -253,17 +266,7 @@ int cmd_stats(int argc, char **argv)
     if (a.nmaterial != 1) return cli_usage_error("stats", "give exactly one MATERIAL");
     xq_material m;
     if (parse_material_arg("stats", a.material[0], &m)) return EXIT_BAD_INPUT;
-    char err[XQ_ERR_MAX];
-    tb_table *t = tb_file_read(a.dir, &m, err);
-    if (!t) return load_failure("stats", err);
-    tb_stats st;
-    tb_compute_stats(t, &st);
-    if (a.json)
-        print_stats_json(a.dir, t, &st);
-    else
-        print_stats_text(a.dir, t, &st, 1);
-    tb_table_free(t);
-    return 0;
+    return show_stats("stats", a.dir, &m, a.json, 1);
 }
 
 int cmd_verify(int argc, char **argv)
