@@ -194,6 +194,43 @@ static void test_gen_replaces_damaged_table(void **state)
     assert_int_equal(xqtb("verify -d %s KRK KK", dir), 0);
 }
 
+/* A disk that fills up mid-write: a file-size limit (with SIGXFSZ ignored,
+ * so writes fail with EFBIG as they would with ENOSPC) must give a clear
+ * message and exit status 3, and leave no table file, complete-looking or
+ * temporary, for the table that could not be written. */
+static void test_full_disk_leaves_no_partial_file(void **state)
+{
+    (void)state;
+    char dir[512], path[600];
+    snprintf(dir, sizeof dir, "%s/full", test_tmpdir());
+    const char *bin = getenv("XQTB");
+    if (!bin) bin = "build/xqtb";
+    char cmd[2048];
+    /* 400 KiB: enough for KK and KRK, not for KRKN's 729 KB raw file */
+    snprintf(cmd, sizeof cmd, "sh -c 'trap \"\" XFSZ; ulimit -f 400; exec %s gen -q -d %s KRKN' 2>&1", bin, dir);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    size_t n = fread(out, 1, sizeof out - 1, p);
+    out[n] = 0;
+    int st = pclose(p);
+    assert_true(WIFEXITED(st));
+    assert_int_equal(WEXITSTATUS(st), 3);
+    assert_non_null(strstr(out, "cannot write"));
+    table_path(path, sizeof path, dir, "KRKN");
+    struct stat sb;
+    assert_int_not_equal(stat(path, &sb), 0);
+    snprintf(cmd, sizeof cmd, "ls %s | grep -c tmp", dir);
+    p = popen(cmd, "r");
+    char buf[16] = "";
+    assert_non_null(fgets(buf, sizeof buf, p));
+    pclose(p);
+    assert_int_equal(atoi(buf), 0);
+    /* what was written completely is sound and is reused */
+    assert_int_equal(xqtb("verify -d %s KRK", dir), 0);
+    assert_int_equal(xqtb("gen -q -d %s KRKN", dir), 0);
+    assert_int_equal(xqtb("verify -d %s KRKN", dir), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -207,6 +244,7 @@ int main(void)
         cmocka_unit_test(test_damaged_files_are_reported),
         cmocka_unit_test(test_truncated_and_empty_files_are_reported),
         cmocka_unit_test(test_gen_replaces_damaged_table),
+        cmocka_unit_test(test_full_disk_leaves_no_partial_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
