@@ -245,7 +245,10 @@ static int probe_board(xqtb_handle *h, const xq_board *b, int kind, int *wdl, in
     xq_material m, canon;
     xq_material_of(b, &m);
     int flip = xq_material_needs_flip(&m);
-    xq_material_canonical(&m, &canon);
+    if (flip)
+        xq_material_flip(&m, &canon);
+    else
+        canon = m;
     tb_entry *e = find_entry(h, &canon);
     if (!e) return XQTB_ERR_NO_TABLE;
     int st = ensure_open(e, kind);
