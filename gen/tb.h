@@ -20,14 +20,16 @@
 #include "fen.h"
 #include "index.h"
 #include "material.h"
+#include "rulings.h"
 #include "tbformat.h"
 
 /* Revision of the generator's results, written in every file (tbformat.h). */
 enum { TB_GEN_REVISION = XQF_GEN_REVISION };
 
 typedef struct {
-    int wdl; /* 1, 0, -1 */
-    int dtm; /* plies */
+    int wdl;     /* 1, 0, -1, under the table's rule set */
+    int dtm;     /* plies; for a result decided by a ruling, its order */
+    int by_rule; /* xq_by_rule: XQ_BY_NONE for ordinary results */
 } tb_value;
 
 typedef struct tb_table tb_table;
@@ -37,6 +39,11 @@ struct tb_table {
     int width;        /* bytes per cell (cell.h): 1, or 2 past 251 plies */
     void *cells[2];   /* per side to move, ix.size cells each */
     int max_dtm;      /* longest DTM of any decided position, -1 if none */
+    int rules;        /* xq_rules the table was built under */
+    /* Results decided by the repetition rulings (rules.h), per side to move,
+     * one byte an entry; NULL when rules is XQ_RULES_NONE.  The cell of such
+     * an entry says draw: that is its value without the rulings. */
+    uint8_t *ruled[2];
     /* Where a capture leads: the table of the material left when a piece of
      * colour c and kind k is taken, and whether that table is oriented the
      * other way round (look up flipped).  NULL when no such piece exists. */
@@ -55,6 +62,7 @@ typedef struct {
     int force;       /* regenerate even if a valid file exists */
     int wide;        /* start with 2-byte cells (normally only past 251 plies) */
     uint64_t max_memory; /* bytes the generator may use; 0 = what is available */
+    int rules;       /* xq_rules; the same for every table of one run */
 } tb_gen_options;
 
 /* Memory the system can still give (MemAvailable), in bytes; 0 if unknown. */
