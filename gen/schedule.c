@@ -66,14 +66,14 @@ static int compressed_files_exist(const tb_gen_options *opt, const xq_material *
 }
 
 /* The repetition rulings over what retro_solve left drawn. */
-static int apply_rules(tb_table *t, const char *name, const tb_gen_options *opt, uint64_t avail,
+static int apply_rules(tb_table *t, const char *name, const tb_gen_options *opt, int threads, uint64_t avail,
                        char err[XQ_ERR_MAX])
 {
     struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     rules_report rep;
     char why[XQ_ERR_MAX];
-    if (rules_solve(t, avail, &rep, why)) {
+    if (rules_solve(t, threads, avail, &rep, why)) {
         snprintf(err, XQ_ERR_MAX, "%s: %.120s", name, why);
         return -1;
     }
@@ -121,7 +121,7 @@ static int generate_one(tb_set *set, const xq_material *m, const tb_gen_options 
                 name, (unsigned long long)t->ix.size, t->max_dtm < 0 ? 0 : t->max_dtm,
                 t->max_dtm < 0 ? " (nothing decided: all draws)" : " plies", secs,
                 secs > 0 ? 2.0 * (double)t->ix.size / secs / 1e6 : 0.0, "");
-    if (apply_rules(t, name, opt, avail, err)) return -1;
+    if (apply_rules(t, name, opt, threads, avail, err)) return -1;
     if (tb_file_write(t, opt->dir, err)) return -1;
     return write_compressed(t, opt, err);
 }
