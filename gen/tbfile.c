@@ -150,8 +150,8 @@ tb_table *tb_file_read(const char *dir, const xq_material *m, char err[XQ_ERR_MA
     memcpy(fname, h + 16, RAW_NAME);
     fname[RAW_NAME] = 0;
     if ((width != 1 && width != 2) || strcmp(fname, name) || rules >= XQ_RULES_NB) {
-        snprintf(err, XQ_ERR_MAX, "table %s: %.60s has a bad header (material '%.16s', width %u, rules %u)", name,
-                 path, fname, width % 100, rules % 100);
+        snprintf(err, XQ_ERR_MAX, "table %s: %.40s has a bad header (material %.16s, width %u, rules %u)", name,
+                 path, fname, width & 0xFF, rules & 0xFF);
         goto fail;
     }
     t = tb_table_new(&canon, (int)width);
