@@ -121,7 +121,7 @@ static int generate_one(tb_set *set, const xq_material *m, const tb_gen_options 
                 name, (unsigned long long)t->ix.size, t->max_dtm < 0 ? 0 : t->max_dtm,
                 t->max_dtm < 0 ? " (nothing decided: all draws)" : " plies", secs,
                 secs > 0 ? 2.0 * (double)t->ix.size / secs / 1e6 : 0.0, "");
-    if (apply_rules(t, name, opt, threads, avail, err)) return -1;
+    if (apply_rules(t, name, opt, threads, avail && avail > need ? avail - need : avail, err)) return -1;
     if (tb_file_write(t, opt->dir, err)) return -1;
     return write_compressed(t, opt, err);
 }
