@@ -284,7 +284,8 @@ int rules_solve(tb_table *t, int threads, uint64_t max_memory, rules_report *rep
         uint64_t i = g.pos_entry[p] >> 1;
         const uint8_t *res = by_check[p] ? by_check : by_chase;
         if (!res[p]) continue;
-        if (t->rules == XQ_RULES_FULL && (!by_chase[p] || (by_check[p] & WON_BY_BLACK) != (by_chase[p] & WON_BY_BLACK))) {
+        if (t->rules == XQ_RULES_FULL && res == by_check &&
+            (!by_chase[p] || (by_check[p] & WON_BY_BLACK) != (by_chase[p] & WON_BY_BLACK))) {
             snprintf(err, XQ_ERR_MAX, "internal error: a result decided by checks alone is not decided the same "
                                       "way with chases (entry %llu)", (unsigned long long)i);
             goto out;
