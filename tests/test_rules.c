@@ -168,6 +168,7 @@ static void test_rule_sets_never_mix(void **state)
     t = gen_load("KRKN", XQ_RULES_FULL, 2, "mix", &set);
     assert_int_equal(t->sub[BLACK][HORSE]->rules, XQ_RULES_FULL);
     assert_int_equal(t->sub[RED][ROOK]->rules, XQ_RULES_FULL);
+    xq_material krkn_m = t->mat;
     tb_set_free(set);
 
     tb_set *other;
@@ -182,7 +183,7 @@ static void test_rule_sets_never_mix(void **state)
     char err[XQ_ERR_MAX], dir[512];
     snprintf(dir, sizeof dir, "%s/mix", test_tmpdir());
     /* KRKN (full) into a set whose KRK and KK are built without rulings */
-    tb_table *krkn = tb_file_read(dir, &t->mat, err);
+    tb_table *krkn = tb_file_read(dir, &krkn_m, err);
     assert_non_null(krkn);
     int rc = tb_set_add(other, krkn, err);
     if (rc == 0) fail_msg("a full-rules table linked to subtables built without rulings");
