@@ -7,6 +7,8 @@
  *   NAME.xqw   WDL: 2 bits per entry (loss, draw, win), what a search needs
  *   NAME.xqd   DTM: one symbol per entry, mapped to a DTM (or draw) through
  *              a table ordered by frequency
+ *   NAME.xqc   DTC (tables built with a move limit): one symbol per entry,
+ *              mapped the same way to a distance to conversion
  * Each holds both sides to move, red's entries first, cut into blocks of
  * block_entries entries that LZ4 compresses independently.
  */
@@ -22,6 +24,7 @@ enum {
     XQF_INDEX_LAYOUT = 1,  /* core/index.c's numbering of entries */
     XQF_KIND_WDL = 1,
     XQF_KIND_DTM = 2,
+    XQF_KIND_DTC = 3,
     XQF_MAX_BLOCK_BYTES = 1 << 20, /* bound on one block, decompressed */
     XQF_MAX_SYMBOLS = 65536,
     /* Revision of the generator's results.  Bumped with any change that
@@ -38,6 +41,15 @@ enum { XQF_WDL_LOSS = 0, XQF_WDL_DRAW = 1, XQF_WDL_WIN = 2 };
  * check), bits 2-7 the ruling's order; anything else is a DTM in plies:
  * odd = win, even = loss for the side to move. */
 enum { XQF_DTM_DRAW = 0xFFFF, XQF_DTM_RULED = 0x8000 };
+
+/* DTC-map entries: 0xFFFF no ordinary result (draw, ruled, illegal);
+ * XQF_DTC_BEYOND | d a cursed win or blessed loss, d plies to a capture that
+ * keeps a win at all; else d plies to a conversion that keeps the result
+ * under the move limit. */
+enum { XQF_DTC_NONE = 0xFFFF, XQF_DTC_BEYOND = 0x8000 };
+
+/* Largest move limit a file may record, in plies. */
+enum { XQF_MAX_LIMIT = 10000 };
 
 /* Repetition rule field: 0 every repetition draws, 1 perpetual check loses,
  * 2 perpetual check and chase lose (core/rulings.h's xq_rules). */
@@ -66,6 +78,7 @@ enum {
 
 static const char xqf_magic_wdl[8] = {'X', 'Q', 'T', 'B', 'W', 'D', 'L', 0};
 static const char xqf_magic_dtm[8] = {'X', 'Q', 'T', 'B', 'D', 'T', 'M', 0};
+static const char xqf_magic_dtc[8] = {'X', 'Q', 'T', 'B', 'D', 'T', 'C', 0};
 
 /* After the header, in order:
  *   DTM map      M x u16, padded with zeros to a multiple of 8 bytes

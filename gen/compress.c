@@ -22,6 +22,7 @@
 
 #include "atomic.h"
 #include "cell.h"
+#include "dtc.h"
 #include "parallel.h"
 #include "tbformat.h"
 
@@ -29,7 +30,7 @@ void tb_compressed_path(const char *dir, const xq_material *m, int kind, char *b
 {
     char name[XQ_MATERIAL_MAX];
     xq_material_name(m, name);
-    snprintf(buf, len, "%s/%s.%s", dir, name, kind == XQF_KIND_WDL ? "xqw" : "xqd");
+    snprintf(buf, len, "%s/%s.%s", dir, name, kind == XQF_KIND_WDL ? "xqw" : kind == XQF_KIND_DTM ? "xqd" : "xqc");
 }
 
 /* ---- symbols ------------------------------------------------------------ */
@@ -42,13 +43,17 @@ typedef struct {
     uint32_t *rank;              /* cell code -> symbol (DTM) */
 } symbol_coder;
 
-/* What an entry stores: its cell code, or for a result the repetition
- * rulings decided, RULED_CODE + its ruled byte (cell.h). */
-enum { RULED_CODE = 0x10000, CODES = RULED_CODE + 256 };
+/* What an entry stores, as one code: for WDL and DTM its cell code, or for
+ * a result the repetition rulings decided, RULED_CODE + its ruled byte
+ * (cell.h); for DTC, DTC_CODE + its DTC code (dtc.h).  Illegal entries are
+ * CELL_ILLEGAL in every kind. */
+enum { RULED_CODE = 0x10000, DTC_CODE = 0x20000, CODES = DTC_CODE + 0x10000 };
 
-static unsigned entry_code(const tb_table *t, int side, uint64_t i)
+static unsigned entry_code(const tb_table *t, int kind, int side, uint64_t i)
 {
     unsigned v = cell_get(t->cells[side], t->width, i);
+    if (v == CELL_ILLEGAL) return v;
+    if (kind == XQF_KIND_DTC) return DTC_CODE + t->dtc[side][i];
     if (v == CELL_DRAW && t->ruled[0] && t->ruled[side][i] != RULED_NONE) return RULED_CODE + t->ruled[side][i];
     return v;
 }
@@ -62,6 +67,7 @@ static unsigned wdl_symbol(unsigned code)
 /* The DTM-map value of an entry code (tbformat.h). */
 static uint16_t map_value(unsigned code)
 {
+    if (code >= DTC_CODE) return (uint16_t)(code - DTC_CODE);
     if (code == CELL_DRAW) return XQF_DTM_DRAW;
     if (code >= RULED_CODE) return (uint16_t)(XQF_DTM_RULED | (code - RULED_CODE));
     return (uint16_t)code;
@@ -82,15 +88,19 @@ static int coder_init(symbol_coder *c, const tb_table *t, int kind)
         return -1;
     }
     for (int s = 0; s < 2; s++)
-        for (uint64_t i = 0; i < t->ix.size; i++) count[entry_code(t, s, i)]++;
+        for (uint64_t i = 0; i < t->ix.size; i++) count[entry_code(t, kind, s, i)]++;
     count[CELL_ILLEGAL] = 0;
-    for (uint32_t v = XQF_DTM_RULED; v < RULED_CODE; v++)
+    for (uint32_t v = XQF_DTM_RULED; v < RULED_CODE && kind == XQF_KIND_DTM; v++)
         if (count[v] && v < CELL_DRAW) { /* a DTM the map could not tell from a ruled value */
             free(count);
             return -1;
         }
     count[CELL_UNKNOWN] = 0;
-    uint32_t order[CODES], n = 0;
+    uint32_t *order = malloc(CODES * sizeof *order), n = 0;
+    if (!order) {
+        free(count);
+        return -1;
+    }
     for (uint32_t v = 0; v < CODES; v++)
         if (count[v]) order[n++] = v;
     /* insertion sort would do for typical tables, but M can reach 65533 */
@@ -108,6 +118,7 @@ static int coder_init(symbol_coder *c, const tb_table *t, int kind)
     }
     c->nsymbols = n ? n : 1;
     c->symbol_bytes = c->nsymbols <= 256 ? 1 : 2;
+    free(order);
     free(count);
     return 0;
 }
@@ -121,13 +132,13 @@ static void encode_block(const symbol_coder *c, int side, uint64_t first, uint64
     unsigned prev = CELL_UNKNOWN;
     /* start the don't-care fill with the block's first legal value */
     for (uint64_t i = first; i < first + n && prev == CELL_UNKNOWN; i++) {
-        unsigned v = entry_code(t, side, i);
+        unsigned v = entry_code(t, c->kind, side, i);
         if (v != CELL_ILLEGAL) prev = v;
     }
-    if (prev == CELL_UNKNOWN) prev = CELL_DRAW;
+    if (prev == CELL_UNKNOWN) prev = c->kind == XQF_KIND_DTC ? DTC_CODE + DTC_NONE : CELL_DRAW;
     if (c->symbol_bytes == 0) memset(out, 0, (n + 3) / 4);
     for (uint64_t k = 0; k < n; k++) {
-        unsigned v = entry_code(t, side, first + k);
+        unsigned v = entry_code(t, c->kind, side, first + k);
         if (v == CELL_ILLEGAL || v == CELL_UNKNOWN)
             v = prev;
         else
@@ -206,6 +217,17 @@ static void compress_blocks(void *arg, uint64_t begin, uint64_t end, int thread)
     free(raw);
 }
 
+/* Longest DTC in plies (holding or not), -1 if none: the DTC file's
+ * "longest" header field. */
+static int longest_dtc(const tb_table *t)
+{
+    int longest = -1;
+    for (int s = 0; s < 2; s++)
+        for (uint64_t i = 0; i < t->ix.size; i++)
+            if (t->dtc[s][i] != DTC_NONE && dtc_plies(t->dtc[s][i]) > longest) longest = dtc_plies(t->dtc[s][i]);
+    return longest;
+}
+
 static int write_kind(const tb_table *t, const char *dir, int kind, uint32_t block_entries, int level, int threads,
                       uint64_t *file_bytes, uint64_t *raw_bytes, char err[XQ_ERR_MAX])
 {
@@ -219,7 +241,7 @@ static int write_kind(const tb_table *t, const char *dir, int kind, uint32_t blo
     uint64_t nblocks = 2 * (uint64_t)blocks;
     block_job job = {coder, block_entries, blocks, level, calloc(nblocks, sizeof(uint8_t *)),
                      calloc(nblocks, sizeof(uint32_t)), 0};
-    uint32_t map_bytes = kind == XQF_KIND_DTM ? ((coder->nsymbols * 2 + 7) / 8) * 8 : 0;
+    uint32_t map_bytes = kind != XQF_KIND_WDL ? ((coder->nsymbols * 2 + 7) / 8) * 8 : 0;
     uint64_t meta = XQF_HEADER_SIZE + map_bytes + (nblocks + 1) * 8 + nblocks * 8;
     uint8_t *m = calloc(1, meta);
     int rc = -1;
@@ -233,23 +255,23 @@ static int write_kind(const tb_table *t, const char *dir, int kind, uint32_t blo
         goto out;
     }
     /* header */
-    memcpy(m, kind == XQF_KIND_WDL ? xqf_magic_wdl : xqf_magic_dtm, 8);
+    memcpy(m, kind == XQF_KIND_WDL ? xqf_magic_wdl : kind == XQF_KIND_DTM ? xqf_magic_dtm : xqf_magic_dtc, 8);
     xqf_put32(m + XQF_OFF_VERSION, XQF_VERSION);
     xqf_put32(m + XQF_OFF_HEADER_SIZE, XQF_HEADER_SIZE);
     xq_material_name(&t->mat, (char *)m + XQF_OFF_NAME);
     xqf_put32(m + XQF_OFF_INDEX_LAYOUT, XQF_INDEX_LAYOUT);
     xqf_put64(m + XQF_OFF_ENTRIES, t->ix.size);
     xqf_put32(m + XQF_OFF_REPETITION, (uint32_t)t->rules);
-    xqf_put32(m + XQF_OFF_MOVE_LIMIT, 0);
+    xqf_put32(m + XQF_OFF_MOVE_LIMIT, (uint32_t)t->limit);
     xqf_put32(m + XQF_OFF_BLOCK_ENTRIES, block_entries);
     xqf_put32(m + XQF_OFF_SYMBOL_BYTES, coder->symbol_bytes);
     xqf_put32(m + XQF_OFF_BLOCKS, blocks);
-    xqf_put32(m + XQF_OFF_MAX_DTM, (uint32_t)(int32_t)t->max_dtm);
+    xqf_put32(m + XQF_OFF_MAX_DTM, (uint32_t)(int32_t)(kind == XQF_KIND_DTC ? longest_dtc(t) : t->max_dtm));
     xqf_put32(m + XQF_OFF_GEN_REVISION, TB_GEN_REVISION);
-    xqf_put32(m + XQF_OFF_SYMBOLS, kind == XQF_KIND_DTM ? coder->nsymbols : 0);
+    xqf_put32(m + XQF_OFF_SYMBOLS, kind != XQF_KIND_WDL ? coder->nsymbols : 0);
     /* DTM map, offsets, checksums */
     uint8_t *p = m + XQF_HEADER_SIZE;
-    for (uint32_t i = 0; kind == XQF_KIND_DTM && i < coder->nsymbols; i++) {
+    for (uint32_t i = 0; kind != XQF_KIND_WDL && i < coder->nsymbols; i++) {
         p[2 * i] = (uint8_t)coder->map[i];
         p[2 * i + 1] = (uint8_t)(coder->map[i] >> 8);
     }
@@ -314,5 +336,7 @@ int tb_compress_write(const tb_table *t, const char *dir, const tb_compress_opti
     for (int s = 0; s < 2; s++)
         for (uint64_t i = 0; i < t->ix.size; i++) r->legal_entries += cell_get(t->cells[s], t->width, i) != CELL_ILLEGAL;
     if (write_kind(t, dir, XQF_KIND_WDL, wb, level, threads, &r->wdl_bytes, &r->wdl_raw, err)) return -1;
-    return write_kind(t, dir, XQF_KIND_DTM, db, level, threads, &r->dtm_bytes, &r->dtm_raw, err);
+    if (write_kind(t, dir, XQF_KIND_DTM, db, level, threads, &r->dtm_bytes, &r->dtm_raw, err)) return -1;
+    if (!t->limit) return 0;
+    return write_kind(t, dir, XQF_KIND_DTC, db, level, threads, &r->dtc_bytes, &r->dtc_raw, err);
 }

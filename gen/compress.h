@@ -16,8 +16,8 @@ typedef struct {
 
 typedef struct {
     uint64_t legal_entries;      /* both sides */
-    uint64_t wdl_bytes, dtm_bytes; /* file sizes */
-    uint64_t wdl_raw, dtm_raw;   /* symbol bytes before LZ4 */
+    uint64_t wdl_bytes, dtm_bytes, dtc_bytes; /* file sizes (DTC 0 without a move limit) */
+    uint64_t wdl_raw, dtm_raw, dtc_raw;       /* symbol bytes before LZ4 */
 } tb_compress_report;
 
 /* Default block sizes, chosen by scripts/bench-compress (docs/BENCHMARKS.md):
@@ -27,10 +27,12 @@ typedef struct {
  * (16 KiB). */
 enum { TB_WDL_BLOCK_ENTRIES = 1 << 14, TB_DTM_BLOCK_ENTRIES = 1 << 14 };
 
-/* Path of a compressed file: DIR/NAME.xqw (kind XQF_KIND_WDL) or .xqd. */
+/* Path of a compressed file: DIR/NAME.xqw (kind XQF_KIND_WDL), .xqd (DTM)
+ * or .xqc (DTC). */
 void tb_compressed_path(const char *dir, const xq_material *m, int kind, char *buf, size_t len);
 
-/* Writes both files atomically.  0, or -1 with a message. */
+/* Writes the WDL and DTM files, and the DTC file if the table has a move
+ * limit, each atomically.  0, or -1 with a message. */
 int tb_compress_write(const tb_table *t, const char *dir, const tb_compress_options *o, tb_compress_report *r,
                       char err[XQ_ERR_MAX]);
 

@@ -9,6 +9,7 @@
 #define XQ_DTC_H
 
 #include "tb.h"
+#include "tbformat.h"
 
 /* DTC codes (tb_table.dtc, 16 bits an entry):
  *   DTC_NONE            no ordinary result: a draw, a result decided by a
@@ -21,7 +22,7 @@
 enum { DTC_NONE = 0xFFFF, DTC_BEYOND = 0x8000, DTC_MAX = 0x7FFE };
 
 /* Largest move limit `gen --limit` takes, in plies (far above any rule). */
-enum { DTC_MAX_LIMIT = 10000 };
+enum { DTC_MAX_LIMIT = XQF_MAX_LIMIT };
 
 static inline int dtc_beyond(unsigned code) { return code != DTC_NONE && (code & DTC_BEYOND); }
 static inline int dtc_plies(unsigned code) { return (int)(code & ~(unsigned)DTC_BEYOND); }

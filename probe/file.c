@@ -18,7 +18,8 @@
 
 static int check_header(xqf_file *f, const uint8_t *h, int kind, const char *name, uint64_t entries)
 {
-    if (memcmp(h, kind == XQF_KIND_WDL ? xqf_magic_wdl : xqf_magic_dtm, 8)) return XQTB_ERR_CORRUPT;
+    const char *magic = kind == XQF_KIND_WDL ? xqf_magic_wdl : kind == XQF_KIND_DTM ? xqf_magic_dtm : xqf_magic_dtc;
+    if (memcmp(h, magic, 8)) return XQTB_ERR_CORRUPT;
     if (xqf_get32(h + XQF_OFF_VERSION) != XQF_VERSION || xqf_get32(h + XQF_OFF_INDEX_LAYOUT) != XQF_INDEX_LAYOUT)
         return XQTB_ERR_MISMATCH;
     if (xqf_get32(h + XQF_OFF_HEADER_SIZE) != XQF_HEADER_SIZE) return XQTB_ERR_CORRUPT;
@@ -54,7 +55,7 @@ static int check_header(xqf_file *f, const uint8_t *h, int kind, const char *nam
  * blocks, whose offsets must rise to exactly the end of the file. */
 static int check_layout(xqf_file *f)
 {
-    uint64_t map_bytes = f->kind == XQF_KIND_DTM ? ((uint64_t)f->nsymbols * 2 + 7) / 8 * 8 : 0;
+    uint64_t map_bytes = f->kind != XQF_KIND_WDL ? ((uint64_t)f->nsymbols * 2 + 7) / 8 * 8 : 0;
     uint64_t nblocks = 2 * (uint64_t)f->blocks;
     uint64_t meta = XQF_HEADER_SIZE + map_bytes + (nblocks + 1) * 8 + nblocks * 8;
     if (meta > f->size) return XQTB_ERR_CORRUPT;
@@ -78,6 +79,10 @@ static int check_layout(xqf_file *f)
         prev = o;
     }
     if (prev != f->size) return XQTB_ERR_CORRUPT;
+    for (uint32_t i = 0; f->kind == XQF_KIND_DTC && i < f->nsymbols; i++) {
+        unsigned v = (unsigned)f->dtm_map[2 * i] | (unsigned)f->dtm_map[2 * i + 1] << 8;
+        if (v != XQF_DTC_NONE && (int64_t)(v & ~(unsigned)XQF_DTC_BEYOND) > f->max_dtm) return XQTB_ERR_CORRUPT;
+    }
     for (uint32_t i = 0; f->kind == XQF_KIND_DTM && i < f->nsymbols; i++) {
         unsigned v = (unsigned)f->dtm_map[2 * i] | (unsigned)f->dtm_map[2 * i + 1] << 8;
         if (v == XQF_DTM_DRAW) continue;
@@ -98,7 +103,7 @@ static int check_layout(xqf_file *f)
  * format may not even hash the same way.) */
 static int check_rules(const uint8_t *h)
 {
-    if (xqf_get32(h + XQF_OFF_REPETITION) > XQF_REPETITION_MAX || xqf_get32(h + XQF_OFF_MOVE_LIMIT) != 0 ||
+    if (xqf_get32(h + XQF_OFF_REPETITION) > XQF_REPETITION_MAX || xqf_get32(h + XQF_OFF_MOVE_LIMIT) > XQF_MAX_LIMIT ||
         xqf_get32(h + XQF_OFF_GEN_REVISION) != XQF_GEN_REVISION)
         return XQTB_ERR_MISMATCH;
     return XQTB_OK;
@@ -129,6 +134,9 @@ int xqf_open(xqf_file *f, const char *path, int kind, const char *name, uint64_t
     if (rc == XQTB_OK) rc = check_layout(f);
     if (rc == XQTB_OK) rc = check_rules(f->map);
     if (rc == XQTB_OK) f->rules = xqf_get32(f->map + XQF_OFF_REPETITION);
+    if (rc == XQTB_OK) f->limit = xqf_get32(f->map + XQF_OFF_MOVE_LIMIT);
+    /* a DTC file exists only for a move limit */
+    if (rc == XQTB_OK && kind == XQF_KIND_DTC && f->limit == 0) rc = XQTB_ERR_CORRUPT;
     if (rc != XQTB_OK) xqf_close(f);
     return rc;
 }

@@ -16,6 +16,7 @@ typedef struct {
     uint32_t block_entries, blocks, symbol_bytes, nsymbols;
     int32_t max_dtm;
     uint32_t rules;     /* repetition rule field (tbformat.h) */
+    uint32_t limit;     /* move limit field, plies (0 = none) */
     const uint8_t *dtm_map, *offsets, *checksums;
 } xqf_file;
 

@@ -25,26 +25,30 @@
 #include "tbformat.h"
 #include "xqtb.h"
 
-enum { KIND_WDL = 0, KIND_DTM = 1, DEFAULT_CACHE = 64 << 20 };
+enum { KIND_WDL = 0, KIND_DTM = 1, KIND_DTC = 2, KINDS = 3, DEFAULT_CACHE = 64 << 20 };
+static const int file_kind[KINDS] = {XQF_KIND_WDL, XQF_KIND_DTM, XQF_KIND_DTC};
 
 typedef struct {
     uint64_t key; /* material_key of the canonical material */
     xq_material mat;
     char name[XQ_MATERIAL_MAX];
-    char *path[2];   /* file per kind, NULL if absent */
+    char *path[KINDS]; /* file per kind, NULL if absent */
     pthread_mutex_t lock;
-    int state[2];    /* 0 not opened, 1 open, < 0 the xqtb_status of the failure */
+    int state[KINDS];  /* 0 not opened, 1 open, < 0 the xqtb_status of the failure */
     int index_ready;
     xq_index ix;
-    xqf_file file[2];
-    uint32_t file_id[2];
+    xqf_file file[KINDS];
+    uint32_t file_id[KINDS];
 } tb_entry;
 
 struct xqtb_handle {
     tb_entry *e;
     int n, largest;
     xq_cache *cache;
-    int rules; /* rule set of the files opened so far, -1 before the first */
+    /* What the files opened so far were built under, rules | limit << 2,
+     * -1 before the first; and the rule set the options require, or -1. */
+    int settled;
+    int require_rules;
 };
 
 /* Counts of both colours' non-king pieces packed 3 bits each. */
@@ -70,7 +74,8 @@ static int add_file(xqtb_handle *h, int *cap, const char *dir, const char *file)
 {
     size_t len = strlen(file);
     if (len < 5 || len > 4 + XQ_MATERIAL_MAX || file[len - 4] != '.') return 0;
-    int kind = !strcmp(file + len - 3, "xqw") ? KIND_WDL : !strcmp(file + len - 3, "xqd") ? KIND_DTM : -1;
+    const char *ext = file + len - 3;
+    int kind = !strcmp(ext, "xqw") ? KIND_WDL : !strcmp(ext, "xqd") ? KIND_DTM : !strcmp(ext, "xqc") ? KIND_DTC : -1;
     if (kind < 0) return 0;
     char name[XQ_MATERIAL_MAX + 1], err[XQ_ERR_MAX], canon_name[XQ_MATERIAL_MAX];
     memcpy(name, file, len - 4);
@@ -125,7 +130,8 @@ xqtb_handle *xqtb_open(const char *paths, const xqtb_options *opt, int *status)
         rc = XQTB_ERR_NOMEM;
         goto fail;
     }
-    h->rules = opt && opt->require_rules ? opt->require_rules - 1 : -1;
+    h->settled = -1;
+    h->require_rules = opt && opt->require_rules ? opt->require_rules - 1 : -1;
     char *save = NULL;
     for (char *dir = strtok_r(list, ":", &save); dir && rc == XQTB_OK; dir = strtok_r(NULL, ":", &save)) {
         DIR *d = opendir(dir);
@@ -158,8 +164,7 @@ xqtb_handle *xqtb_open(const char *paths, const xqtb_options *opt, int *status)
     if (h->n) qsort(h->e, (size_t)h->n, sizeof *h->e, entry_cmp);
     for (int i = 0; i < h->n; i++) {
         pthread_mutex_init(&h->e[i].lock, NULL);
-        h->e[i].file_id[KIND_WDL] = (uint32_t)(2 * i);
-        h->e[i].file_id[KIND_DTM] = (uint32_t)(2 * i + 1);
+        for (int k = 0; k < KINDS; k++) h->e[i].file_id[k] = (uint32_t)(KINDS * i + k);
         int pieces = xq_material_pieces(&h->e[i].mat);
         if (pieces > h->largest) h->largest = pieces;
     }
@@ -190,7 +195,7 @@ void xqtb_close(xqtb_handle *h)
     if (!h) return;
     for (int i = 0; i < h->n; i++) {
         tb_entry *e = &h->e[i];
-        for (int k = 0; k < 2; k++) {
+        for (int k = 0; k < KINDS; k++) {
             if (e->state[k] == 1) xqf_close(&e->file[k]);
             free(e->path[k]);
         }
@@ -221,16 +226,28 @@ static tb_entry *find_entry(xqtb_handle *h, const xq_material *canon)
 }
 
 /* Maps and checks the file of one kind, once; returns its state. */
-/* The first file opened fixes the handle's rule set (unless the options
- * did); returns false for a file of another. */
-static int settle_rules(xqtb_handle *h, int rules)
+/* The first file opened fixes the handle's rule set and move limit (the
+ * options may require a rule set); returns false for a file of others. */
+static int settle_rules(xqtb_handle *h, const xqf_file *f)
 {
-    int expected = -1;
-    if (__atomic_compare_exchange_n(&h->rules, &expected, rules, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) return 1;
-    return expected == rules;
+    if (h->require_rules >= 0 && (int)f->rules != h->require_rules) return 0;
+    int key = (int)(f->rules | f->limit << 2), expected = -1;
+    if (__atomic_compare_exchange_n(&h->settled, &expected, key, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) return 1;
+    return expected == key;
 }
 
-int xqtb_rules(const xqtb_handle *h) { return h ? __atomic_load_n(&h->rules, __ATOMIC_ACQUIRE) : -1; }
+int xqtb_rules(const xqtb_handle *h)
+{
+    if (!h) return -1;
+    int key = __atomic_load_n(&h->settled, __ATOMIC_ACQUIRE);
+    return key < 0 ? h->require_rules : key & 3;
+}
+
+int xqtb_limit(const xqtb_handle *h)
+{
+    int key = h ? __atomic_load_n(&h->settled, __ATOMIC_ACQUIRE) : -1;
+    return key < 0 ? -1 : key >> 2;
+}
 
 static int ensure_open(xqtb_handle *h, tb_entry *e, int kind)
 {
@@ -245,9 +262,8 @@ static int ensure_open(xqtb_handle *h, tb_entry *e, int kind)
             st = XQTB_ERR_NOMEM;
         } else {
             e->index_ready = 1;
-            int rc = xqf_open(&e->file[kind], e->path[kind], kind == KIND_WDL ? XQF_KIND_WDL : XQF_KIND_DTM, e->name,
-                              e->ix.size);
-            if (rc == XQTB_OK && !settle_rules(h, (int)e->file[kind].rules)) {
+            int rc = xqf_open(&e->file[kind], e->path[kind], file_kind[kind], e->name, e->ix.size);
+            if (rc == XQTB_OK && !settle_rules(h, &e->file[kind])) {
                 xqf_close(&e->file[kind]);
                 rc = XQTB_ERR_MISMATCH;
             }
@@ -260,8 +276,9 @@ static int ensure_open(xqtb_handle *h, tb_entry *e, int kind)
     return st;
 }
 
-/* Value of a legal board from the file of `kind`. */
-static int probe_board(xqtb_handle *h, const xq_board *b, int kind, xqtb_result *r)
+/* The stored value of a legal board in the file of `kind`: the WDL symbol,
+ * or the DTM or DTC map value. */
+static int probe_raw(xqtb_handle *h, const xq_board *b, int kind, unsigned *value)
 {
     xq_material m, canon;
     xq_material_of(b, &m);
@@ -280,14 +297,45 @@ static int probe_board(xqtb_handle *h, const xq_board *b, int kind, xqtb_result 
     unsigned sym;
     int rc = xq_cache_symbol(h->cache, f, e->file_id[kind], b->side ^ flip, idx, &sym);
     if (rc != XQTB_OK) return rc;
-    memset(r, 0, sizeof *r);
     if (kind == KIND_WDL) {
         if (sym > XQF_WDL_WIN) return XQTB_ERR_CORRUPT;
-        r->wdl = sym == XQF_WDL_WIN ? XQTB_WIN : sym == XQF_WDL_DRAW ? XQTB_DRAW : XQTB_LOSS;
+        *value = sym;
         return XQTB_OK;
     }
     if (sym >= f->nsymbols) return XQTB_ERR_CORRUPT;
-    unsigned v = (unsigned)f->dtm_map[2 * sym] | (unsigned)f->dtm_map[2 * sym + 1] << 8;
+    *value = (unsigned)f->dtm_map[2 * sym] | (unsigned)f->dtm_map[2 * sym + 1] << 8;
+    return XQTB_OK;
+}
+
+static int wdl_of_symbol(unsigned sym) { return sym == XQF_WDL_WIN ? XQTB_WIN : sym == XQF_WDL_DRAW ? XQTB_DRAW : XQTB_LOSS; }
+
+/* Five-valued result at `counter` plies since the last capture: a win or
+ * loss holds if its conversion fits in what is left of the limit. */
+static int wdl5_of(int wdl, unsigned dtc, int limit, int counter)
+{
+    if (wdl == XQTB_DRAW) return XQTB_WDL5_DRAW;
+    if (limit <= 0 || dtc == XQF_DTC_NONE) return 2 * wdl; /* no limit, or a ruled result */
+    int holds = !(dtc & XQF_DTC_BEYOND) && (int)(dtc & ~(unsigned)XQF_DTC_BEYOND) <= limit - counter;
+    return holds ? 2 * wdl : wdl;
+}
+
+/* The DTC map value of a decided position, XQF_DTC_NONE without a limit. */
+static int probe_dtc_code(xqtb_handle *h, const xq_board *b, unsigned *dtc)
+{
+    *dtc = XQF_DTC_NONE;
+    if (xqtb_limit(h) <= 0) return XQTB_OK;
+    return probe_raw(h, b, KIND_DTC, dtc);
+}
+
+/* Everything about a legal board at a counter (0 .. limit + 1: one past
+ * the limit is where a quiet move from a position at the limit leads). */
+static int probe_full(xqtb_handle *h, const xq_board *b, int counter, xqtb_result *r)
+{
+    unsigned v;
+    int rc = probe_raw(h, b, KIND_DTM, &v);
+    if (rc != XQTB_OK) return rc;
+    memset(r, 0, sizeof *r);
+    r->dtc = -1;
     if (v == XQF_DTM_DRAW) {
         r->wdl = XQTB_DRAW;
     } else if (v & XQF_DTM_RULED) { /* checked when the file was opened */
@@ -298,46 +346,84 @@ static int probe_board(xqtb_handle *h, const xq_board *b, int kind, xqtb_result 
         r->wdl = (v & 1) ? XQTB_WIN : XQTB_LOSS;
         r->dtm = (int)v;
     }
+    unsigned dtc = XQF_DTC_NONE;
+    if (r->wdl != XQTB_DRAW && !r->by_rule && (rc = probe_dtc_code(h, b, &dtc)) != XQTB_OK) return rc;
+    if (dtc != XQF_DTC_NONE) r->dtc = (int)(dtc & ~(unsigned)XQF_DTC_BEYOND);
+    r->wdl5 = wdl5_of(r->wdl, dtc, xqtb_limit(h), counter);
     return XQTB_OK;
+}
+
+/* A counter the caller passes: 0 .. the limit (anything without one). */
+static int counter_ok(const xqtb_handle *h, int counter)
+{
+    int limit = xqtb_limit(h);
+    return counter >= 0 && (limit <= 0 || counter <= limit);
 }
 
 int xqtb_probe_wdl(xqtb_handle *h, const xqtb_position *pos, int *wdl)
 {
     xq_board b;
     if (!h || !wdl || xq_position_to_board(pos, &b, NULL)) return XQTB_ERR_INVALID;
-    xqtb_result r;
-    int rc = probe_board(h, &b, KIND_WDL, &r);
-    if (rc == XQTB_OK) *wdl = r.wdl;
+    unsigned sym;
+    int rc = probe_raw(h, &b, KIND_WDL, &sym);
+    if (rc == XQTB_OK) *wdl = wdl_of_symbol(sym);
     return rc;
+}
+
+int xqtb_probe_wdl_counter(xqtb_handle *h, const xqtb_position *pos, int rule_counter, int *wdl5)
+{
+    xq_board b;
+    if (!h || !wdl5 || rule_counter < 0 || xq_position_to_board(pos, &b, NULL)) return XQTB_ERR_INVALID;
+    unsigned sym, dtc = XQF_DTC_NONE;
+    int rc = probe_raw(h, &b, KIND_WDL, &sym);
+    if (rc != XQTB_OK) return rc;
+    if (!counter_ok(h, rule_counter)) return XQTB_ERR_INVALID;
+    int wdl = wdl_of_symbol(sym);
+    if (wdl != XQTB_DRAW && (rc = probe_dtc_code(h, &b, &dtc)) != XQTB_OK) return rc;
+    *wdl5 = wdl5_of(wdl, dtc, xqtb_limit(h), rule_counter);
+    return XQTB_OK;
 }
 
 int xqtb_probe_dtm(xqtb_handle *h, const xqtb_position *pos, int *wdl, int *dtm)
 {
     xq_board b;
     if (!h || !wdl || !dtm || xq_position_to_board(pos, &b, NULL)) return XQTB_ERR_INVALID;
-    xqtb_result r;
-    int rc = probe_board(h, &b, KIND_DTM, &r);
-    if (rc == XQTB_OK) {
-        *wdl = r.wdl;
-        *dtm = r.by_rule ? -1 : r.dtm;
+    unsigned v;
+    int rc = probe_raw(h, &b, KIND_DTM, &v);
+    if (rc != XQTB_OK) return rc;
+    if (v == XQF_DTM_DRAW) {
+        *wdl = XQTB_DRAW;
+        *dtm = 0;
+    } else {
+        *wdl = (v & 1) ? XQTB_WIN : XQTB_LOSS;
+        *dtm = (v & XQF_DTM_RULED) ? -1 : (int)v;
     }
+    return XQTB_OK;
+}
+
+int xqtb_probe_counter(xqtb_handle *h, const xqtb_position *pos, int rule_counter, xqtb_result *r)
+{
+    xq_board b;
+    if (!h || !r || rule_counter < 0 || xq_position_to_board(pos, &b, NULL)) return XQTB_ERR_INVALID;
+    xqtb_result v;
+    int rc = probe_full(h, &b, rule_counter, &v);
+    if (rc == XQTB_OK && !counter_ok(h, rule_counter)) rc = XQTB_ERR_INVALID;
+    if (rc == XQTB_OK) *r = v;
     return rc;
 }
 
 int xqtb_probe(xqtb_handle *h, const xqtb_position *pos, xqtb_result *r)
 {
-    xq_board b;
-    if (!h || !r || xq_position_to_board(pos, &b, NULL)) return XQTB_ERR_INVALID;
-    xqtb_result v;
-    int rc = probe_board(h, &b, KIND_DTM, &v);
-    if (rc == XQTB_OK) *r = v;
-    return rc;
+    return xqtb_probe_counter(h, pos, 0, r);
 }
 
-/* Sort key of a root move: bigger is better.  Classes from best: ordinary
- * win, ruled win, draw, ruled loss, ordinary loss; within a class by the
- * distance or order (xqtb.h), and among ruled wins of one order a move that
- * does not check before one that does. */
+/* Sort key of a root move: bigger is better.  Classes from best: a win
+ * that holds under the move limit (ordinary, then by a ruling), a cursed
+ * win, a draw, a blessed loss, a loss (by a ruling, then ordinary).  Within
+ * a class: ordinary results by distance to conversion when there is a
+ * limit, then by DTM; ruled ones by order, and among ruled wins of one
+ * order a move that does not check first (the winner must not be the one
+ * checking forever). */
 typedef struct {
     int cls;
     int64_t key;
@@ -345,19 +431,28 @@ typedef struct {
 
 static root_rank root_rank_of(const xqtb_root_move *m, int checks)
 {
-    if (m->wdl == XQTB_WIN && !m->by_rule) return (root_rank){4, -(int64_t)m->dtm};
-    if (m->wdl == XQTB_WIN) return (root_rank){3, -(int64_t)m->order * 2 - checks};
-    if (m->wdl == XQTB_DRAW) return (root_rank){2, 0};
-    if (m->by_rule) return (root_rank){1, m->order};
-    return (root_rank){0, m->dtm};
+    int64_t dtc = m->dtc < 0 ? 0 : m->dtc;
+    int64_t dist = dtc << 20 | m->dtm; /* conversion first, then mate */
+    switch (m->wdl5) {
+    case XQTB_WDL5_WIN:
+        if (!m->by_rule) return (root_rank){6, -dist};
+        return (root_rank){5, -(int64_t)m->order * 2 - checks};
+    case XQTB_WDL5_CURSED_WIN: return (root_rank){4, -dist};
+    case XQTB_WDL5_DRAW: return (root_rank){3, 0};
+    case XQTB_WDL5_BLESSED_LOSS: return (root_rank){2, dist};
+    default:
+        if (m->by_rule) return (root_rank){1, m->order};
+        return (root_rank){0, dist};
+    }
 }
 
 static int rank_better(root_rank a, root_rank b) { return a.cls != b.cls ? a.cls > b.cls : a.key > b.key; }
 
-int xqtb_probe_root(xqtb_handle *h, const xqtb_position *pos, xqtb_root_move moves[XQTB_MAX_MOVES])
+int xqtb_probe_root_counter(xqtb_handle *h, const xqtb_position *pos, int rule_counter,
+                            xqtb_root_move moves[XQTB_MAX_MOVES])
 {
     xq_board b;
-    if (!h || !moves || xq_position_to_board(pos, &b, NULL)) return XQTB_ERR_INVALID;
+    if (!h || !moves || rule_counter < 0 || xq_position_to_board(pos, &b, NULL)) return XQTB_ERR_INVALID;
     xq_move list[XQ_MAX_MOVES];
     root_rank rank[XQ_MAX_MOVES];
     int n = xq_gen_legal(&b, list);
@@ -365,12 +460,21 @@ int xqtb_probe_root(xqtb_handle *h, const xqtb_position *pos, xqtb_root_move mov
         xq_undo u;
         xqtb_result v;
         xq_make_move(&b, list[i], &u);
-        int rc = probe_board(h, &b, KIND_DTM, &v);
+        /* the counter resets on a capture and on nothing else */
+        int rc = probe_full(h, &b, u.captured ? 0 : rule_counter + 1, &v);
         int checks = xq_in_check(&b, b.side);
         xq_unmake_move(&b, list[i], &u);
         if (rc != XQTB_OK) return rc;
-        xqtb_root_move r = {list[i], (int8_t)-v.wdl, (int8_t)v.by_rule,
-                            v.wdl == XQTB_DRAW || v.by_rule ? 0 : v.dtm + 1, v.order};
+        if (!counter_ok(h, rule_counter)) return XQTB_ERR_INVALID;
+        xqtb_root_move r;
+        memset(&r, 0, sizeof r);
+        r.move = list[i];
+        r.wdl = (int8_t)-v.wdl;
+        r.wdl5 = (int8_t)-v.wdl5;
+        r.by_rule = (int8_t)v.by_rule;
+        r.dtm = v.wdl == XQTB_DRAW || v.by_rule ? 0 : v.dtm + 1;
+        r.order = v.order;
+        r.dtc = v.dtc < 0 ? -1 : u.captured ? 1 : v.dtc + 1;
         root_rank k = root_rank_of(&r, checks);
         /* insertion keeps equal moves in generation order */
         int j = i;
@@ -383,6 +487,11 @@ int xqtb_probe_root(xqtb_handle *h, const xqtb_position *pos, xqtb_root_move mov
         rank[j] = k;
     }
     return n;
+}
+
+int xqtb_probe_root(xqtb_handle *h, const xqtb_position *pos, xqtb_root_move moves[XQTB_MAX_MOVES])
+{
+    return xqtb_probe_root_counter(h, pos, 0, moves);
 }
 
 int xqtb_material_name(const xqtb_position *pos, char buf[40])

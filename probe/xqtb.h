@@ -114,9 +114,12 @@ uint64_t xqtb_perft(const xqtb_position *pos, int depth);
  * decides has no distance to mate: xqtb_probe reports which ruling and its
  * order.  Values assume no earlier history: an engine that has already
  * repeated positions must apply the rulings to its game record itself.
- * There is no move limit.  One handle answers under one rule set: the
- * first table opened fixes it (or xqtb_options.require_rules does), and a
- * table built under another is refused (XQTB_ERR_MISMATCH).
+ * Tables built with a move limit (`xqtb gen --limit`, default 120 plies)
+ * also answer under it, given the plies since the last capture: see
+ * xqtb_probe_counter.  One handle answers under one rule set and one move
+ * limit: the first table opened fixes them (xqtb_options.require_rules may
+ * require the rule set), and a table built otherwise is refused
+ * (XQTB_ERR_MISMATCH).
  *
  * Thread safety: after xqtb_open returns, any number of threads may probe
  * the same handle at once.  xqtb_close must not run concurrently with any
@@ -168,18 +171,52 @@ int xqtb_probe_wdl(xqtb_handle *h, const xqtb_position *pos, int *wdl);
  * RETURN: as xqtb_probe_wdl (XQTB_ERR_NO_TABLE if the DTM file is missing). */
 int xqtb_probe_dtm(xqtb_handle *h, const xqtb_position *pos, int *wdl, int *dtm);
 
-/* Everything the DTM file knows about a position. */
+/* Results under the natural move limit (docs/RULES.md, "The move limit"),
+ * for a given count of plies since the last capture: a win that cannot be
+ * converted (a capture that keeps it, or mate) in the plies left is a
+ * cursed win, and the loss it stands against a blessed loss. */
+enum {
+    XQTB_WDL5_LOSS = -2,
+    XQTB_WDL5_BLESSED_LOSS = -1,
+    XQTB_WDL5_DRAW = 0,
+    XQTB_WDL5_CURSED_WIN = 1,
+    XQTB_WDL5_WIN = 2
+};
+
+/* Everything the DTM file (and the DTC file, with a move limit) knows
+ * about a position. */
 typedef struct {
-    int wdl;     /* XQTB_WIN, XQTB_DRAW or XQTB_LOSS */
+    int wdl;     /* XQTB_WIN, XQTB_DRAW or XQTB_LOSS, ignoring the move limit */
     int dtm;     /* plies to mate for ordinary wins and losses; 0 otherwise */
     int by_rule; /* XQTB_BY_NONE, or the ruling that decides the result */
     int order;   /* for a ruled result, its order (docs/RULES.md): 1 when
                   * the loser's only escapes are perpetual checks (chases);
                   * k when they are those or positions of order below k */
+    int dtc;     /* plies to conversion (docs/RULES.md), -1 without a move
+                  * limit and for draws and ruled results; for a cursed win
+                  * or blessed loss from a fresh counter, the plies to the
+                  * next capture that keeps a win at all */
+    int wdl5;    /* XQTB_WDL5_*: wdl under the move limit at the counter
+                  * given (xqtb_probe: 0); 2 * wdl without a limit */
 } xqtb_result;
 
-/* RETURN: as xqtb_probe_dtm. */
+/* RETURN: as xqtb_probe_dtm (XQTB_ERR_NO_TABLE also if the tables have a
+ * move limit and the DTC file is missing). */
 int xqtb_probe(xqtb_handle *h, const xqtb_position *pos, xqtb_result *r);
+
+/* As xqtb_probe, with rule_counter plies played since the last capture
+ * (FEN field 5 in most records).  XQTB_ERR_INVALID if it is negative or
+ * above the tables' limit. */
+int xqtb_probe_counter(xqtb_handle *h, const xqtb_position *pos, int rule_counter, xqtb_result *r);
+
+/* Five-valued WDL (XQTB_WDL5_*) at rule_counter, from the WDL file and,
+ * for a decided position under a move limit, the DTC file: what a search
+ * needs.  RETURN: as xqtb_probe_counter. */
+int xqtb_probe_wdl_counter(xqtb_handle *h, const xqtb_position *pos, int rule_counter, int *wdl5);
+
+/* Move limit in plies the handle's tables were built for (0: none), or -1
+ * while no table has been opened. */
+int xqtb_limit(const xqtb_handle *h);
 
 /* Rule set of the tables this handle answers from, or -1 while no table
  * has been opened. */
@@ -192,19 +229,29 @@ int xqtb_rules(const xqtb_handle *h);
 typedef struct {
     uint16_t move;
     int8_t wdl;
+    int8_t wdl5;    /* XQTB_WDL5_* under the move limit (xqtb_probe_root_counter) */
     int8_t by_rule; /* XQTB_BY_* of the result the move leads to */
     int32_t dtm;    /* 0 for draws and ruled results */
     int32_t order;  /* ruled results: the order after the move; else 0 */
+    int32_t dtc;    /* plies to conversion from before the move (1 for a
+                     * capture), -1 without a limit, draws, ruled results */
 } xqtb_root_move;
 
-/* Every legal move with its value, best first: wins by shortest DTM, then
- * ruled wins by lowest order (moves that do not check first: the winner
- * must not check perpetually himself), then draws, then ruled losses by
- * highest order, then losses by longest DTM; other ties keep
- * move-generation order.
+/* Every legal move with its value, best first: wins that hold under the
+ * move limit (by shortest DTC, then DTM), then ruled wins by lowest order
+ * (moves that do not check first: the winner must not check perpetually
+ * himself), cursed wins, draws, blessed losses, ruled losses by highest
+ * order, then losses by longest DTC and DTM; other ties keep
+ * move-generation order.  Without a move limit DTC plays no part.
  * RETURN: the number of moves (0: the side to move has lost), or an error
  * as for xqtb_probe_dtm (any move's table missing is XQTB_ERR_NO_TABLE). */
 int xqtb_probe_root(xqtb_handle *h, const xqtb_position *pos, xqtb_root_move moves[XQTB_MAX_MOVES]);
+
+/* As xqtb_probe_root at rule_counter plies since the last capture: a move
+ * that keeps a win within what is left of the limit comes before one that
+ * does not.  RETURN: as xqtb_probe_root, XQTB_ERR_INVALID for a bad counter. */
+int xqtb_probe_root_counter(xqtb_handle *h, const xqtb_position *pos, int rule_counter,
+                            xqtb_root_move moves[XQTB_MAX_MOVES]);
 
 /* Canonical material name of a position's table (e.g. "KRKNAA" for either
  * colouring), for messages such as "table KRKNAA missing".
