@@ -27,18 +27,21 @@ enum {
     /* Revision of the generator's results.  Bumped with any change that
      * alters the content of some table (a fix, a rule change): readers
      * refuse files of another revision, and `gen` rebuilds them. */
-    XQF_GEN_REVISION = 1,
+    XQF_GEN_REVISION = 2,
 };
 
 /* WDL symbols (2 bits). */
 enum { XQF_WDL_LOSS = 0, XQF_WDL_DRAW = 1, XQF_WDL_WIN = 2 };
 
-/* Value of a DTM-map entry meaning "draw" (other entries are a DTM in
- * plies: odd = win, even = loss for the side to move). */
-enum { XQF_DTM_DRAW = 0xFFFF };
+/* DTM-map entries: 0xFFFF is "draw"; XQF_DTM_RULED | r is a result decided
+ * by a repetition ruling, r = bit 0 win (else loss), bit 1 by chase (else by
+ * check), bits 2-7 the ruling's order; anything else is a DTM in plies:
+ * odd = win, even = loss for the side to move. */
+enum { XQF_DTM_DRAW = 0xFFFF, XQF_DTM_RULED = 0x8000 };
 
-/* Rule settings a table was built under; a reader refuses other ones. */
-enum { XQF_REPETITION_DRAW = 0 };
+/* Repetition rule field: 0 every repetition draws, 1 perpetual check loses,
+ * 2 perpetual check and chase lose (core/rulings.h's xq_rules). */
+enum { XQF_REPETITION_MAX = 2 };
 
 /* Header field offsets (bytes). */
 enum {

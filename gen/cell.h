@@ -62,4 +62,19 @@ static inline int cell_dtm_max(int width) { return width == 1 ? CELL8_DTM_MAX : 
 static inline int cell_is_win(unsigned v) { return v < CELL_DRAW && (v & 1); }
 static inline int cell_is_loss(unsigned v) { return v < CELL_DRAW && !(v & 1); }
 
+/* Results decided by the repetition rulings (tb_table.ruled), one byte:
+ *   0           none: the cell's own value stands
+ *   bit 0       1 = win, 0 = loss for the side to move
+ *   bit 1       1 = needs the perpetual-chase ruling, 0 = perpetual check
+ *   bits 2-7    the ruling's order, 1..63 (rules.c)
+ */
+enum { RULED_NONE = 0, RULED_ORDER_MAX = 63 };
+static inline unsigned ruled_code(int win, int chase, int order)
+{
+    return (unsigned)(order << 2 | (chase ? 2 : 0) | (win ? 1 : 0));
+}
+static inline int ruled_is_win(unsigned r) { return r & 1; }
+static inline int ruled_by_chase(unsigned r) { return (r >> 1) & 1; }
+static inline int ruled_order(unsigned r) { return (int)(r >> 2); }
+
 #endif

@@ -15,7 +15,7 @@ static const char default_dir[] = "tables";
 /* Options shared by the table subcommands. */
 typedef struct {
     const char *dir;
-    int threads, quiet, json, force, wide, all;
+    int threads, quiet, json, force, wide, all, rules;
     uint64_t max_memory;
     const char *material[64];
     int nmaterial;
@@ -27,6 +27,7 @@ static int parse_table_args(const char *cmd, int argc, char **argv, const char *
 {
     memset(a, 0, sizeof *a);
     a->dir = default_dir;
+    a->rules = XQ_RULES_FULL;
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i];
         char flag = 0;
@@ -38,6 +39,7 @@ static int parse_table_args(const char *cmd, int argc, char **argv, const char *
         else if (!strcmp(o, "--wide")) flag = 'w';
         else if (!strcmp(o, "--max-memory")) flag = 'm';
         else if (!strcmp(o, "--all")) flag = 'a';
+        else if (!strcmp(o, "--rules")) flag = 'r';
         else if (o[0] == '-') return cli_usage_error(cmd, "unknown option '%s'", o);
         if (flag && !strchr(allowed, flag)) return cli_usage_error(cmd, "option '%s' does not apply here", o);
         if (flag == 'm') {
@@ -45,6 +47,11 @@ static int parse_table_args(const char *cmd, int argc, char **argv, const char *
             long mib = cli_parse_uint(argv[i], 1L << 30);
             if (mib < 1) return cli_usage_error(cmd, "--max-memory needs a size in MiB, not '%s'", argv[i]);
             a->max_memory = (uint64_t)mib << 20;
+        } else if (flag == 'r') {
+            if (++i == argc) return cli_usage_error(cmd, "option %s needs a value", o);
+            a->rules = xq_rules_parse(argv[i]);
+            if (a->rules < 0)
+                return cli_usage_error(cmd, "--rules takes none, check or full, not '%.40s'", argv[i]);
         } else if (flag == 'w') {
             a->wide = 1;
         } else if (flag == 'a') {
@@ -114,6 +121,15 @@ static void print_side_text(const char *who, const tb_side_stats *s)
            s->legal ? 100.0 * (double)s->loss / (double)s->legal : 0.0);
     if (s->longest_win >= 0) printf("    longest win:  %3d plies  %s\n", s->longest_win, s->longest_win_fen);
     if (s->longest_loss >= 0) printf("    longest loss: %3d plies  %s\n", s->longest_loss, s->longest_loss_fen);
+    static const char *const by[2] = {"perpetual check", "perpetual chase"};
+    for (int k = 0; k < 2; k++) {
+        if (s->ruled_win[k])
+            printf("    won by the %s ruling (drawn under --rules none):  %llu  e.g. %s\n", by[k],
+                   (unsigned long long)s->ruled_win[k], s->ruled_win_fen[k]);
+        if (s->ruled_loss[k])
+            printf("    lost by the %s ruling (drawn under --rules none): %llu  e.g. %s\n", by[k],
+                   (unsigned long long)s->ruled_loss[k], s->ruled_loss_fen[k]);
+    }
 }
 
 static void print_stats_text(const char *dir, const tb_table *t, const tb_stats *st, int histogram)
@@ -131,6 +147,17 @@ static void print_stats_text(const char *dir, const tb_table *t, const tb_stats 
     if (wb || db)
         printf("  files: WDL %llu bytes (%.3f bits per legal position), DTM %llu bytes (%.3f)\n",
                (unsigned long long)wb, bits_per(wb, legal), (unsigned long long)db, bits_per(db, legal));
+    if (st->rules != XQ_RULES_NONE) {
+        const tb_side_stats *r = &st->side[0], *b = &st->side[1];
+        uint64_t n = r->ruled_win[0] + r->ruled_win[1] + r->ruled_loss[0] + r->ruled_loss[1] + b->ruled_win[0] +
+                     b->ruled_win[1] + b->ruled_loss[0] + b->ruled_loss[1];
+        int orders = r->max_order > b->max_order ? r->max_order : b->max_order;
+        printf("  repetition rules: %s; %llu positions (%.2f%%) decided by a ruling, %d order%s\n",
+               xq_rules_name(st->rules), (unsigned long long)n, legal ? 100.0 * (double)n / (double)legal : 0.0,
+               orders, orders == 1 ? "" : "s");
+    } else {
+        printf("  repetition rules: none (every repetition is a draw)\n");
+    }
     print_side_text("red", &st->side[0]);
     print_side_text("black", &st->side[1]);
     if (!histogram) return;
@@ -154,7 +181,8 @@ static void print_stats_json(const char *dir, const tb_table *t, const tb_stats 
     char name[XQ_MATERIAL_MAX];
     xq_material_name(&t->mat, name);
     uint64_t used = st->side[0].entries + st->side[1].entries;
-    printf("{\"material\":\"%s\",\"index_size\":%llu,\"index_efficiency\":%.4f", name,
+    printf("{\"material\":\"%s\",\"rules\":\"%s\",\"index_size\":%llu,\"index_efficiency\":%.4f", name,
+           xq_rules_name(st->rules),
            (unsigned long long)st->index_size,
            st->index_size ? (double)used / (2.0 * (double)st->index_size) : 0.0);
     uint64_t wb, db, legal = st->side[0].legal + st->side[1].legal;
@@ -169,6 +197,17 @@ static void print_stats_json(const char *dir, const tb_table *t, const tb_stats 
         print_longest_json("longest_win", ss->longest_win, ss->longest_win_fen);
         printf(",");
         print_longest_json("longest_loss", ss->longest_loss, ss->longest_loss_fen);
+        printf(",\"by_rule\":{");
+        static const char *const by[2] = {"perpetual_check", "perpetual_chase"};
+        for (int k = 0; k < 2; k++) {
+            printf("%s\"%s\":{\"win\":%llu,\"loss\":%llu,\"win_example\":", k ? "," : "", by[k],
+                   (unsigned long long)ss->ruled_win[k], (unsigned long long)ss->ruled_loss[k]);
+            if (ss->ruled_win[k]) printf("\"%s\"", ss->ruled_win_fen[k]); else printf("null");
+            printf(",\"loss_example\":");
+            if (ss->ruled_loss[k]) printf("\"%s\"", ss->ruled_loss_fen[k]); else printf("null");
+            printf("}");
+        }
+        printf(",\"max_order\":%d}", ss->max_order);
         printf(",\"histogram\":{");
         int first = 1;
         for (int d = 0; d < TB_HIST_MAX; d++)
@@ -235,7 +274,7 @@ static int show_stats(const char *cmd, const char *dir, const xq_material *m, in
 int cmd_gen(int argc, char **argv)
 {
     table_args a;
-    if (parse_table_args("gen", argc, argv, "tdqfwma", &a)) return EXIT_BAD_INPUT;
+    if (parse_table_args("gen", argc, argv, "tdqfwmar", &a)) return EXIT_BAD_INPUT;
     enum { MAX_ALL = 20000 };
     static xq_material m[MAX_ALL];
     for (int i = 0; i < a.nmaterial; i++)
@@ -245,7 +284,7 @@ int cmd_gen(int argc, char **argv)
         a.nmaterial = all_materials(a.all, m, MAX_ALL);
         if (!a.quiet) fprintf(stderr, "xqtb gen: %d materials with at most %d pieces\n", a.nmaterial, a.all);
     }
-    tb_gen_options opt = {a.dir, a.threads, a.quiet || !isatty(2), a.force, a.wide, a.max_memory};
+    tb_gen_options opt = {a.dir, a.threads, a.quiet || !isatty(2), a.force, a.wide, a.max_memory, a.rules};
     for (int i = 0; i < a.nmaterial; i++) {
         char err[XQ_ERR_MAX];
         if (tb_generate(&m[i], &opt, err)) {

@@ -11,6 +11,23 @@
 
 static const char *wdl_word(int wdl) { return wdl > 0 ? "win" : wdl < 0 ? "loss" : "draw"; }
 
+static const char *rule_word(int by_rule)
+{
+    return by_rule == XQTB_BY_PERPETUAL_CHECK ? "perpetual_check"
+           : by_rule == XQTB_BY_PERPETUAL_CHASE ? "perpetual_chase"
+                                                : NULL;
+}
+
+static const char *rules_word(int rules)
+{
+    return rules == XQTB_RULES_NONE ? "none" : rules == XQTB_RULES_CHECK ? "check" : "full";
+}
+
+static int same_position(const xqtb_position *a, const xqtb_position *b)
+{
+    return a->side == b->side && memcmp(a->board, b->board, sizeof a->board) == 0;
+}
+
 /* Names the table a failing probe needed: the position's own, or that of the
  * first move leading into a table that is not there. */
 static void missing_table(xqtb_handle *h, const xqtb_position *pos, char name[40])
@@ -42,13 +59,19 @@ static int failure(xqtb_handle *h, const xqtb_position *pos, int status, const c
     return status == XQTB_ERR_INVALID ? EXIT_BAD_INPUT : EXIT_FAILURE_IO;
 }
 
-/* The line of best moves to the end of the game; n moves into line. */
-static int best_line(xqtb_handle *h, const xqtb_position *start, uint16_t line[], int max, int *status)
+/* The line of best moves to the end of the game, or for a result decided by
+ * a ruling, to the first repeated position; n moves into line, *repeats set
+ * if it ends in a repetition. */
+static int best_line(xqtb_handle *h, const xqtb_position *start, uint16_t line[], int max, int *status,
+                     int *repeats)
 {
+    static xqtb_position seen[1025];
     xqtb_position p = *start;
     int n = 0;
     *status = XQTB_OK;
-    while (n < max) {
+    *repeats = 0;
+    seen[0] = p;
+    while (n < max && n < 1024) {
         xqtb_root_move mv[XQTB_MAX_MOVES];
         int k = xqtb_probe_root(h, &p, mv);
         if (k < 0) {
@@ -58,8 +81,20 @@ static int best_line(xqtb_handle *h, const xqtb_position *start, uint16_t line[]
         if (k == 0 || mv[0].wdl == XQTB_DRAW) break;
         line[n++] = mv[0].move;
         xqtb_play(&p, mv[0].move);
+        seen[n] = p;
+        for (int i = 0; i < n && !*repeats; i++) *repeats = same_position(&seen[i], &p);
+        if (*repeats) break;
     }
     return n;
+}
+
+/* "dtm", "by_rule" and "order" members of a JSON value. */
+static void print_json_value(int dtm, int by_rule, int order)
+{
+    if (by_rule)
+        printf("\"dtm\":null,\"by_rule\":\"%s\",\"order\":%d", rule_word(by_rule), order);
+    else
+        printf("\"dtm\":%d,\"by_rule\":null", dtm);
 }
 
 int cmd_probe(int argc, char **argv)
@@ -92,10 +127,12 @@ int cmd_probe(int argc, char **argv)
         fprintf(stderr, "xqtb probe: %s\n", xqtb_status_string(st));
         return EXIT_FAILURE_IO;
     }
-    int wdl, dtm, rc = EXIT_ANSWER;
+    int rc = EXIT_ANSWER;
     xqtb_root_move mv[XQTB_MAX_MOVES];
+    xqtb_result res;
     int n = 0;
-    st = xqtb_probe_dtm(h, &pos, &wdl, &dtm);
+    st = xqtb_probe(h, &pos, &res);
+    int wdl = res.wdl, dtm = res.dtm;
     if (st == XQTB_OK) n = xqtb_probe_root(h, &pos, mv);
     if (st != XQTB_OK || n < 0) {
         rc = failure(h, &pos, st != XQTB_OK ? st : n, dirs);
@@ -104,9 +141,9 @@ int cmd_probe(int argc, char **argv)
     }
     enum { LINE_MAX = 1024 };
     uint16_t line[LINE_MAX];
-    int nline = 0;
+    int nline = 0, repeats = 0;
     if (want_line) {
-        nline = best_line(h, &pos, line, LINE_MAX, &st);
+        nline = best_line(h, &pos, line, LINE_MAX, &st, &repeats);
         if (st != XQTB_OK) {
             rc = failure(h, &pos, st, dirs);
             xqtb_close(h);
@@ -117,13 +154,16 @@ int cmd_probe(int argc, char **argv)
     xqtb_position_to_fen(&pos, canon);
     xqtb_material_name(&pos, material);
     if (json) {
-        printf("{\"fen\":\"%s\",\"material\":\"%s\",\"wdl\":\"%s\",\"dtm\":%d,\"moves\":[", canon, material,
-               wdl_word(wdl), dtm);
+        printf("{\"fen\":\"%s\",\"material\":\"%s\",\"rules\":\"%s\",\"wdl\":\"%s\",", canon, material,
+               rules_word(xqtb_rules(h)), wdl_word(wdl));
+        print_json_value(dtm, res.by_rule, res.order);
+        printf(",\"moves\":[");
         for (int i = 0; i < n; i++) {
             char name[5];
             xqtb_move_name(mv[i].move, name);
-            printf("%s{\"move\":\"%.4s\",\"wdl\":\"%s\",\"dtm\":%d}", i ? "," : "", name, wdl_word(mv[i].wdl),
-                   (int)mv[i].dtm);
+            printf("%s{\"move\":\"%.4s\",\"wdl\":\"%s\",", i ? "," : "", name, wdl_word(mv[i].wdl));
+            print_json_value(mv[i].dtm, mv[i].by_rule, mv[i].order);
+            printf("}");
         }
         printf("]");
         if (want_line) {
@@ -137,9 +177,13 @@ int cmd_probe(int argc, char **argv)
         }
         printf("}\n");
     } else {
-        printf("%s  %s\n%s to move: ", canon, material, pos.side == XQTB_RED ? "red" : "black");
+        printf("%s  %s  (repetition rules: %s)\n%s to move: ", canon, material, rules_word(xqtb_rules(h)),
+               pos.side == XQTB_RED ? "red" : "black");
         if (wdl == XQTB_DRAW)
             printf("draw\n");
+        else if (res.by_rule)
+            printf("%s by the %s ruling (order %d)\n", wdl_word(wdl),
+                   res.by_rule == XQTB_BY_PERPETUAL_CHECK ? "perpetual-check" : "perpetual-chase", res.order);
         else if (dtm == 0)
             printf("lost: no legal move (%s)\n", "checkmate or stalemate");
         else
@@ -149,6 +193,9 @@ int cmd_probe(int argc, char **argv)
             xqtb_move_name(mv[i].move, name);
             if (mv[i].wdl == XQTB_DRAW)
                 printf("  %.4s  draw\n", name);
+            else if (mv[i].by_rule)
+                printf("  %.4s  %-4s  by %s, order %d\n", name, wdl_word(mv[i].wdl), rule_word(mv[i].by_rule),
+                       (int)mv[i].order);
             else
                 printf("  %.4s  %-4s  dtm %d\n", name, wdl_word(mv[i].wdl), (int)mv[i].dtm);
         }
@@ -162,7 +209,11 @@ int cmd_probe(int argc, char **argv)
                     xqtb_move_name(line[i], name);
                     printf(" %.4s", name);
                 }
-                printf("%s\n", nline ? "  (then no legal move: lost)" : " (no legal move: lost)");
+                if (repeats)
+                    printf("  (the position repeats: the loser's perpetual %s loses)\n",
+                           res.by_rule == XQTB_BY_PERPETUAL_CHASE ? "check or chase" : "check");
+                else
+                    printf("%s\n", nline ? "  (then no legal move: lost)" : " (no legal move: lost)");
             }
         }
     }

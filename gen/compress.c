@@ -42,9 +42,29 @@ typedef struct {
     uint32_t *rank;              /* cell code -> symbol (DTM) */
 } symbol_coder;
 
+/* What an entry stores: its cell code, or for a result the repetition
+ * rulings decided, RULED_CODE + its ruled byte (cell.h). */
+enum { RULED_CODE = 0x10000, CODES = RULED_CODE + 256 };
+
+static unsigned entry_code(const tb_table *t, int side, uint64_t i)
+{
+    unsigned v = cell_get(t->cells[side], t->width, i);
+    if (v == CELL_DRAW && t->ruled[0] && t->ruled[side][i] != RULED_NONE) return RULED_CODE + t->ruled[side][i];
+    return v;
+}
+
 static unsigned wdl_symbol(unsigned code)
 {
+    if (code >= RULED_CODE) return ruled_is_win(code - RULED_CODE) ? XQF_WDL_WIN : XQF_WDL_LOSS;
     return code == CELL_DRAW ? XQF_WDL_DRAW : (code & 1) ? XQF_WDL_WIN : XQF_WDL_LOSS;
+}
+
+/* The DTM-map value of an entry code (tbformat.h). */
+static uint16_t map_value(unsigned code)
+{
+    if (code == CELL_DRAW) return XQF_DTM_DRAW;
+    if (code >= RULED_CODE) return (uint16_t)(XQF_DTM_RULED | (code - RULED_CODE));
+    return (uint16_t)code;
 }
 
 /* Orders DTM values by how often they occur (ties by value), so that the
@@ -55,7 +75,6 @@ static int coder_init(symbol_coder *c, const tb_table *t, int kind)
     c->t = t;
     c->kind = kind;
     if (kind == XQF_KIND_WDL) return 0;
-    enum { CODES = 65536 };
     uint64_t *count = calloc(CODES, sizeof *count);
     c->rank = calloc(CODES, sizeof *c->rank);
     if (!count || !c->rank) {
@@ -63,8 +82,13 @@ static int coder_init(symbol_coder *c, const tb_table *t, int kind)
         return -1;
     }
     for (int s = 0; s < 2; s++)
-        for (uint64_t i = 0; i < t->ix.size; i++) count[cell_get(t->cells[s], t->width, i)]++;
+        for (uint64_t i = 0; i < t->ix.size; i++) count[entry_code(t, s, i)]++;
     count[CELL_ILLEGAL] = 0;
+    for (uint32_t v = XQF_DTM_RULED; v < RULED_CODE; v++)
+        if (count[v] && v < CELL_DRAW) { /* a DTM the map could not tell from a ruled value */
+            free(count);
+            return -1;
+        }
     count[CELL_UNKNOWN] = 0;
     uint32_t order[CODES], n = 0;
     for (uint32_t v = 0; v < CODES; v++)
@@ -79,7 +103,7 @@ static int coder_init(symbol_coder *c, const tb_table *t, int kind)
                 order[j] = a;
             }
     for (uint32_t k = 0; k < n; k++) {
-        c->map[k] = (uint16_t)(order[k] == CELL_DRAW ? XQF_DTM_DRAW : order[k]);
+        c->map[k] = map_value(order[k]);
         c->rank[order[k]] = k;
     }
     c->nsymbols = n ? n : 1;
@@ -97,13 +121,13 @@ static void encode_block(const symbol_coder *c, int side, uint64_t first, uint64
     unsigned prev = CELL_UNKNOWN;
     /* start the don't-care fill with the block's first legal value */
     for (uint64_t i = first; i < first + n && prev == CELL_UNKNOWN; i++) {
-        unsigned v = cell_get(t->cells[side], t->width, i);
+        unsigned v = entry_code(t, side, i);
         if (v != CELL_ILLEGAL) prev = v;
     }
     if (prev == CELL_UNKNOWN) prev = CELL_DRAW;
     if (c->symbol_bytes == 0) memset(out, 0, (n + 3) / 4);
     for (uint64_t k = 0; k < n; k++) {
-        unsigned v = cell_get(t->cells[side], t->width, first + k);
+        unsigned v = entry_code(t, side, first + k);
         if (v == CELL_ILLEGAL || v == CELL_UNKNOWN)
             v = prev;
         else
@@ -215,7 +239,7 @@ static int write_kind(const tb_table *t, const char *dir, int kind, uint32_t blo
     xq_material_name(&t->mat, (char *)m + XQF_OFF_NAME);
     xqf_put32(m + XQF_OFF_INDEX_LAYOUT, XQF_INDEX_LAYOUT);
     xqf_put64(m + XQF_OFF_ENTRIES, t->ix.size);
-    xqf_put32(m + XQF_OFF_REPETITION, XQF_REPETITION_DRAW);
+    xqf_put32(m + XQF_OFF_REPETITION, (uint32_t)t->rules);
     xqf_put32(m + XQF_OFF_MOVE_LIMIT, 0);
     xqf_put32(m + XQF_OFF_BLOCK_ENTRIES, block_entries);
     xqf_put32(m + XQF_OFF_SYMBOL_BYTES, coder->symbol_bytes);

@@ -13,6 +13,7 @@
 #include "compress.h"
 #include "parallel.h"
 #include "retro.h"
+#include "rules.h"
 #include "tb.h"
 #include "tbformat.h"
 
@@ -64,6 +65,28 @@ static int compressed_files_exist(const tb_gen_options *opt, const xq_material *
     return access(path, F_OK) == 0;
 }
 
+/* The repetition rulings over what retro_solve left drawn. */
+static int apply_rules(tb_table *t, const char *name, const tb_gen_options *opt, uint64_t avail,
+                       char err[XQ_ERR_MAX])
+{
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    rules_report rep;
+    char why[XQ_ERR_MAX];
+    if (rules_solve(t, avail, &rep, why)) {
+        snprintf(err, XQ_ERR_MAX, "%s: %.120s", name, why);
+        return -1;
+    }
+    if (!opt->quiet && t->rules != XQ_RULES_NONE)
+        fprintf(stderr,
+                "%-10s rulings (%s): %llu drawn entries, %llu nodes, %llu edges; decided %llu by check, %llu by "
+                "chase, %d orders, %.2f s\n",
+                name, xq_rules_name(t->rules), (unsigned long long)rep.positions, (unsigned long long)rep.nodes,
+                (unsigned long long)rep.edges, (unsigned long long)rep.decided[0],
+                (unsigned long long)rep.decided[1], rep.orders, seconds_since(&t0));
+    return 0;
+}
+
 static int generate_one(tb_set *set, const xq_material *m, const tb_gen_options *opt, char err[XQ_ERR_MAX])
 {
     char name[XQ_MATERIAL_MAX];
@@ -83,6 +106,7 @@ static int generate_one(tb_set *set, const xq_material *m, const tb_gen_options 
         snprintf(err, XQ_ERR_MAX, "%s: out of memory allocating %.1f MiB", name, (double)need / 1048576.0);
         return -1;
     }
+    t->rules = opt->rules;
     if (tb_set_add(set, t, err)) {
         tb_table_free(t);
         return -1;
@@ -97,6 +121,7 @@ static int generate_one(tb_set *set, const xq_material *m, const tb_gen_options 
                 name, (unsigned long long)t->ix.size, t->max_dtm < 0 ? 0 : t->max_dtm,
                 t->max_dtm < 0 ? " (nothing decided: all draws)" : " plies", secs,
                 secs > 0 ? 2.0 * (double)t->ix.size / secs / 1e6 : 0.0, "");
+    if (apply_rules(t, name, opt, avail, err)) return -1;
     if (tb_file_write(t, opt->dir, err)) return -1;
     return write_compressed(t, opt, err);
 }
@@ -119,6 +144,12 @@ static int visit(tb_set *set, const xq_material *m, const tb_gen_options *opt, i
         tb_file_path(opt->dir, m, path, sizeof path);
         if (access(path, F_OK) == 0) {
             tb_table *t = tb_file_read(opt->dir, m, ignored);
+            if (t && t->rules != opt->rules) {
+                snprintf(ignored, XQ_ERR_MAX, "%.60s was built under rules %s, not %s", path,
+                         xq_rules_name(t->rules), xq_rules_name(opt->rules));
+                tb_table_free(t);
+                t = NULL;
+            }
             if (t && tb_set_add(set, t, err) == 0) {
                 if (!opt->quiet) {
                     char name[XQ_MATERIAL_MAX];

@@ -16,10 +16,22 @@ static void record_fen(const tb_table *t, uint64_t i, int side, char fen[XQ_FEN_
     xq_fen_write(&b, fen);
 }
 
+static void count_ruled(const tb_table *t, tb_side_stats *ss, uint64_t i, int side, unsigned r, uint64_t w)
+{
+    int chase = ruled_by_chase(r);
+    uint64_t *n = ruled_is_win(r) ? &ss->ruled_win[chase] : &ss->ruled_loss[chase];
+    char *fen = ruled_is_win(r) ? ss->ruled_win_fen[chase] : ss->ruled_loss_fen[chase];
+    if (*n == 0) record_fen(t, i, side, fen);
+    *n += w;
+    *(ruled_is_win(r) ? &ss->win : &ss->loss) += w;
+    if (ruled_order(r) > ss->max_order) ss->max_order = ruled_order(r);
+}
+
 void tb_compute_stats(const tb_table *t, tb_stats *st)
 {
     memset(st, 0, sizeof *st);
     st->index_size = t->ix.size;
+    st->rules = t->rules;
     for (int s = 0; s < 2; s++) {
         tb_side_stats *ss = &st->side[s];
         uint64_t win_at = UINT64_MAX, loss_at = UINT64_MAX;
@@ -30,6 +42,11 @@ void tb_compute_stats(const tb_table *t, tb_stats *st)
             uint64_t w = (uint64_t)xq_index_weight(&t->ix, i);
             ss->entries++;
             ss->legal += w;
+            unsigned r = t->ruled[0] ? t->ruled[s][i] : RULED_NONE;
+            if (v == CELL_DRAW && r != RULED_NONE) {
+                count_ruled(t, ss, i, s, r, w);
+                continue;
+            }
             if (v == CELL_DRAW) {
                 ss->draw += w;
                 continue;

@@ -36,6 +36,8 @@ void tb_table_free(tb_table *t)
     if (!t) return;
     free(t->cells[0]);
     free(t->cells[1]);
+    free(t->ruled[0]);
+    free(t->ruled[1]);
     xq_index_free(&t->ix);
     free(t);
 }
@@ -80,9 +82,9 @@ int tb_table_widen(tb_table *t)
 
 tb_value tb_value_of_cell(unsigned code)
 {
-    if (code == CELL_ILLEGAL || code == CELL_UNKNOWN) return (tb_value){0, -1};
-    if (code == CELL_DRAW) return (tb_value){0, 0};
-    return (tb_value){(code & 1) ? 1 : -1, (int)code};
+    if (code == CELL_ILLEGAL || code == CELL_UNKNOWN) return (tb_value){0, -1, 0};
+    if (code == CELL_DRAW) return (tb_value){0, 0, 0};
+    return (tb_value){(code & 1) ? 1 : -1, (int)code, 0};
 }
 
 tb_value tb_value_of(const tb_table *t, const xq_board *b)
@@ -95,12 +97,16 @@ tb_value tb_value_of(const tb_table *t, const xq_board *b)
     else {
         xq_material f;
         xq_material_flip(&m, &f);
-        if (!xq_material_equal(&f, &t->mat)) return (tb_value){0, -1};
+        if (!xq_material_equal(&f, &t->mat)) return (tb_value){0, -1, 0};
         flip = 1;
     }
     uint64_t i = xq_index_encode(&t->ix, b, flip);
-    if (i == XQ_INDEX_NONE) return (tb_value){0, -1};
-    return tb_value_of_cell(cell_get(t->cells[b->side ^ flip], t->width, i));
+    if (i == XQ_INDEX_NONE) return (tb_value){0, -1, 0};
+    tb_value v = tb_value_of_cell(cell_get(t->cells[b->side ^ flip], t->width, i));
+    unsigned r = t->ruled[0] ? t->ruled[b->side ^ flip][i] : RULED_NONE;
+    if (r != RULED_NONE && v.wdl == 0 && v.dtm == 0)
+        v = (tb_value){ruled_is_win(r) ? 1 : -1, ruled_order(r), ruled_by_chase(r) ? XQ_BY_CHASE : XQ_BY_CHECK};
+    return v;
 }
 
 unsigned tb_capture_cell(const tb_table *t, xq_piece taken, const xq_board *b)

@@ -131,8 +131,15 @@ typedef struct {
     int longest_win, longest_loss;   /* -1 if none */
     char longest_win_fen[XQ_FEN_MAX], longest_loss_fen[XQ_FEN_MAX];
     uint64_t hist[TB_HIST_MAX];      /* boards by DTM (decided only) */
+    /* Boards the repetition rulings decide ([0] by check, [1] by chase),
+     * included in win and loss above: each is a draw under --rules none,
+     * which is all they change (rules.c).  An example of each, "" if none. */
+    uint64_t ruled_win[2], ruled_loss[2];
+    int max_order; /* highest order of a ruled result, 0 if none */
+    char ruled_win_fen[2][XQ_FEN_MAX], ruled_loss_fen[2][XQ_FEN_MAX];
 } tb_side_stats;
 typedef struct {
+    int rules;           /* xq_rules of the table */
     uint64_t index_size; /* entries per side to move */
     tb_side_stats side[2];
 } tb_stats;

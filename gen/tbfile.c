@@ -1,6 +1,7 @@
 /*
  * tbfile.c - the generator's plain table file (docs/FORMAT-RAW.md): a fixed
- * header, then every cell of both sides to move, then nothing.  Written
+ * header, then every cell of both sides to move, then (unless the rule set
+ * is "none") the ruled byte of every entry of both sides, then nothing.  Written
  * atomically; read back with every header field and the checksum checked.
  */
 #include <errno.h>
@@ -39,7 +40,7 @@ static void header_fill(const tb_table *t, uint8_t h[RAW_HEADER])
     xqf_put32(h + 52, (uint32_t)(int32_t)t->max_dtm);
     xqf_put64(h + 56, t->ix.size);
     xqf_put32(h + 64, TB_GEN_REVISION);
-    /* 68..71 reserved, zero */
+    xqf_put32(h + 68, (uint32_t)t->rules);
 }
 
 /* Cells of one side in file byte order (little-endian), chunk by chunk. */
@@ -81,6 +82,7 @@ int tb_file_write(const tb_table *t, const char *dir, char err[XQ_ERR_MAX])
             cells_to_bytes(t, s, i, n, buf);
             XXH64_update(st, buf, n * (size_t)t->width);
         }
+    for (int s = 0; s < 2 && t->rules != XQ_RULES_NONE; s++) XXH64_update(st, t->ruled[s], t->ix.size);
     xqf_put64(h + 72, XXH64_digest(st));
     XXH64_freeState(st);
     atomic_file f;
@@ -92,6 +94,8 @@ int tb_file_write(const tb_table *t, const char *dir, char err[XQ_ERR_MAX])
             cells_to_bytes(t, s, i, n, buf);
             rc = atomic_write(&f, buf, n * (size_t)t->width, err);
         }
+    for (int s = 0; s < 2 && rc == 0 && t->rules != XQ_RULES_NONE; s++)
+        rc = atomic_write(&f, t->ruled[s], t->ix.size, err);
     if (rc == 0)
         rc = atomic_commit(&f, err);
     else
@@ -136,18 +140,18 @@ tb_table *tb_file_read(const char *dir, const xq_material *m, char err[XQ_ERR_MA
                  RAW_VERSION);
         goto fail;
     }
-    if (xqf_get32(h + 64) != TB_GEN_REVISION || xqf_get32(h + 68) != 0) {
+    if (xqf_get32(h + 64) != TB_GEN_REVISION) {
         snprintf(err, XQ_ERR_MAX, "table %s: %.60s was built by generator revision %u, not %d: regenerate it", name,
                  path, xqf_get32(h + 64), TB_GEN_REVISION);
         goto fail;
     }
-    uint32_t width = xqf_get32(h + 12);
+    uint32_t width = xqf_get32(h + 12), rules = xqf_get32(h + 68);
     char fname[RAW_NAME + 1];
     memcpy(fname, h + 16, RAW_NAME);
     fname[RAW_NAME] = 0;
-    if ((width != 1 && width != 2) || strcmp(fname, name)) {
-        snprintf(err, XQ_ERR_MAX, "table %s: %.60s has a bad header (material '%.16s', width %u)", name,
-                 path, fname, width);
+    if ((width != 1 && width != 2) || strcmp(fname, name) || rules >= XQ_RULES_NB) {
+        snprintf(err, XQ_ERR_MAX, "table %s: %.60s has a bad header (material '%.16s', width %u, rules %u)", name,
+                 path, fname, width % 100, rules % 100);
         goto fail;
     }
     t = tb_table_new(&canon, (int)width);
@@ -155,8 +159,9 @@ tb_table *tb_file_read(const char *dir, const xq_material *m, char err[XQ_ERR_MA
         snprintf(err, XQ_ERR_MAX, "table %s: out of memory", name);
         goto fail;
     }
-    uint64_t bytes = t->ix.size * width;
-    if (xqf_get64(h + 56) != t->ix.size || (uint64_t)sb.st_size != RAW_HEADER + 2 * bytes) {
+    t->rules = (int)rules;
+    uint64_t bytes = t->ix.size * width, ruled_bytes = rules != XQ_RULES_NONE ? t->ix.size : 0;
+    if (xqf_get64(h + 56) != t->ix.size || (uint64_t)sb.st_size != RAW_HEADER + 2 * (bytes + ruled_bytes)) {
         snprintf(err, XQ_ERR_MAX, "table %s: %.60s has the wrong size (truncated or not this version)", name,
                  path);
         goto fail;
@@ -174,6 +179,11 @@ tb_table *tb_file_read(const char *dir, const xq_material *m, char err[XQ_ERR_MA
         if (width == 2) /* file order is little-endian */
             for (uint64_t i = 0; i < t->ix.size; i++)
                 ((uint16_t *)c)[i] = (uint16_t)(c[2 * i] | c[2 * i + 1] << 8);
+    }
+    for (int s = 0; s < 2 && !bad && ruled_bytes; s++) {
+        t->ruled[s] = malloc(ruled_bytes);
+        if (!t->ruled[s] || read_all(fd, t->ruled[s], ruled_bytes)) bad = 1;
+        else XXH64_update(st, t->ruled[s], ruled_bytes);
     }
     uint64_t sum = XXH64_digest(st);
     XXH64_freeState(st);

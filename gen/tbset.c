@@ -60,6 +60,16 @@ static int link_subtables(tb_set *s, tb_table *t, char err[XQ_ERR_MAX])
                 snprintf(err, XQ_ERR_MAX, "subtable %s is not loaded", name);
                 return -1;
             }
+            if (sub->rules != t->rules) {
+                /* Values built under other rulings would flow through the
+                 * captures: never mix rule sets in one table. */
+                char name[XQ_MATERIAL_MAX], sname[XQ_MATERIAL_MAX];
+                xq_material_name(&t->mat, name);
+                xq_material_name(&sub->mat, sname);
+                snprintf(err, XQ_ERR_MAX, "%s is built under rules %s but its subtable %s under rules %s", name,
+                         xq_rules_name(t->rules), sname, xq_rules_name(sub->rules));
+                return -1;
+            }
             t->sub[c][k] = sub;
             t->sub_flip[c][k] = (uint8_t)xq_material_needs_flip(&m);
         }

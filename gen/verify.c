@@ -8,7 +8,18 @@
  *   draw:      no move leads to a loss, some move leads to a draw.
  *
  * This is the Bellman condition of DTM; with the shortest-win rule it pins
- * down the values of every decided position given the subtables.
+ * down the values of every decided position given the subtables.  It is
+ * checked on the cells, which hold the values without the repetition
+ * rulings.  On top, results the rulings decide (rules.c) are checked
+ * against the rule-aware values of the successors:
+ *
+ *   ruled win:  some move leads to a loss for the opponent (of any kind);
+ *   ruled loss: every move leads to a win for the opponent (of any kind);
+ *   draw:       no move leads to a loss of any kind, some move to a draw.
+ *
+ * The orders of ruled results are not checked: a ruling's order belongs
+ * to a position together with the chase history, of which the table keeps
+ * only the empty one.
  */
 #include <stdio.h>
 #include <string.h>
@@ -34,6 +45,48 @@ static unsigned move_code(const tb_table *t, xq_board *b, xq_move m)
                             : cell_get(t->cells[b->side], t->width, xq_index_encode(&t->ix, b, 0));
     xq_unmake_move(b, m, &u);
     return v;
+}
+
+/* Rule-aware result of the position a legal move leads to, from the
+ * opponent's point of view: 1 win, 0 draw, -1 loss. */
+static int move_result(const tb_table *t, xq_board *b, xq_move m)
+{
+    xq_undo u;
+    xq_make_move(b, m, &u);
+    const tb_table *s = t;
+    int flip = 0;
+    if (u.captured) {
+        s = t->sub[colour_of(u.captured)][kind_of(u.captured)];
+        flip = t->sub_flip[colour_of(u.captured)][kind_of(u.captured)];
+    }
+    uint64_t i = xq_index_encode(&s->ix, b, flip);
+    int side = b->side ^ flip;
+    unsigned v = cell_get(s->cells[side], s->width, i);
+    unsigned r = s->ruled[0] ? s->ruled[side][i] : RULED_NONE;
+    xq_unmake_move(b, m, &u);
+    if (v == CELL_DRAW) return r == RULED_NONE ? 0 : ruled_is_win(r) ? 1 : -1;
+    return cell_is_win(v) ? 1 : -1;
+}
+
+/* NULL if a position's rule-aware value agrees with its successors. */
+static const char *check_ruled(const tb_table *t, xq_board *b, unsigned r)
+{
+    xq_move list[XQ_MAX_MOVES];
+    int n = xq_gen_legal(b, list);
+    int wins = 0, draws = 0, losses = 0;
+    for (int i = 0; i < n; i++) {
+        int v = move_result(t, b, list[i]);
+        wins += v > 0;
+        draws += v == 0;
+        losses += v < 0;
+    }
+    if (r == RULED_NONE) {
+        if (losses) return "draw, but a move leads to a loss by a ruling for the opponent";
+        if (!draws) return "draw, but every move leads to a result decided by a ruling";
+        return NULL;
+    }
+    if (ruled_is_win(r)) return losses ? NULL : "win by a ruling, but no move leads to a loss for the opponent";
+    return draws || losses ? "loss by a ruling, but some move escapes" : NULL;
 }
 
 /* NULL if the position's code agrees with its successors, else why not. */
@@ -90,7 +143,8 @@ static void verify_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
             b.side = (uint8_t)s;
             c->checked[thread]++;
             int bad = code == CELL_UNKNOWN || xq_kings_facing(&b) || xq_in_check(&b, s ^ 1) ||
-                      check_position(t, &b, code) != NULL;
+                      check_position(t, &b, code) != NULL ||
+                      (code == CELL_DRAW && t->ruled[0] && check_ruled(t, &b, t->ruled[s][i]) != NULL);
             if (bad) {
                 c->errors[thread]++;
                 if (i * 2 + (uint64_t)s < c->first_bad[thread]) c->first_bad[thread] = i * 2 + (uint64_t)s;
@@ -130,6 +184,7 @@ int tb_verify(const tb_table *t, int threads, tb_verify_report *r)
             const char *why = code == CELL_UNKNOWN                              ? "value never decided"
                               : xq_kings_facing(&b) || xq_in_check(&b, s ^ 1) ? "illegal position holds a value"
                                                                               : check_position(t, &b, code);
+            if (!why && code == CELL_DRAW && t->ruled[0]) why = check_ruled(t, &b, t->ruled[s][i]);
             tb_value v = tb_value_of_cell(code);
             snprintf(r->first_error, sizeof r->first_error, "%s (stored wdl %d dtm %d): %s", fen, v.wdl, v.dtm,
                      why ? why : "?");

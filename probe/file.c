@@ -80,7 +80,13 @@ static int check_layout(xqf_file *f)
     if (prev != f->size) return XQTB_ERR_CORRUPT;
     for (uint32_t i = 0; f->kind == XQF_KIND_DTM && i < f->nsymbols; i++) {
         unsigned v = (unsigned)f->dtm_map[2 * i] | (unsigned)f->dtm_map[2 * i + 1] << 8;
-        if (v != XQF_DTM_DRAW && (int64_t)v > f->max_dtm) return XQTB_ERR_CORRUPT;
+        if (v == XQF_DTM_DRAW) continue;
+        if (v & XQF_DTM_RULED) {
+            /* order 1..63 in bits 2-7, nothing above bit 7 */
+            if ((v & 0x7F00) || (v & 0xFF) >> 2 == 0) return XQTB_ERR_CORRUPT;
+        } else if ((int64_t)v > f->max_dtm) {
+            return XQTB_ERR_CORRUPT;
+        }
     }
     return XQTB_OK;
 }
@@ -92,7 +98,7 @@ static int check_layout(xqf_file *f)
  * format may not even hash the same way.) */
 static int check_rules(const uint8_t *h)
 {
-    if (xqf_get32(h + XQF_OFF_REPETITION) != XQF_REPETITION_DRAW || xqf_get32(h + XQF_OFF_MOVE_LIMIT) != 0 ||
+    if (xqf_get32(h + XQF_OFF_REPETITION) > XQF_REPETITION_MAX || xqf_get32(h + XQF_OFF_MOVE_LIMIT) != 0 ||
         xqf_get32(h + XQF_OFF_GEN_REVISION) != XQF_GEN_REVISION)
         return XQTB_ERR_MISMATCH;
     return XQTB_OK;
@@ -122,6 +128,7 @@ int xqf_open(xqf_file *f, const char *path, int kind, const char *name, uint64_t
     int rc = check_header(f, f->map, kind, name, entries);
     if (rc == XQTB_OK) rc = check_layout(f);
     if (rc == XQTB_OK) rc = check_rules(f->map);
+    if (rc == XQTB_OK) f->rules = xqf_get32(f->map + XQF_OFF_REPETITION);
     if (rc != XQTB_OK) xqf_close(f);
     return rc;
 }

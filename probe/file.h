@@ -15,6 +15,7 @@ typedef struct {
     uint64_t entries;   /* per side to move */
     uint32_t block_entries, blocks, symbol_bytes, nsymbols;
     int32_t max_dtm;
+    uint32_t rules;     /* repetition rule field (tbformat.h) */
     const uint8_t *dtm_map, *offsets, *checksums;
 } xqf_file;
 

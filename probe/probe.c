@@ -44,6 +44,7 @@ struct xqtb_handle {
     tb_entry *e;
     int n, largest;
     xq_cache *cache;
+    int rules; /* rule set of the files opened so far, -1 before the first */
 };
 
 /* Counts of both colours' non-king pieces packed 3 bits each. */
@@ -113,6 +114,10 @@ xqtb_handle *xqtb_open(const char *paths, const xqtb_options *opt, int *status)
         *status = XQTB_ERR_INVALID;
         return NULL;
     }
+    if (opt && (opt->require_rules < 0 || opt->require_rules > 1 + XQTB_RULES_FULL)) {
+        *status = XQTB_ERR_INVALID;
+        return NULL;
+    }
     xqtb_handle *h = calloc(1, sizeof *h);
     char *list = strdup(paths);
     int cap = 0, rc = XQTB_OK;
@@ -120,6 +125,7 @@ xqtb_handle *xqtb_open(const char *paths, const xqtb_options *opt, int *status)
         rc = XQTB_ERR_NOMEM;
         goto fail;
     }
+    h->rules = opt && opt->require_rules ? opt->require_rules - 1 : -1;
     char *save = NULL;
     for (char *dir = strtok_r(list, ":", &save); dir && rc == XQTB_OK; dir = strtok_r(NULL, ":", &save)) {
         DIR *d = opendir(dir);
@@ -215,7 +221,18 @@ static tb_entry *find_entry(xqtb_handle *h, const xq_material *canon)
 }
 
 /* Maps and checks the file of one kind, once; returns its state. */
-static int ensure_open(tb_entry *e, int kind)
+/* The first file opened fixes the handle's rule set (unless the options
+ * did); returns false for a file of another. */
+static int settle_rules(xqtb_handle *h, int rules)
+{
+    int expected = -1;
+    if (__atomic_compare_exchange_n(&h->rules, &expected, rules, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) return 1;
+    return expected == rules;
+}
+
+int xqtb_rules(const xqtb_handle *h) { return h ? __atomic_load_n(&h->rules, __ATOMIC_ACQUIRE) : -1; }
+
+static int ensure_open(xqtb_handle *h, tb_entry *e, int kind)
 {
     int st = __atomic_load_n(&e->state[kind], __ATOMIC_ACQUIRE);
     if (st != 0) return st;
@@ -230,6 +247,10 @@ static int ensure_open(tb_entry *e, int kind)
             e->index_ready = 1;
             int rc = xqf_open(&e->file[kind], e->path[kind], kind == KIND_WDL ? XQF_KIND_WDL : XQF_KIND_DTM, e->name,
                               e->ix.size);
+            if (rc == XQTB_OK && !settle_rules(h, (int)e->file[kind].rules)) {
+                xqf_close(&e->file[kind]);
+                rc = XQTB_ERR_MISMATCH;
+            }
             st = rc == XQTB_OK ? 1 : rc;
         }
         /* NOMEM may pass; everything else is remembered */
@@ -240,7 +261,7 @@ static int ensure_open(tb_entry *e, int kind)
 }
 
 /* Value of a legal board from the file of `kind`. */
-static int probe_board(xqtb_handle *h, const xq_board *b, int kind, int *wdl, int *dtm)
+static int probe_board(xqtb_handle *h, const xq_board *b, int kind, xqtb_result *r)
 {
     xq_material m, canon;
     xq_material_of(b, &m);
@@ -251,7 +272,7 @@ static int probe_board(xqtb_handle *h, const xq_board *b, int kind, int *wdl, in
         canon = m;
     tb_entry *e = find_entry(h, &canon);
     if (!e) return XQTB_ERR_NO_TABLE;
-    int st = ensure_open(e, kind);
+    int st = ensure_open(h, e, kind);
     if (st != 1) return st;
     const xqf_file *f = &e->file[kind];
     uint64_t idx = xq_index_encode(&e->ix, b, flip ? XQ_INDEX_FLIP : 0);
@@ -259,19 +280,23 @@ static int probe_board(xqtb_handle *h, const xq_board *b, int kind, int *wdl, in
     unsigned sym;
     int rc = xq_cache_symbol(h->cache, f, e->file_id[kind], b->side ^ flip, idx, &sym);
     if (rc != XQTB_OK) return rc;
+    memset(r, 0, sizeof *r);
     if (kind == KIND_WDL) {
         if (sym > XQF_WDL_WIN) return XQTB_ERR_CORRUPT;
-        *wdl = sym == XQF_WDL_WIN ? XQTB_WIN : sym == XQF_WDL_DRAW ? XQTB_DRAW : XQTB_LOSS;
+        r->wdl = sym == XQF_WDL_WIN ? XQTB_WIN : sym == XQF_WDL_DRAW ? XQTB_DRAW : XQTB_LOSS;
         return XQTB_OK;
     }
     if (sym >= f->nsymbols) return XQTB_ERR_CORRUPT;
     unsigned v = (unsigned)f->dtm_map[2 * sym] | (unsigned)f->dtm_map[2 * sym + 1] << 8;
     if (v == XQF_DTM_DRAW) {
-        *wdl = XQTB_DRAW;
-        *dtm = 0;
+        r->wdl = XQTB_DRAW;
+    } else if (v & XQF_DTM_RULED) { /* checked when the file was opened */
+        r->wdl = (v & 1) ? XQTB_WIN : XQTB_LOSS;
+        r->by_rule = (v & 2) ? XQTB_BY_PERPETUAL_CHASE : XQTB_BY_PERPETUAL_CHECK;
+        r->order = (int)(v & 0xFF) >> 2;
     } else {
-        *wdl = (v & 1) ? XQTB_WIN : XQTB_LOSS;
-        *dtm = (int)v;
+        r->wdl = (v & 1) ? XQTB_WIN : XQTB_LOSS;
+        r->dtm = (int)v;
     }
     return XQTB_OK;
 }
@@ -280,52 +305,82 @@ int xqtb_probe_wdl(xqtb_handle *h, const xqtb_position *pos, int *wdl)
 {
     xq_board b;
     if (!h || !wdl || xq_position_to_board(pos, &b, NULL)) return XQTB_ERR_INVALID;
-    return probe_board(h, &b, KIND_WDL, wdl, NULL);
+    xqtb_result r;
+    int rc = probe_board(h, &b, KIND_WDL, &r);
+    if (rc == XQTB_OK) *wdl = r.wdl;
+    return rc;
 }
 
 int xqtb_probe_dtm(xqtb_handle *h, const xqtb_position *pos, int *wdl, int *dtm)
 {
     xq_board b;
-    int w, d;
     if (!h || !wdl || !dtm || xq_position_to_board(pos, &b, NULL)) return XQTB_ERR_INVALID;
-    int rc = probe_board(h, &b, KIND_DTM, &w, &d);
+    xqtb_result r;
+    int rc = probe_board(h, &b, KIND_DTM, &r);
     if (rc == XQTB_OK) {
-        *wdl = w;
-        *dtm = d;
+        *wdl = r.wdl;
+        *dtm = r.by_rule ? -1 : r.dtm;
     }
     return rc;
 }
 
-/* Better first: wins by shortest DTM, draws, losses by longest DTM. */
-static int root_better(const xqtb_root_move *a, const xqtb_root_move *b)
+int xqtb_probe(xqtb_handle *h, const xqtb_position *pos, xqtb_result *r)
 {
-    if (a->wdl != b->wdl) return a->wdl > b->wdl;
-    if (a->wdl == XQTB_WIN) return a->dtm < b->dtm;
-    if (a->wdl == XQTB_LOSS) return a->dtm > b->dtm;
-    return 0;
+    xq_board b;
+    if (!h || !r || xq_position_to_board(pos, &b, NULL)) return XQTB_ERR_INVALID;
+    xqtb_result v;
+    int rc = probe_board(h, &b, KIND_DTM, &v);
+    if (rc == XQTB_OK) *r = v;
+    return rc;
 }
+
+/* Sort key of a root move: bigger is better.  Classes from best: ordinary
+ * win, ruled win, draw, ruled loss, ordinary loss; within a class by the
+ * distance or order (xqtb.h), and among ruled wins of one order a move that
+ * does not check before one that does. */
+typedef struct {
+    int cls;
+    int64_t key;
+} root_rank;
+
+static root_rank root_rank_of(const xqtb_root_move *m, int checks)
+{
+    if (m->wdl == XQTB_WIN && !m->by_rule) return (root_rank){4, -(int64_t)m->dtm};
+    if (m->wdl == XQTB_WIN) return (root_rank){3, -(int64_t)m->order * 2 - checks};
+    if (m->wdl == XQTB_DRAW) return (root_rank){2, 0};
+    if (m->by_rule) return (root_rank){1, m->order};
+    return (root_rank){0, m->dtm};
+}
+
+static int rank_better(root_rank a, root_rank b) { return a.cls != b.cls ? a.cls > b.cls : a.key > b.key; }
 
 int xqtb_probe_root(xqtb_handle *h, const xqtb_position *pos, xqtb_root_move moves[XQTB_MAX_MOVES])
 {
     xq_board b;
     if (!h || !moves || xq_position_to_board(pos, &b, NULL)) return XQTB_ERR_INVALID;
     xq_move list[XQ_MAX_MOVES];
+    root_rank rank[XQ_MAX_MOVES];
     int n = xq_gen_legal(&b, list);
     for (int i = 0; i < n; i++) {
         xq_undo u;
-        int wdl = 0, dtm = 0;
+        xqtb_result v;
         xq_make_move(&b, list[i], &u);
-        int rc = probe_board(h, &b, KIND_DTM, &wdl, &dtm);
+        int rc = probe_board(h, &b, KIND_DTM, &v);
+        int checks = xq_in_check(&b, b.side);
         xq_unmake_move(&b, list[i], &u);
         if (rc != XQTB_OK) return rc;
-        xqtb_root_move r = {list[i], (int8_t)-wdl, wdl == XQTB_DRAW ? 0 : dtm + 1};
+        xqtb_root_move r = {list[i], (int8_t)-v.wdl, (int8_t)v.by_rule,
+                            v.wdl == XQTB_DRAW || v.by_rule ? 0 : v.dtm + 1, v.order};
+        root_rank k = root_rank_of(&r, checks);
         /* insertion keeps equal moves in generation order */
         int j = i;
-        while (j > 0 && root_better(&r, &moves[j - 1])) {
+        while (j > 0 && rank_better(k, rank[j - 1])) {
             moves[j] = moves[j - 1];
+            rank[j] = rank[j - 1];
             j--;
         }
         moves[j] = r;
+        rank[j] = k;
     }
     return n;
 }

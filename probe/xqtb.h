@@ -107,8 +107,16 @@ uint64_t xqtb_perft(const xqtb_position *pos, int depth);
  *   dtm  plies to the end of the game with best play (winner shortest,
  *        loser longest); 0 for a side with no legal move (it has lost:
  *        checkmate and stalemate alike) and for draws.
- * A repetition counts as a draw and there is no move limit (docs/RULES.md):
- * the rule settings are recorded in each file and checked when opened.
+ * Repetitions are judged by the rule set each table was built under
+ * (docs/RULES.md): under "check" a side that checks perpetually loses,
+ * under "full" (the default of `xqtb gen`) perpetual chasing loses too,
+ * under "none" every repetition is a draw.  A result that only a ruling
+ * decides has no distance to mate: xqtb_probe reports which ruling and its
+ * order.  Values assume no earlier history: an engine that has already
+ * repeated positions must apply the rulings to its game record itself.
+ * There is no move limit.  One handle answers under one rule set: the
+ * first table opened fixes it (or xqtb_options.require_rules does), and a
+ * table built under another is refused (XQTB_ERR_MISMATCH).
  *
  * Thread safety: after xqtb_open returns, any number of threads may probe
  * the same handle at once.  xqtb_close must not run concurrently with any
@@ -117,8 +125,16 @@ typedef enum { XQTB_LOSS = -1, XQTB_DRAW = 0, XQTB_WIN = 1 } xqtb_wdl;
 
 typedef struct xqtb_handle xqtb_handle;
 
+/* Repetition rule sets, as recorded in table files. */
+enum { XQTB_RULES_NONE = 0, XQTB_RULES_CHECK = 1, XQTB_RULES_FULL = 2 };
+/* Which ruling decided a result. */
+enum { XQTB_BY_NONE = 0, XQTB_BY_PERPETUAL_CHECK = 1, XQTB_BY_PERPETUAL_CHASE = 2 };
+
 typedef struct {
     size_t cache_bytes; /* decompressed-block cache; 0 = 64 MiB */
+    /* 0: the rule set of the first table opened, every other must match;
+     * 1 + XQTB_RULES_x: exactly that rule set. */
+    int require_rules;
 } xqtb_options;
 
 /* Opens the tables in `paths`, a colon-separated list of directories
@@ -147,9 +163,27 @@ int xqtb_largest(const xqtb_handle *h);
  * nothing. */
 int xqtb_probe_wdl(xqtb_handle *h, const xqtb_position *pos, int *wdl);
 
-/* Win/draw/loss and distance to mate, from the DTM file.
+/* Win/draw/loss and distance to mate, from the DTM file.  *dtm is -1 for a
+ * result decided by a repetition ruling (see xqtb_probe).
  * RETURN: as xqtb_probe_wdl (XQTB_ERR_NO_TABLE if the DTM file is missing). */
 int xqtb_probe_dtm(xqtb_handle *h, const xqtb_position *pos, int *wdl, int *dtm);
+
+/* Everything the DTM file knows about a position. */
+typedef struct {
+    int wdl;     /* XQTB_WIN, XQTB_DRAW or XQTB_LOSS */
+    int dtm;     /* plies to mate for ordinary wins and losses; 0 otherwise */
+    int by_rule; /* XQTB_BY_NONE, or the ruling that decides the result */
+    int order;   /* for a ruled result, its order (docs/RULES.md): 1 when
+                  * the loser's only escapes are perpetual checks (chases);
+                  * k when they are those or positions of order below k */
+} xqtb_result;
+
+/* RETURN: as xqtb_probe_dtm. */
+int xqtb_probe(xqtb_handle *h, const xqtb_position *pos, xqtb_result *r);
+
+/* Rule set of the tables this handle answers from, or -1 while no table
+ * has been opened. */
+int xqtb_rules(const xqtb_handle *h);
 
 /* One legal move with the value it leads to, from the mover's point of
  * view: wdl XQTB_WIN if playing it keeps a win, and dtm the plies to the end
@@ -158,11 +192,16 @@ int xqtb_probe_dtm(xqtb_handle *h, const xqtb_position *pos, int *wdl, int *dtm)
 typedef struct {
     uint16_t move;
     int8_t wdl;
-    int32_t dtm;
+    int8_t by_rule; /* XQTB_BY_* of the result the move leads to */
+    int32_t dtm;    /* 0 for draws and ruled results */
+    int32_t order;  /* ruled results: the order after the move; else 0 */
 } xqtb_root_move;
 
 /* Every legal move with its value, best first: wins by shortest DTM, then
- * draws, then losses by longest DTM; ties keep move-generation order.
+ * ruled wins by lowest order (moves that do not check first: the winner
+ * must not check perpetually himself), then draws, then ruled losses by
+ * highest order, then losses by longest DTM; other ties keep
+ * move-generation order.
  * RETURN: the number of moves (0: the side to move has lost), or an error
  * as for xqtb_probe_dtm (any move's table missing is XQTB_ERR_NO_TABLE). */
 int xqtb_probe_root(xqtb_handle *h, const xqtb_position *pos, xqtb_root_move moves[XQTB_MAX_MOVES]);

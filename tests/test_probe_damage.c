@@ -615,7 +615,7 @@ static void resigned_header(subject *sj, int kind, uint64_t stride, tally *t)
     } fields[] = {
         {"generator revision + 1", XQF_OFF_GEN_REVISION, XQF_GEN_REVISION + 1, XQTB_ERR_MISMATCH},
         {"generator revision 0", XQF_OFF_GEN_REVISION, 0, XQTB_ERR_MISMATCH},
-        {"repetition rule 1", XQF_OFF_REPETITION, XQF_REPETITION_DRAW + 1, XQTB_ERR_MISMATCH},
+        {"repetition rule 3", XQF_OFF_REPETITION, XQF_REPETITION_MAX + 1, XQTB_ERR_MISMATCH},
         {"move limit 120 plies", XQF_OFF_MOVE_LIMIT, 120, XQTB_ERR_MISMATCH},
         {"format version 2", XQF_OFF_VERSION, XQF_VERSION + 1, XQTB_ERR_MISMATCH},
         {"index layout 2", XQF_OFF_INDEX_LAYOUT, XQF_INDEX_LAYOUT + 1, XQTB_ERR_MISMATCH},

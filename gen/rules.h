@@ -1,0 +1,31 @@
+/*
+ * rules.h - the repetition rulings on top of ordinary retrograde analysis:
+ * which of the positions retro.c leaves drawn are won or lost because one
+ * side would have to check (or chase) perpetually.
+ */
+#ifndef XQ_RULES_H
+#define XQ_RULES_H
+
+#include "tb.h"
+
+typedef struct {
+    uint64_t positions; /* drawn positions examined (index entries) */
+    uint64_t nodes;     /* game-graph nodes, positions x chase tracking */
+    uint64_t edges;
+    uint64_t decided[2]; /* entries decided by check / by chase */
+    int orders;          /* highest order of any ruling */
+} rules_report;
+
+/* Bytes the ruling pass needs for a table with `draws` drawn entries, as an
+ * estimate for the memory check (the graph's size is known only once it is
+ * built). */
+uint64_t rules_estimate_bytes(uint64_t draws);
+
+/* Applies t->rules to t, solved by retro_solve (its subtables solved under
+ * the same rules): allocates t->ruled and marks every drawn position the
+ * rulings decide.  max_memory bounds the graph (0 = what is available).
+ * Deterministic.  Returns 0, or -1 with a message (out of memory, or more
+ * orders than a ruled byte holds). */
+int rules_solve(tb_table *t, uint64_t max_memory, rules_report *rep, char err[XQ_ERR_MAX]);
+
+#endif
