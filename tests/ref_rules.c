@@ -799,16 +799,24 @@ int ref_rules_wdl_under(const ref_rules_db *db, const xq_board *b, int r)
     return db->fam[f].wdl[r][id];
 }
 
+static ref_rules_value value_in(const mat_graph *g, int id, int r)
+{
+    int wdl = g->wdl[r][id];
+    if (g->wdl[XQ_RULES_NONE][id] != 0) return (ref_rules_value){wdl, ref_value_at(g->base, id).dtm, XQ_BY_NONE};
+    if (wdl == 0) return (ref_rules_value){0, 0, XQ_BY_NONE};
+    return (ref_rules_value){wdl, 0, g->wdl[XQ_RULES_CHECK][id] != 0 ? XQ_BY_CHECK : XQ_BY_CHASE};
+}
+
 ref_rules_value ref_rules_lookup(const ref_rules_db *db, const xq_board *b)
 {
     int id, f = locate(db, b, &id);
     if (f < 0) return (ref_rules_value){0, -1, XQ_BY_NONE};
-    const mat_graph *g = &db->fam[f];
-    int wdl = g->wdl[db->rules][id];
-    if (g->wdl[XQ_RULES_NONE][id] != 0) return (ref_rules_value){wdl, ref_value_at(g->base, id).dtm, XQ_BY_NONE};
-    if (wdl == 0) return (ref_rules_value){0, 0, XQ_BY_NONE};
-    int by = g->wdl[XQ_RULES_CHECK][id] != 0 ? XQ_BY_CHECK : XQ_BY_CHASE;
-    return (ref_rules_value){wdl, 0, by};
+    return value_in(&db->fam[f], id, db->rules);
+}
+
+ref_rules_value ref_rules_value_at(const ref_rules_db *db, int i, int r)
+{
+    return value_in(&db->fam[db->nfam - 1], i, r < db->rules ? r : db->rules);
 }
 
 void ref_rules_get_stats(const ref_rules_db *db, ref_rules_stats *st)

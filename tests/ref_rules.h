@@ -49,6 +49,10 @@ typedef struct {
 /* Value of a board of the root material or of any solved subtable, under
  * the rule set db was solved for. */
 ref_rules_value ref_rules_lookup(const ref_rules_db *db, const xq_board *b);
+/* Value of position i of the root material (ids as ref_rules_base's) under
+ * rule set r, at most the solved one; by_rule as if the table were built
+ * under r. */
+ref_rules_value ref_rules_value_at(const ref_rules_db *db, int i, int r);
 /* wdl of a board under rule set r (r at most the solved rule set); 0 if the
  * board is unknown. */
 int ref_rules_wdl_under(const ref_rules_db *db, const xq_board *b, int r);
