@@ -160,7 +160,16 @@ static void test_rules_change_nothing_without_attackers(void **state)
     }
 }
 
-/* ---- Hand-picked table positions ---------------------------------------- */
+/* ---- Hand-picked table positions ----------------------------------------
+ * Found by searching the solved tables.  Not found in any table searched
+ * (KRKN KRKR KNKN KCKN KCKC KRKC KRKNA KRKCA KRKNB KRKCB KRAKC KRAKN KRBKN
+ * KCAKN KNPKA KNPKB KCPKA and the 3-4 piece tables with pawns, advisors or
+ * elephants): a position decided by the perpetual-chase ruling (no table
+ * of these has one, by this solver and by the generator alike), a mutual
+ * perpetual check held as the only defence, and a draw whose every saving
+ * move attacks a guarded piece.  Those three cases are covered by the
+ * adjudicator's hand-built histories (test_adjudicator.c) and by the
+ * labels above. */
 /* Value for the mover of move m, under rule set r. */
 static int move_value(const ref_rules_db *db, const xq_board *b, xq_move m, int r)
 {
