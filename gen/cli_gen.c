@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "compress.h"
+#include "dtc.h"
 #include "tb.h"
 
 static const char default_dir[] = "tables";
@@ -15,7 +16,7 @@ static const char default_dir[] = "tables";
 /* Options shared by the table subcommands. */
 typedef struct {
     const char *dir;
-    int threads, quiet, json, force, wide, all, rules;
+    int threads, quiet, json, force, wide, all, rules, limit;
     uint64_t max_memory;
     const char *material[64];
     int nmaterial;
@@ -28,6 +29,7 @@ static int parse_table_args(const char *cmd, int argc, char **argv, const char *
     memset(a, 0, sizeof *a);
     a->dir = default_dir;
     a->rules = XQ_RULES_FULL;
+    a->limit = 120; /* 60 moves by each side: the natural limit (docs/RULES.md) */
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i];
         char flag = 0;
@@ -40,6 +42,7 @@ static int parse_table_args(const char *cmd, int argc, char **argv, const char *
         else if (!strcmp(o, "--max-memory")) flag = 'm';
         else if (!strcmp(o, "--all")) flag = 'a';
         else if (!strcmp(o, "--rules")) flag = 'r';
+        else if (!strcmp(o, "--limit")) flag = 'l';
         else if (o[0] == '-') return cli_usage_error(cmd, "unknown option '%s'", o);
         if (flag && !strchr(allowed, flag)) return cli_usage_error(cmd, "option '%s' does not apply here", o);
         if (flag == 'm') {
@@ -47,6 +50,13 @@ static int parse_table_args(const char *cmd, int argc, char **argv, const char *
             long mib = cli_parse_uint(argv[i], 1L << 30);
             if (mib < 1) return cli_usage_error(cmd, "--max-memory needs a size in MiB, not '%s'", argv[i]);
             a->max_memory = (uint64_t)mib << 20;
+        } else if (flag == 'l') {
+            if (++i == argc) return cli_usage_error(cmd, "option %s needs a value", o);
+            long n = cli_parse_uint(argv[i], DTC_MAX_LIMIT);
+            if (n < 0)
+                return cli_usage_error(cmd, "--limit needs a number of plies from 0 (none) to %d, not '%.40s'",
+                                       DTC_MAX_LIMIT, argv[i]);
+            a->limit = (int)n;
         } else if (flag == 'r') {
             if (++i == argc) return cli_usage_error(cmd, "option %s needs a value", o);
             a->rules = xq_rules_parse(argv[i]);
@@ -274,7 +284,7 @@ static int show_stats(const char *cmd, const char *dir, const xq_material *m, in
 int cmd_gen(int argc, char **argv)
 {
     table_args a;
-    if (parse_table_args("gen", argc, argv, "tdqfwmar", &a)) return EXIT_BAD_INPUT;
+    if (parse_table_args("gen", argc, argv, "tdqfwmarl", &a)) return EXIT_BAD_INPUT;
     enum { MAX_ALL = 20000 };
     static xq_material m[MAX_ALL];
     for (int i = 0; i < a.nmaterial; i++)
@@ -284,7 +294,7 @@ int cmd_gen(int argc, char **argv)
         a.nmaterial = all_materials(a.all, m, MAX_ALL);
         if (!a.quiet) fprintf(stderr, "xqtb gen: %d materials with at most %d pieces\n", a.nmaterial, a.all);
     }
-    tb_gen_options opt = {a.dir, a.threads, a.quiet || !isatty(2), a.force, a.wide, a.max_memory, a.rules};
+    tb_gen_options opt = {a.dir, a.threads, a.quiet || !isatty(2), a.force, a.wide, a.max_memory, a.rules, a.limit};
     for (int i = 0; i < a.nmaterial; i++) {
         char err[XQ_ERR_MAX];
         if (tb_generate(&m[i], &opt, err)) {

@@ -166,6 +166,12 @@ static inline int word_has_byte(const void *cells, uint64_t i, unsigned v)
     return ((w - 0x0101010101010101ull) & ~w & 0x8080808080808080ull) != 0;
 }
 
+typedef struct {
+    uint64_t *cand;
+} flag_arg;
+
+static void flag_cb(void *arg, uint64_t j) { flag(((flag_arg *)arg)->cand, j); }
+
 static void retro_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
 {
     (void)thread;
@@ -173,10 +179,9 @@ static void retro_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
     tb_table *t = c->t;
     unsigned want = (unsigned)(c->ply - 1);
     xq_board b;
-    xq_move list[XQ_MAX_MOVES * 2];
     for (int x = 0; x < 2; x++) {
         const void *cells = t->cells[x];
-        uint64_t *cand = c->cand[x ^ 1];
+        flag_arg fa = {c->cand[x ^ 1]};
         for (uint64_t i = begin; i < end; i++) {
             if (t->width == 1 && (i & 7) == 0 && i + 8 <= end && !word_has_byte(cells, i, want)) {
                 i += 7;
@@ -185,35 +190,7 @@ static void retro_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
             if (cell_get(cells, t->width, i) != want) continue;
             xq_index_decode(&t->ix, i, &b);
             b.side = (uint8_t)x;
-            int n = xq_gen_unmoves(&b, list);
-            for (int k = 0; k < n; k++) {
-                int here = move_to(list[k]), origin = move_from(list[k]);
-                if (kind_of(b.sq[here]) != KING) {
-                    flag(cand, xq_index_after_quiet(&t->ix, i, &b, here, origin));
-                    continue;
-                }
-                /* A king un-move that keeps the fold is a change of the king
-                 * pair alone; otherwise encode the moved board in full. */
-                uint64_t j = xq_index_after_king_move(&t->ix, i, &b, here, origin);
-                int twin = file_of(origin) == 4 && file_of(b.king[x]) == 4; /* both kings on e */
-                if (j != XQ_INDEX_REFOLD && !twin) {
-                    flag(cand, j);
-                    continue;
-                }
-                xq_move back = make_move(here, origin);
-                xq_undo u;
-                xq_make_move(&b, back, &u);
-                flag(cand, xq_index_encode(&t->ix, &b, 0));
-                /* With both kings on file e the index keeps a board and its
-                 * mirror image as two entries (index.h).  A king move that
-                 * brings them there from a folded entry has two
-                 * predecessors, mirror images of each other: flag both.
-                 * (Other un-moves keep the kings; a twin entry in the
-                 * frontier flags its own predecessors.) */
-                if (file_of(b.king[RED]) == 4 && file_of(b.king[BLACK]) == 4)
-                    flag(cand, xq_index_encode(&t->ix, &b, XQ_INDEX_MIRROR));
-                xq_unmake_move(&b, back, &u);
-            }
+            xq_for_each_predecessor(&t->ix, i, &b, flag_cb, &fa);
         }
     }
 }

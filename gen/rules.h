@@ -16,16 +16,11 @@ typedef struct {
     int orders;          /* highest order of any ruling */
 } rules_report;
 
-/* Bytes the ruling pass needs for a table with `draws` drawn entries, as an
- * estimate for the memory check (the graph's size is known only once it is
- * built). */
-uint64_t rules_estimate_bytes(uint64_t draws);
-
 /* Applies t->rules to t, solved by retro_solve (its subtables solved under
  * the same rules): allocates t->ruled and marks every drawn position the
  * rulings decide.  max_memory bounds the graph (0 = what is available).
- * Deterministic.  Returns 0, or -1 with a message (out of memory, or more
+ * Deterministic for any thread count.  Returns 0, or -1 with a message (out of memory, or more
  * orders than a ruled byte holds). */
-int rules_solve(tb_table *t, uint64_t max_memory, rules_report *rep, char err[XQ_ERR_MAX]);
+int rules_solve(tb_table *t, int threads, uint64_t max_memory, rules_report *rep, char err[XQ_ERR_MAX]);
 
 #endif

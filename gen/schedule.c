@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "compress.h"
+#include "dtc.h"
 #include "parallel.h"
 #include "retro.h"
 #include "rules.h"
@@ -66,14 +67,14 @@ static int compressed_files_exist(const tb_gen_options *opt, const xq_material *
 }
 
 /* The repetition rulings over what retro_solve left drawn. */
-static int apply_rules(tb_table *t, const char *name, const tb_gen_options *opt, uint64_t avail,
+static int apply_rules(tb_table *t, const char *name, const tb_gen_options *opt, int threads, uint64_t avail,
                        char err[XQ_ERR_MAX])
 {
     struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     rules_report rep;
     char why[XQ_ERR_MAX];
-    if (rules_solve(t, avail, &rep, why)) {
+    if (rules_solve(t, threads, avail, &rep, why)) {
         snprintf(err, XQ_ERR_MAX, "%s: %.120s", name, why);
         return -1;
     }
@@ -84,6 +85,24 @@ static int apply_rules(tb_table *t, const char *name, const tb_gen_options *opt,
                 name, xq_rules_name(t->rules), (unsigned long long)rep.positions, (unsigned long long)rep.nodes,
                 (unsigned long long)rep.edges, (unsigned long long)rep.decided[0],
                 (unsigned long long)rep.decided[1], rep.orders, seconds_since(&t0));
+    return 0;
+}
+
+/* Distance to conversion under the move limit, if there is one. */
+static int apply_limit(tb_table *t, const char *name, const tb_gen_options *opt, int threads, char err[XQ_ERR_MAX])
+{
+    if (!t->limit) return 0;
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    dtc_report rep;
+    char why[XQ_ERR_MAX];
+    if (dtc_solve(t, threads, &rep, why)) {
+        snprintf(err, XQ_ERR_MAX, "%s: %.120s", name, why);
+        return -1;
+    }
+    if (!opt->quiet)
+        fprintf(stderr, "%-10s DTC (limit %d plies): longest %d plies, %llu entries beyond the limit, %d plies, %.2f s\n",
+                name, t->limit, rep.longest, (unsigned long long)rep.beyond, rep.passes, seconds_since(&t0));
     return 0;
 }
 
@@ -107,6 +126,7 @@ static int generate_one(tb_set *set, const xq_material *m, const tb_gen_options 
         return -1;
     }
     t->rules = opt->rules;
+    t->limit = opt->limit;
     if (tb_set_add(set, t, err)) {
         tb_table_free(t);
         return -1;
@@ -121,7 +141,8 @@ static int generate_one(tb_set *set, const xq_material *m, const tb_gen_options 
                 name, (unsigned long long)t->ix.size, t->max_dtm < 0 ? 0 : t->max_dtm,
                 t->max_dtm < 0 ? " (nothing decided: all draws)" : " plies", secs,
                 secs > 0 ? 2.0 * (double)t->ix.size / secs / 1e6 : 0.0, "");
-    if (apply_rules(t, name, opt, avail, err)) return -1;
+    if (apply_rules(t, name, opt, threads, avail && avail > need ? avail - need : avail, err)) return -1;
+    if (apply_limit(t, name, opt, threads, err)) return -1;
     if (tb_file_write(t, opt->dir, err)) return -1;
     return write_compressed(t, opt, err);
 }
@@ -147,6 +168,11 @@ static int visit(tb_set *set, const xq_material *m, const tb_gen_options *opt, i
             if (t && t->rules != opt->rules) {
                 snprintf(ignored, XQ_ERR_MAX, "%.60s was built under rules %s, not %s", path,
                          xq_rules_name(t->rules), xq_rules_name(opt->rules));
+                tb_table_free(t);
+                t = NULL;
+            } else if (t && t->limit != opt->limit) {
+                snprintf(ignored, XQ_ERR_MAX, "%.60s was built for a move limit of %d plies, not %d", path, t->limit,
+                         opt->limit);
                 tb_table_free(t);
                 t = NULL;
             }

@@ -38,6 +38,8 @@ void tb_table_free(tb_table *t)
     free(t->cells[1]);
     free(t->ruled[0]);
     free(t->ruled[1]);
+    free(t->dtc[0]);
+    free(t->dtc[1]);
     xq_index_free(&t->ix);
     free(t);
 }

@@ -44,6 +44,11 @@ struct tb_table {
      * one byte an entry; NULL when rules is XQ_RULES_NONE.  The cell of such
      * an entry says draw: that is its value without the rulings. */
     uint8_t *ruled[2];
+    /* The natural move limit in plies the table was built for (0: none),
+     * and the distance to conversion under it (dtc.h), per side to move;
+     * NULL when limit is 0. */
+    int limit;
+    uint16_t *dtc[2];
     /* Where a capture leads: the table of the material left when a piece of
      * colour c and kind k is taken, and whether that table is oriented the
      * other way round (look up flipped).  NULL when no such piece exists. */
@@ -63,6 +68,7 @@ typedef struct {
     int wide;        /* start with 2-byte cells (normally only past 251 plies) */
     uint64_t max_memory; /* bytes the generator may use; 0 = what is available */
     int rules;       /* xq_rules; the same for every table of one run */
+    int limit;       /* natural move limit in plies, 0 = none (no DTC) */
 } tb_gen_options;
 
 /* Memory the system can still give (MemAvailable), in bytes; 0 if unknown. */

@@ -17,8 +17,9 @@
 #include "cell.h"
 #include "tb.h"
 #include "tbformat.h"
+#include "dtc.h"
 
-enum { RAW_VERSION = 1, RAW_HEADER = 80, RAW_NAME = 36 };
+enum { RAW_VERSION = 2, RAW_HEADER = 96, RAW_NAME = 36, RAW_SUM = 88 };
 
 static const char raw_magic[8] = {'X', 'Q', 'T', 'B', 'R', 'A', 'W', 0};
 
@@ -29,7 +30,7 @@ void tb_file_path(const char *dir, const xq_material *m, char *buf, size_t len)
     snprintf(buf, len, "%s/%s.xqtb", dir, name);
 }
 
-/* Header bytes 0..71; bytes 72..79 hold the checksum of header and cells. */
+/* Header bytes 0..87; bytes 88..95 hold the checksum of header and data. */
 static void header_fill(const tb_table *t, uint8_t h[RAW_HEADER])
 {
     memset(h, 0, RAW_HEADER);
@@ -41,6 +42,17 @@ static void header_fill(const tb_table *t, uint8_t h[RAW_HEADER])
     xqf_put64(h + 56, t->ix.size);
     xqf_put32(h + 64, TB_GEN_REVISION);
     xqf_put32(h + 68, (uint32_t)t->rules);
+    xqf_put32(h + 72, (uint32_t)t->limit);
+    /* 76..87 reserved, zero */
+}
+
+/* 16-bit values in file byte order (little-endian). */
+static void u16_to_bytes(const uint16_t *v, uint64_t n, uint8_t *out)
+{
+    for (uint64_t i = 0; i < n; i++) {
+        out[2 * i] = (uint8_t)v[i];
+        out[2 * i + 1] = (uint8_t)(v[i] >> 8);
+    }
 }
 
 /* Cells of one side in file byte order (little-endian), chunk by chunk. */
@@ -50,11 +62,7 @@ static void cells_to_bytes(const tb_table *t, int side, uint64_t from, uint64_t 
         memcpy(out, (const uint8_t *)t->cells[side] + from, n);
         return;
     }
-    const uint16_t *c = (const uint16_t *)t->cells[side] + from;
-    for (uint64_t i = 0; i < n; i++) {
-        out[2 * i] = (uint8_t)c[i];
-        out[2 * i + 1] = (uint8_t)(c[i] >> 8);
-    }
+    u16_to_bytes((const uint16_t *)t->cells[side] + from, n, out);
 }
 
 int tb_file_write(const tb_table *t, const char *dir, char err[XQ_ERR_MAX])
@@ -75,7 +83,7 @@ int tb_file_write(const tb_table *t, const char *dir, char err[XQ_ERR_MAX])
     /* The checksum goes in the header, so the cells are converted twice:
      * once to hash, once to write; no second copy of the table. */
     XXH64_reset(st, 0);
-    XXH64_update(st, h, 72);
+    XXH64_update(st, h, RAW_SUM);
     for (int s = 0; s < 2; s++)
         for (uint64_t i = 0; i < t->ix.size; i += CHUNK) {
             uint64_t n = t->ix.size - i < CHUNK ? t->ix.size - i : CHUNK;
@@ -83,7 +91,13 @@ int tb_file_write(const tb_table *t, const char *dir, char err[XQ_ERR_MAX])
             XXH64_update(st, buf, n * (size_t)t->width);
         }
     for (int s = 0; s < 2 && t->rules != XQ_RULES_NONE; s++) XXH64_update(st, t->ruled[s], t->ix.size);
-    xqf_put64(h + 72, XXH64_digest(st));
+    for (int s = 0; s < 2 && t->limit; s++)
+        for (uint64_t i = 0; i < t->ix.size; i += CHUNK) {
+            uint64_t n = t->ix.size - i < CHUNK ? t->ix.size - i : CHUNK;
+            u16_to_bytes(t->dtc[s] + i, n, buf);
+            XXH64_update(st, buf, 2 * n);
+        }
+    xqf_put64(h + RAW_SUM, XXH64_digest(st));
     XXH64_freeState(st);
     atomic_file f;
     int rc = atomic_open(&f, path, err);
@@ -96,6 +110,12 @@ int tb_file_write(const tb_table *t, const char *dir, char err[XQ_ERR_MAX])
         }
     for (int s = 0; s < 2 && rc == 0 && t->rules != XQ_RULES_NONE; s++)
         rc = atomic_write(&f, t->ruled[s], t->ix.size, err);
+    for (int s = 0; s < 2 && rc == 0 && t->limit; s++)
+        for (uint64_t i = 0; i < t->ix.size && rc == 0; i += CHUNK) {
+            uint64_t n = t->ix.size - i < CHUNK ? t->ix.size - i : CHUNK;
+            u16_to_bytes(t->dtc[s] + i, n, buf);
+            rc = atomic_write(&f, buf, 2 * n, err);
+        }
     if (rc == 0)
         rc = atomic_commit(&f, err);
     else
@@ -145,13 +165,15 @@ tb_table *tb_file_read(const char *dir, const xq_material *m, char err[XQ_ERR_MA
                  path, xqf_get32(h + 64), TB_GEN_REVISION);
         goto fail;
     }
-    uint32_t width = xqf_get32(h + 12), rules = xqf_get32(h + 68);
+    uint32_t width = xqf_get32(h + 12), rules = xqf_get32(h + 68), limit = xqf_get32(h + 72);
     char fname[RAW_NAME + 1];
     memcpy(fname, h + 16, RAW_NAME);
     fname[RAW_NAME] = 0;
-    if ((width != 1 && width != 2) || strcmp(fname, name) || rules >= XQ_RULES_NB) {
-        snprintf(err, XQ_ERR_MAX, "table %s: %.60s has a bad header (material '%.16s', width %u, rules %u)", name,
-                 path, fname, width % 100, rules % 100);
+    int reserved = xqf_get32(h + 76) || xqf_get64(h + 80);
+    if ((width != 1 && width != 2) || strcmp(fname, name) || rules >= XQ_RULES_NB || limit > DTC_MAX_LIMIT ||
+        reserved) {
+        snprintf(err, XQ_ERR_MAX, "table %s: %.40s has a bad header (material %.16s, width %u, rules %u)", name,
+                 path, fname, width & 0xFF, rules & 0xFF);
         goto fail;
     }
     t = tb_table_new(&canon, (int)width);
@@ -160,8 +182,11 @@ tb_table *tb_file_read(const char *dir, const xq_material *m, char err[XQ_ERR_MA
         goto fail;
     }
     t->rules = (int)rules;
+    t->limit = (int)limit;
     uint64_t bytes = t->ix.size * width, ruled_bytes = rules != XQ_RULES_NONE ? t->ix.size : 0;
-    if (xqf_get64(h + 56) != t->ix.size || (uint64_t)sb.st_size != RAW_HEADER + 2 * (bytes + ruled_bytes)) {
+    uint64_t dtc_bytes = limit ? 2 * t->ix.size : 0;
+    if (xqf_get64(h + 56) != t->ix.size ||
+        (uint64_t)sb.st_size != RAW_HEADER + 2 * (bytes + ruled_bytes + dtc_bytes)) {
         snprintf(err, XQ_ERR_MAX, "table %s: %.60s has the wrong size (truncated or not this version)", name,
                  path);
         goto fail;
@@ -170,7 +195,7 @@ tb_table *tb_file_read(const char *dir, const xq_material *m, char err[XQ_ERR_MA
     XXH64_state_t *st = XXH64_createState();
     if (!st) goto nomem;
     XXH64_reset(st, 0);
-    XXH64_update(st, h, 72);
+    XXH64_update(st, h, RAW_SUM);
     int bad = 0;
     for (int s = 0; s < 2 && !bad; s++) {
         uint8_t *c = t->cells[s];
@@ -185,9 +210,19 @@ tb_table *tb_file_read(const char *dir, const xq_material *m, char err[XQ_ERR_MA
         if (!t->ruled[s] || read_all(fd, t->ruled[s], ruled_bytes)) bad = 1;
         else XXH64_update(st, t->ruled[s], ruled_bytes);
     }
+    for (int s = 0; s < 2 && !bad && dtc_bytes; s++) {
+        t->dtc[s] = malloc(dtc_bytes);
+        uint8_t *c = (uint8_t *)t->dtc[s];
+        if (!c || read_all(fd, c, dtc_bytes)) {
+            bad = 1;
+            break;
+        }
+        XXH64_update(st, c, dtc_bytes);
+        for (uint64_t i = 0; i < t->ix.size; i++) t->dtc[s][i] = (uint16_t)(c[2 * i] | c[2 * i + 1] << 8);
+    }
     uint64_t sum = XXH64_digest(st);
     XXH64_freeState(st);
-    if (bad || sum != xqf_get64(h + 72)) {
+    if (bad || sum != xqf_get64(h + RAW_SUM)) {
         snprintf(err, XQ_ERR_MAX, "table %s: %.60s is corrupt (checksum mismatch)", name, path);
         goto fail;
     }

@@ -70,6 +70,14 @@ static int link_subtables(tb_set *s, tb_table *t, char err[XQ_ERR_MAX])
                          xq_rules_name(t->rules), sname, xq_rules_name(sub->rules));
                 return -1;
             }
+            if (sub->limit != t->limit) {
+                char name[XQ_MATERIAL_MAX], sname[XQ_MATERIAL_MAX];
+                xq_material_name(&t->mat, name);
+                xq_material_name(&sub->mat, sname);
+                snprintf(err, XQ_ERR_MAX, "%s is built for a move limit of %d plies but its subtable %s for %d", name,
+                         t->limit, sname, sub->limit);
+                return -1;
+            }
             t->sub[c][k] = sub;
             t->sub_flip[c][k] = (uint8_t)xq_material_needs_flip(&m);
         }

@@ -6,6 +6,7 @@
 #define XQ_UNMOVE_H
 
 #include "board.h"
+#include "index.h"
 
 /* Writes the non-capturing moves of the side NOT to move in b that could
  * have produced b: make_move(origin, current square), so that undoing one
@@ -15,5 +16,44 @@
  * whether the earlier position was legal, is left to the caller (the index
  * rejects impossible squares).  Returns the count. */
 int xq_gen_unmoves(const xq_board *b, xq_move *list);
+
+/* Calls fn(arg, j) for the index entry j of every position from which a
+ * quiet move leads to entry i (b: entry i as xq_index_decode places it,
+ * b->side the side to move there; the predecessors have the other side to
+ * move).  j may be XQ_INDEX_NONE (a piece on a square its kind never
+ * reaches) and may name an illegal position: the caller checks.  b is
+ * restored before return.  Inline, so that fn is too. */
+static inline void xq_for_each_predecessor(const xq_index *ix, uint64_t i, xq_board *b,
+                                           void (*fn)(void *arg, uint64_t j), void *arg)
+{
+    xq_move list[XQ_MAX_MOVES * 2];
+    int x = b->side, n = xq_gen_unmoves(b, list);
+    for (int k = 0; k < n; k++) {
+        int here = move_to(list[k]), origin = move_from(list[k]);
+        if (kind_of(b->sq[here]) != KING) {
+            fn(arg, xq_index_after_quiet(ix, i, b, here, origin));
+            continue;
+        }
+        /* A king un-move that keeps the fold is a change of the king pair
+         * alone; otherwise encode the moved board in full. */
+        uint64_t j = xq_index_after_king_move(ix, i, b, here, origin);
+        int twin = file_of(origin) == 4 && file_of(b->king[x]) == 4; /* both kings on e */
+        if (j != XQ_INDEX_REFOLD && !twin) {
+            fn(arg, j);
+            continue;
+        }
+        xq_move back = make_move(here, origin);
+        xq_undo u;
+        xq_make_move(b, back, &u);
+        fn(arg, xq_index_encode(ix, b, 0));
+        /* With both kings on file e the index keeps a board and its mirror
+         * image as two entries (index.h).  A king move that brings them
+         * there from a folded entry has two predecessors, mirror images of
+         * each other: report both.  (Other un-moves keep the kings; a twin
+         * entry reports its own predecessors.) */
+        if (file_of(b->king[RED]) == 4 && file_of(b->king[BLACK]) == 4) fn(arg, xq_index_encode(ix, b, XQ_INDEX_MIRROR));
+        xq_unmake_move(b, back, &u);
+    }
+}
 
 #endif

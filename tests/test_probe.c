@@ -148,11 +148,105 @@ static void test_handle_reports(void **state)
     xqtb_close(NULL);
 }
 
+/* A table built under rules full, through the library: every legal entry
+ * in both colourings gives the generator's value, ruled results with their
+ * ruling and order; root moves of ruled wins lead to ruled losses no
+ * higher in order. */
+static void test_ruled_results(void **state)
+{
+    (void)state;
+    char dir[512], err[XQ_ERR_MAX];
+    snprintf(dir, sizeof dir, "%s/ruled", test_tmpdir());
+    xq_material m;
+    assert_int_equal(xq_material_parse("KRKN", &m, err), 0);
+    tb_gen_options opt = {.dir = dir, .threads = 2, .quiet = 1, .rules = XQ_RULES_FULL};
+    if (tb_generate(&m, &opt, err)) fail_msg("%s", err);
+    tb_set *set = tb_set_new(dir);
+    tb_table *t = tb_set_get(set, &m, err);
+    assert_non_null(t);
+    int st;
+    xqtb_handle *h = xqtb_open(dir, NULL, &st);
+    assert_non_null(h);
+    assert_int_equal(xqtb_rules(h), -1); /* nothing opened yet */
+    uint64_t ruled = 0;
+    for (uint64_t i = 0; i < t->ix.size; i++)
+        for (int s = 0; s < 2; s++) {
+            if (cell_get(t->cells[s], t->width, i) == CELL_ILLEGAL) continue;
+            xq_board b, f;
+            xq_index_decode(&t->ix, i, &b);
+            b.side = (uint8_t)s;
+            xq_board_flip(&b, &f);
+            tb_value want = tb_value_of(t, &b);
+            const xq_board *boards[2] = {&b, &f};
+            for (int k = 0; k < 2; k++) {
+                xqtb_position p;
+                to_position(boards[k], &p);
+                xqtb_result r;
+                int wdl, dtm;
+                assert_int_equal(xqtb_probe(h, &p, &r), XQTB_OK);
+                assert_int_equal(xqtb_probe_dtm(h, &p, &wdl, &dtm), XQTB_OK);
+                assert_int_equal(r.wdl, want.wdl);
+                assert_int_equal(wdl, want.wdl);
+                assert_int_equal(r.by_rule, want.by_rule);
+                assert_int_equal(xqtb_probe_wdl(h, &p, &wdl), XQTB_OK);
+                assert_int_equal(wdl, want.wdl);
+                if (want.by_rule) {
+                    assert_int_equal(r.order, want.dtm);
+                    assert_int_equal(r.dtm, 0);
+                    assert_int_equal(dtm, -1);
+                } else {
+                    assert_int_equal(r.dtm, want.dtm);
+                    assert_int_equal(r.order, 0);
+                }
+            }
+            if (!want.by_rule || want.wdl != 1 || ruled++ % 16) continue;
+            xqtb_position p;
+            xqtb_root_move mv[XQTB_MAX_MOVES];
+            to_position(&b, &p);
+            int n = xqtb_probe_root(h, &p, mv);
+            assert_true(n > 0);
+            assert_int_equal(mv[0].wdl, XQTB_WIN);
+            if (mv[0].by_rule) assert_true(mv[0].order <= want.dtm);
+        }
+    assert_true(ruled > 0);
+    assert_int_equal(xqtb_rules(h), XQTB_RULES_FULL);
+    xqtb_close(h);
+
+    /* A handle that requires another rule set refuses these files. */
+    xqtb_options o = {0, 1 + XQTB_RULES_NONE};
+    h = xqtb_open(dir, &o, &st);
+    assert_non_null(h);
+    xqtb_position p;
+    assert_int_equal(xqtb_position_from_fen("9/9/4k4/9/9/9/9/9/1n7/R2K5 w - - 0 1", &p, NULL), XQTB_OK);
+    int wdl;
+    assert_int_equal(xqtb_probe_wdl(h, &p, &wdl), XQTB_ERR_MISMATCH);
+    xqtb_close(h);
+    o.require_rules = 99;
+    assert_null(xqtb_open(dir, &o, &st));
+    assert_int_equal(st, XQTB_ERR_INVALID);
+
+    /* Two directories under different rule sets: the first table opened
+     * fixes the handle's set, a table of the other is refused. */
+    char none_dir[512], both[1100];
+    snprintf(none_dir, sizeof none_dir, "%s/none", test_tmpdir());
+    assert_int_equal(xq_material_parse("KCK", &m, err), 0);
+    tb_gen_options o2 = {.dir = none_dir, .threads = 2, .quiet = 1, .rules = XQ_RULES_NONE};
+    if (tb_generate(&m, &o2, err)) fail_msg("%s", err);
+    snprintf(both, sizeof both, "%s:%s", dir, none_dir);
+    h = xqtb_open(both, NULL, &st);
+    assert_non_null(h);
+    assert_int_equal(xqtb_probe_wdl(h, &p, &wdl), XQTB_OK); /* KRKN: full */
+    assert_int_equal(xqtb_position_from_fen("4k4/9/9/9/9/9/9/9/4C4/3K5 w - - 0 1", &p, NULL), XQTB_OK);
+    assert_int_equal(xqtb_probe_wdl(h, &p, &wdl), XQTB_ERR_MISMATCH); /* KCK: none */
+    xqtb_close(h);
+    tb_set_free(set);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_krk),  cmocka_unit_test(test_kcak),           cmocka_unit_test(test_krkn),
-        cmocka_unit_test(test_knkn), cmocka_unit_test(test_handle_reports),
+        cmocka_unit_test(test_knkn), cmocka_unit_test(test_handle_reports), cmocka_unit_test(test_ruled_results),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

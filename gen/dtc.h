@@ -1,0 +1,45 @@
+/*
+ * dtc.h - distance to conversion under the natural move limit (docs/RULES.md,
+ * "The move limit"): for every position with an ordinary result, the plies
+ * until the next capture or the end of the game, with the winner
+ * converting soonest and the loser delaying longest, and whether the result
+ * holds within the limit from a fresh counter.
+ */
+#ifndef XQ_DTC_H
+#define XQ_DTC_H
+
+#include "tb.h"
+
+/* DTC codes (tb_table.dtc, 16 bits an entry):
+ *   DTC_NONE            no ordinary result: a draw, a result decided by a
+ *                       repetition ruling, or not a legal position;
+ *   d                   (below DTC_BEYOND) a win or loss that holds under
+ *                       the limit: converted in d plies, d <= limit;
+ *   DTC_BEYOND | d      a cursed win or blessed loss: the winner cannot
+ *                       convert within the limit; d is the plies to the
+ *                       next capture (or mate) that keeps a win at all. */
+enum { DTC_NONE = 0xFFFF, DTC_BEYOND = 0x8000, DTC_MAX = 0x7FFE };
+
+/* Largest move limit `gen --limit` takes, in plies (far above any rule). */
+enum { DTC_MAX_LIMIT = 10000 };
+
+static inline int dtc_beyond(unsigned code) { return code != DTC_NONE && (code & DTC_BEYOND); }
+static inline int dtc_plies(unsigned code) { return (int)(code & ~(unsigned)DTC_BEYOND); }
+
+typedef struct {
+    int longest;       /* longest DTC of a result that holds, -1 if none */
+    int passes;        /* plies run, both passes */
+    uint64_t beyond;   /* entries whose result does not hold under the limit */
+} dtc_report;
+
+/* Computes t->dtc for t->limit (> 0), t solved (cells, rulings) and its
+ * subtables carrying their own DTC under the same limit.  Deterministic for
+ * any thread count.  0, or -1 with a message (out of memory, distance out
+ * of range). */
+int dtc_solve(tb_table *t, int threads, dtc_report *rep, char err[XQ_ERR_MAX]);
+
+/* DTC code of the position after a capture (b is after it, `taken` the
+ * captured piece), in the subtable, for the side to move there. */
+unsigned dtc_capture_code(const tb_table *t, xq_piece taken, const xq_board *b);
+
+#endif

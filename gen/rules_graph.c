@@ -1,0 +1,430 @@
+/*
+ * rules_graph.c - building the game graph of rules_graph.h: the drawn
+ * region, nodes (positions with chase-tracking sets), edges with their
+ * labels, and predecessor lists.
+ *
+ * A move "resets" its mover's set when the set and the move's chase set
+ * share no piece (a check empties the set, and resets); the new set is
+ * then the move's chase set, else the shared pieces.  A chased piece that
+ * moves is followed to its new square.
+ */
+#include "rules_graph.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cell.h"
+#include "movegen.h"
+
+int rg_charge(rgraph *g, uint64_t bytes)
+{
+    g->bytes += bytes;
+    if (g->max_bytes && g->bytes > g->max_bytes) {
+        snprintf(g->err, XQ_ERR_MAX,
+                 "the repetition rulings need more than %llu MiB for this table's game graph "
+                 "(raise --max-memory, or use --rules none)",
+                 (unsigned long long)(g->max_bytes >> 20));
+        return -1;
+    }
+    return 0;
+}
+
+static void *grow(rgraph *g, void *p, uint64_t *cap, uint64_t need, size_t elem)
+{
+    if (need <= *cap) return p;
+    uint64_t n = *cap ? *cap : 1024;
+    while (n < need) n *= 2;
+    if (rg_charge(g, (n - *cap) * elem)) return NULL;
+    void *q = realloc(p, n * elem);
+    if (!q) {
+        snprintf(g->err, XQ_ERR_MAX, "out of memory for the repetition rulings' game graph");
+        return NULL;
+    }
+    *cap = n;
+    return q;
+}
+
+/* ---- the drawn region ---------------------------------------------------- */
+int rg_region_init(rgraph *g)
+{
+    tb_table *t = g->t;
+    uint64_t words = (t->ix.size + 63) / 64;
+    for (int s = 0; s < 2; s++) {
+        g->drawn[s] = calloc(words, sizeof(uint64_t));
+        g->rank[s] = malloc(words * sizeof(uint32_t));
+        if (!g->drawn[s] || !g->rank[s]) return -1;
+    }
+    for (int s = 0; s < 2; s++)
+        for (uint64_t i = 0; i < t->ix.size; i++)
+            if (cell_get(t->cells[s], t->width, i) == CELL_DRAW) g->drawn[s][i >> 6] |= (uint64_t)1 << (i & 63);
+    uint64_t n = 0;
+    for (int s = 0; s < 2; s++)
+        for (uint64_t w = 0; w < words; w++) {
+            g->rank[s][w] = (uint32_t)n;
+            n += (uint64_t)__builtin_popcountll(g->drawn[s][w]);
+        }
+    if (n >= NODE_MAX) {
+        snprintf(g->err, XQ_ERR_MAX, "too many drawn positions for the repetition rulings");
+        return -1;
+    }
+    g->npos = n;
+    g->pos_entry = malloc((n ? n : 1) * sizeof(uint64_t));
+    g->local = malloc((n ? n : 1) * sizeof(uint32_t));
+    g->witness = malloc((n ? n : 1) * sizeof(uint32_t));
+    if (!g->pos_entry || !g->local || !g->witness) return -1;
+    for (int s = 0; s < 2; s++)
+        for (uint64_t i = 0; i < t->ix.size; i++)
+            if (g->drawn[s][i >> 6] >> (i & 63) & 1) {
+                uint64_t w = i >> 6, below = g->drawn[s][w] & (((uint64_t)1 << (i & 63)) - 1);
+                g->pos_entry[g->rank[s][w] + (uint64_t)__builtin_popcountll(below)] = i << 1 | (uint64_t)s;
+            }
+    return 0;
+}
+
+uint32_t rg_pos_id(const rgraph *g, int side, uint64_t i)
+{
+    uint64_t w = i >> 6, below = g->drawn[side][w] & (((uint64_t)1 << (i & 63)) - 1);
+    return g->rank[side][w] + (uint32_t)__builtin_popcountll(below);
+}
+
+/* ---- nodes ----------------------------------------------------------------- */
+static uint64_t hash64(uint64_t k)
+{
+    k ^= k >> 33;
+    k *= 0xFF51AFD7ED558CCDull;
+    k ^= k >> 33;
+    k *= 0xC4CEB9FE1A85EC53ull;
+    return k ^ (k >> 33);
+}
+
+static int add_node(rgraph *g, uint32_t pos, uint8_t red_set, uint8_t black_set)
+{
+    uint64_t cap = g->node_cap;
+    void *p = grow(g, g->node_pos, &cap, (uint64_t)g->nnodes + 1, sizeof *g->node_pos);
+    if (!p) return -1;
+    g->node_pos = p;
+    if (cap != g->node_cap) {
+        void *q = realloc(g->node_set, cap * sizeof *g->node_set);
+        if (!q || rg_charge(g, (cap - g->node_cap) * sizeof *g->node_set)) {
+            if (q) g->node_set = q;
+            snprintf(g->err, XQ_ERR_MAX, "out of memory for the repetition rulings' game graph");
+            return -1;
+        }
+        g->node_set = q;
+        g->node_cap = (uint32_t)cap;
+    }
+    g->node_pos[g->nnodes] = pos;
+    g->node_set[g->nnodes][RED] = red_set;
+    g->node_set[g->nnodes][BLACK] = black_set;
+    g->nnodes++;
+    return 0;
+}
+
+static int hash_grow(rgraph *g)
+{
+    uint64_t ncap = g->hcap ? g->hcap * 2 : 4096;
+    if (rg_charge(g, ncap * 12)) return -1;
+    uint64_t *key = malloc(ncap * sizeof *key);
+    uint32_t *val = malloc(ncap * sizeof *val);
+    if (!key || !val) {
+        free(key);
+        free(val);
+        snprintf(g->err, XQ_ERR_MAX, "out of memory for the repetition rulings' game graph");
+        return -1;
+    }
+    memset(key, 0xFF, ncap * sizeof *key);
+    for (uint64_t i = 0; i < g->hcap; i++)
+        if (g->hkey[i] != UINT64_MAX) {
+            uint64_t h = hash64(g->hkey[i]) & (ncap - 1);
+            while (key[h] != UINT64_MAX) h = (h + 1) & (ncap - 1);
+            key[h] = g->hkey[i];
+            val[h] = g->hval[i];
+        }
+    free(g->hkey);
+    free(g->hval);
+    g->hkey = key;
+    g->hval = val;
+    g->hcap = ncap;
+    return 0;
+}
+
+/* Node of (pos, sets), created if new; EXIT_DRAW for a position outside
+ * the graph.  Returns NODE_MAX on failure. */
+static uint32_t node_of(rgraph *g, uint32_t pos, uint8_t red_set, uint8_t black_set)
+{
+    if (g->local[pos] == NODE_NONE) return EXIT_DRAW; /* w cannot win there, whatever the sets */
+    if (!red_set && !black_set) return g->local[pos];
+    if (2 * (g->hcount + 1) > g->hcap && hash_grow(g)) return NODE_MAX;
+    uint64_t key = (uint64_t)pos << 16 | (uint64_t)red_set << 8 | black_set;
+    uint64_t h = hash64(key) & (g->hcap - 1);
+    while (g->hkey[h] != UINT64_MAX) {
+        if (g->hkey[h] == key) return g->hval[h];
+        h = (h + 1) & (g->hcap - 1);
+    }
+    if (g->nnodes >= NODE_MAX - 1 || add_node(g, pos, red_set, black_set)) {
+        if (!g->err[0]) snprintf(g->err, XQ_ERR_MAX, "too many game-graph nodes for the repetition rulings");
+        return NODE_MAX;
+    }
+    g->hkey[h] = key;
+    g->hval[h] = g->nnodes - 1;
+    g->hcount++;
+    return g->nnodes - 1;
+}
+
+/* ---- piece sets -------------------------------------------------------------
+ * A set of pieces of one colour is a list of their squares while a move is
+ * worked out, and a bit mask over that colour's non-king pieces (ascending
+ * squares) in a node. */
+typedef struct {
+    int n;
+    uint8_t sq[16];
+} sqset;
+
+static int pieces_of(const xq_board *b, int colour, uint8_t out[16])
+{
+    int n = 0;
+    for (xq_mask m = b->occ[colour] & ~mask_of(b->king[colour]); m;) out[n++] = (uint8_t)mask_pop_lsb(&m);
+    return n;
+}
+
+static void set_from_mask(const xq_board *b, int colour, unsigned mask, sqset *s)
+{
+    uint8_t sq[16];
+    int n = pieces_of(b, colour, sq);
+    s->n = 0;
+    for (int k = 0; k < n; k++)
+        if (mask >> k & 1) s->sq[s->n++] = sq[k];
+}
+
+static uint8_t mask_from_set(const xq_board *b, int colour, const sqset *s, int mirrored)
+{
+    uint8_t sq[16];
+    int n = pieces_of(b, colour, sq);
+    unsigned mask = 0;
+    for (int i = 0; i < s->n; i++) {
+        int x = mirrored ? mirror_square(s->sq[i]) : s->sq[i];
+        for (int k = 0; k < n; k++)
+            if (sq[k] == x) mask |= 1u << k;
+    }
+    return (uint8_t)mask;
+}
+
+static int set_has(const sqset *s, int sq)
+{
+    for (int i = 0; i < s->n; i++)
+        if (s->sq[i] == sq) return 1;
+    return 0;
+}
+
+/* ---- edges ----------------------------------------------------------------- */
+/* Exit code of a capture, from the mover's point of view. */
+uint32_t rg_capture_exit(const tb_table *t, xq_piece taken, const xq_board *after)
+{
+    int c = colour_of(taken), k = kind_of(taken);
+    const tb_table *s = t->sub[c][k];
+    int flip = t->sub_flip[c][k];
+    uint64_t i = xq_index_encode(&s->ix, after, flip);
+    unsigned v = cell_get(s->cells[after->side ^ flip], s->width, i);
+    if (cell_is_win(v)) return EXIT_LOSS;
+    if (cell_is_loss(v)) return EXIT_WIN; /* cannot happen from a drawn position */
+    unsigned r = s->ruled[0] ? s->ruled[after->side ^ flip][i] : RULED_NONE;
+    if (r == RULED_NONE) return EXIT_DRAW;
+    if (ruled_is_win(r)) return ruled_by_chase(r) ? EXIT_LOSS_CHASE : EXIT_LOSS;
+    return ruled_by_chase(r) ? EXIT_WIN_CHASE : EXIT_WIN;
+}
+
+static int add_edge(rgraph *g, uint32_t to, uint8_t flags)
+{
+    uint64_t cap = g->edge_cap;
+    void *p = grow(g, g->to, &cap, g->nedges + 1, sizeof *g->to);
+    if (!p) return -1;
+    g->to = p;
+    if (cap != g->edge_cap) {
+        void *q = realloc(g->flags, cap);
+        if (!q || rg_charge(g, cap - g->edge_cap)) {
+            if (q) g->flags = q;
+            snprintf(g->err, XQ_ERR_MAX, "out of memory for the repetition rulings' game graph");
+            return -1;
+        }
+        g->flags = q;
+        g->edge_cap = cap;
+    }
+    g->to[g->nedges] = to;
+    g->flags[g->nedges] = flags;
+    g->nedges++;
+    return 0;
+}
+
+/* The node a quiet move m leads to from node u (board b, entry idx, mover
+ * us), with the move's flags; an exit if the position reached is decided. */
+static uint32_t quiet_target(rgraph *g, uint32_t u, xq_board *b, uint64_t idx, xq_move m, uint8_t *flags)
+{
+    tb_table *t = g->t;
+    int us = b->side, them = us ^ 1, from = move_from(m), to = move_to(m);
+    uint64_t j = kind_of(b->sq[from]) == KING ? xq_index_after_king_move(&t->ix, idx, b, from, to)
+                                              : xq_index_after_quiet(&t->ix, idx, b, from, to);
+    if (j == XQ_INDEX_REFOLD) {
+        xq_undo un;
+        xq_make_move(b, m, &un);
+        j = xq_index_encode(&t->ix, b, 0);
+        xq_unmake_move(b, m, &un);
+    }
+    unsigned v = cell_get(t->cells[them], t->width, j);
+    *flags = 0;
+    if (v != CELL_DRAW) return cell_is_win(v) ? EXIT_LOSS : EXIT_WIN; /* (a win cannot occur in the region) */
+    uint32_t q = rg_pos_id(g, them, j);
+    if (g->local[q] == NODE_NONE) return EXIT_DRAW;
+
+    xq_move_label label;
+    if (g->mode == MODE_FULL) {
+        xq_label_move(b, m, &label);
+    } else {
+        memset(&label, 0, sizeof label);
+        xq_undo u0;
+        xq_make_move(b, m, &u0);
+        label.check = xq_in_check(b, them);
+        xq_unmake_move(b, m, &u0);
+    }
+    sqset own, opp; /* us chasing their pieces; them chasing ours */
+    set_from_mask(b, them, g->node_set[u][us], &own);
+    set_from_mask(b, us, g->node_set[u][them], &opp);
+    *flags = label.check ? F_CHECK : 0;
+    sqset own2 = {0, {0}};
+    if (label.check) {
+        *flags |= F_RESET;
+    } else {
+        for (int i = 0; i < label.nchased; i++)
+            if (set_has(&own, label.chased[i])) own2.sq[own2.n++] = label.chased[i];
+        if (own2.n == 0) {
+            *flags |= F_RESET;
+            own2.n = label.nchased;
+            memcpy(own2.sq, label.chased, (size_t)label.nchased);
+        }
+    }
+    for (int i = 0; i < opp.n; i++)
+        if (opp.sq[i] == from) opp.sq[i] = (uint8_t)to; /* the chased piece moved */
+    if (own2.n == 0 && opp.n == 0) return g->local[q];
+
+    /* Sets are kept on the decoded board of the target entry, which may be
+     * the mirror image of the board after the move. */
+    xq_undo un;
+    xq_make_move(b, m, &un);
+    xq_board d;
+    xq_index_decode(&t->ix, j, &d);
+    int mirrored = memcmp(d.sq, b->sq, sizeof d.sq) != 0;
+    xq_unmake_move(b, m, &un);
+    uint8_t sets[2];
+    sets[us] = mask_from_set(&d, them, &own2, mirrored);
+    sets[them] = mask_from_set(&d, us, &opp, mirrored);
+    return node_of(g, q, sets[RED], sets[BLACK]);
+}
+
+static int expand(rgraph *g, uint32_t u)
+{
+    uint64_t e = g->node_pos[u];
+    uint64_t entry = g->pos_entry[e];
+    xq_board b;
+    xq_index_decode(&g->t->ix, entry >> 1, &b);
+    b.side = (uint8_t)(entry & 1);
+    xq_move list[XQ_MAX_MOVES];
+    int n = xq_gen_legal(&b, list);
+    for (int k = 0; k < n; k++) {
+        uint32_t target;
+        uint8_t flags = 0;
+        if (b.sq[move_to(list[k])]) {
+            xq_undo un;
+            xq_make_move(&b, list[k], &un);
+            target = rg_capture_exit(g->t, un.captured, &b);
+            xq_unmake_move(&b, list[k], &un);
+        } else {
+            target = quiet_target(g, u, &b, entry >> 1, list[k], &flags);
+            if (target == NODE_MAX) return -1;
+        }
+        if (add_edge(g, target, flags)) return -1;
+    }
+    return 0;
+}
+
+static int predecessors(rgraph *g);
+
+int rg_build(rgraph *g)
+{
+    for (uint32_t p = 0; p < g->npos; p++) {
+        if (g->local[p] == NODE_NONE) continue;
+        g->local[p] = g->nnodes;
+        if (add_node(g, p, 0, 0)) return -1;
+    }
+    for (uint32_t u = 0; u < g->nnodes; u++) { /* nnodes grows as sets appear */
+        uint64_t *f = grow(g, g->first, &g->first_cap, (uint64_t)u + 2, sizeof *g->first);
+        if (!f) return -1;
+        g->first = f;
+        g->first[u] = g->nedges;
+        if (expand(g, u)) return -1;
+    }
+    uint64_t *f = grow(g, g->first, &g->first_cap, (uint64_t)g->nnodes + 1, sizeof *g->first);
+    if (!f) return -1;
+    g->first = f;
+    g->first[g->nnodes] = g->nedges;
+    return predecessors(g);
+}
+
+/* Predecessor lists: for each node, the nodes with an edge into it, by a
+ * counting sort of the edges on their targets. */
+static int predecessors(rgraph *g)
+{
+    if (rg_charge(g, ((uint64_t)g->nnodes + 1) * 8 + g->nedges * 4)) return -1;
+    g->pfirst = calloc((uint64_t)g->nnodes + 1, sizeof *g->pfirst);
+    g->psrc = malloc((g->nedges + 1) * sizeof *g->psrc);
+    if (!g->pfirst || !g->psrc) {
+        snprintf(g->err, XQ_ERR_MAX, "out of memory for the repetition rulings' game graph");
+        return -1;
+    }
+    for (uint64_t e = 0; e < g->nedges; e++)
+        if (g->to[e] < NODE_MAX) g->pfirst[g->to[e] + 1]++;
+    for (uint32_t v = 0; v < g->nnodes; v++) g->pfirst[v + 1] += g->pfirst[v];
+    uint64_t *fill = malloc(((uint64_t)g->nnodes + 1) * sizeof *fill);
+    if (!fill) {
+        snprintf(g->err, XQ_ERR_MAX, "out of memory for the repetition rulings' game graph");
+        return -1;
+    }
+    memcpy(fill, g->pfirst, ((uint64_t)g->nnodes + 1) * sizeof *fill);
+    for (uint32_t u = 0; u < g->nnodes; u++)
+        for (uint64_t e = g->first[u]; e < g->first[u + 1]; e++)
+            if (g->to[e] < NODE_MAX) g->psrc[fill[g->to[e]]++] = u;
+    free(fill);
+    return 0;
+}
+
+void rg_clear(rgraph *g)
+{
+    if (g->pfirst) g->bytes -= ((uint64_t)g->nnodes + 1) * 8 + g->nedges * 4;
+    g->nnodes = 0;
+    g->nedges = 0;
+    g->hcount = 0;
+    if (g->hkey) memset(g->hkey, 0xFF, g->hcap * sizeof *g->hkey);
+    free(g->pfirst);
+    free(g->psrc);
+    g->pfirst = NULL;
+    g->psrc = NULL;
+}
+
+void rg_free(rgraph *g)
+{
+    for (int s = 0; s < 2; s++) {
+        free(g->drawn[s]);
+        free(g->rank[s]);
+    }
+    free(g->pos_entry);
+    free(g->local);
+    free(g->witness);
+    free(g->node_pos);
+    free(g->node_set);
+    free(g->hkey);
+    free(g->hval);
+    free(g->first);
+    free(g->to);
+    free(g->flags);
+    free(g->pfirst);
+    free(g->psrc);
+}

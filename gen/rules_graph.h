@@ -1,0 +1,95 @@
+/*
+ * rules_graph.h - the game graph the repetition rulings are solved on
+ * (rules.c), internal to the generator.
+ *
+ * For one question, "where does side w win by the rulings under this rule
+ * mode?", the graph holds the drawn positions where w might win (those the
+ * other side cannot leave by idling: rules_escape.c) and, for each, the
+ * chase-tracking sets the play can carry there (rules_graph.c).  Moves
+ * that leave the graph end in exits whose value is known.
+ */
+#ifndef XQ_RULES_GRAPH_H
+#define XQ_RULES_GRAPH_H
+
+#include <stdint.h>
+
+#include "tb.h"
+
+/* Edge targets above NODE_MAX are exits, from the mover's point of view. */
+enum {
+    EXIT_LOSS = 0xFFFFFFF0u, /* mover loses: ordinary, or by check in a subtable */
+    EXIT_LOSS_CHASE,         /* mover loses by the chase ruling in a subtable */
+    EXIT_DRAW,               /* a draw, or a position where w cannot win */
+    EXIT_WIN,                /* mover wins by the check ruling in a subtable */
+    EXIT_WIN_CHASE,          /* mover wins by the chase ruling in a subtable */
+    NODE_MAX = 0xFFFFFFE0u,
+    NODE_NONE = 0xFFFFFFFFu,
+};
+enum { F_CHECK = 1, F_RESET = 2 };   /* edge flags */
+enum { MODE_CHECK = 0, MODE_FULL = 1 }; /* chases ignored / counted */
+
+typedef struct {
+    tb_table *t;
+    int w, mode; /* the side asked about, and the rule mode */
+    int threads;
+    int sub_ruled; /* some subtable holds a ruled result (else no capture wins by a ruling) */
+    /* the drawn region, positions numbered per side by rank: a bitmap per
+     * side with the count of set bits before each word */
+    uint64_t *drawn[2];
+    uint32_t *rank[2];
+    uint64_t npos;
+    uint64_t *pos_entry; /* position -> index << 1 | side to move */
+    uint32_t *local;     /* position -> node with empty sets, NODE_NONE if w cannot win there */
+    uint32_t *witness;   /* rules_escape.c's scratch, per position */
+    /* nodes: a position and, per colour c, the set of pieces of colour c^1
+     * that c has chased on each of its moves since its chase was broken,
+     * as a bit mask over those pieces in ascending square order on the
+     * decoded board */
+    uint32_t nnodes, node_cap;
+    uint32_t *node_pos;
+    uint8_t (*node_set)[2];
+    uint64_t *hkey; /* nodes with a non-empty set: key -> node */
+    uint32_t *hval;
+    uint64_t hcap, hcount;
+    /* successors, as compressed rows, and predecessors */
+    uint64_t *first, first_cap;
+    uint32_t *to;
+    uint8_t *flags;
+    uint64_t nedges, edge_cap;
+    uint64_t *pfirst;
+    uint32_t *psrc;
+    uint64_t bytes, max_bytes; /* memory used and allowed */
+    char *err;
+} rgraph;
+
+/* Sets up the drawn region of g->t (g->t, max_bytes and err set).  0 or -1. */
+int rg_region_init(rgraph *g);
+/* Position number of entry i with `side` to move, which must be drawn. */
+uint32_t rg_pos_id(const rgraph *g, int side, uint64_t i);
+/* Exit code of a capture (subtable value), from the mover's point of view. */
+uint32_t rg_capture_exit(const tb_table *t, xq_piece taken, const xq_board *after);
+/* Marks in g->local (NODE_NONE) the positions where g->w cannot win
+ * because the other side can always idle (rules_escape.c); the others get
+ * 0.  Returns how many are left, or -1 on failure. */
+int64_t rg_escapes(rgraph *g);
+/* Builds nodes, edges and predecessor lists over the positions g->local
+ * leaves (numbering them).  0 or -1. */
+int rg_build(rgraph *g);
+/* Forgets the graph, keeping the region (and the allocations). */
+void rg_clear(rgraph *g);
+void rg_free(rgraph *g);
+/* Adds bytes to the memory account; -1 with a message past the limit. */
+int rg_charge(rgraph *g, uint64_t bytes);
+
+static inline int rg_side_of(const rgraph *g, uint32_t u) { return (int)(g->pos_entry[g->node_pos[u]] & 1); }
+
+static inline int rg_exit_mover_loses(uint32_t x, int mode)
+{
+    return x == EXIT_LOSS || (x == EXIT_LOSS_CHASE && mode == MODE_FULL);
+}
+static inline int rg_exit_mover_wins(uint32_t x, int mode)
+{
+    return x == EXIT_WIN || (x == EXIT_WIN_CHASE && mode == MODE_FULL);
+}
+
+#endif

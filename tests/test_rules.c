@@ -1,0 +1,260 @@
+/*
+ * test_rules.c - properties of the repetition rulings as the generator
+ * applies them (gen/rules.c), independent of how they are computed:
+ *
+ *   - the rulings only turn draws into wins and losses: every cell (the
+ *     value without rulings) is the same under none, check and full, and
+ *     what "check" decides, "full" decides the same way, flagged by check;
+ *   - every ruled result is consistent with its successors (tb_verify);
+ *   - the output is the same, byte for byte, for any thread count;
+ *   - the rule set is recorded: a directory built under one set is rebuilt,
+ *     not reused, when another is asked for, and a set refuses to link
+ *     tables built under different sets;
+ *   - `xqtb probe` and `xqtb stats` report ruled results.
+ * The position-by-position check against an independent solver is in
+ * test_rules_ref.c.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <cmocka.h>
+
+#include "cell.h"
+#include "tb.h"
+#include "tmpdir.h"
+
+static tb_table *gen_load(const char *name, int rules, int threads, const char *tag, tb_set **set)
+{
+    char err[XQ_ERR_MAX], dir[512];
+    snprintf(dir, sizeof dir, "%s/%s", test_tmpdir(), tag);
+    xq_material m;
+    if (xq_material_parse(name, &m, err)) fail_msg("%s", err);
+    tb_gen_options opt = {.dir = dir, .threads = threads, .quiet = 1, .rules = rules};
+    if (tb_generate(&m, &opt, err)) fail_msg("generate %s: %s", name, err);
+    *set = tb_set_new(dir);
+    tb_table *t = *set ? tb_set_get(*set, &m, err) : NULL;
+    if (!t) fail_msg("load %s: %s", name, err);
+    assert_int_equal(t->rules, rules);
+    return t;
+}
+
+static unsigned ruled_at(const tb_table *t, int side, uint64_t i)
+{
+    return t->ruled[0] ? t->ruled[side][i] : RULED_NONE;
+}
+
+/* Counts of ruled entries: [by chase][win]. */
+static void compare_rule_sets(const char *name, uint64_t counts[2][2])
+{
+    tb_set *sn, *sc, *sf;
+    char tag[3][64];
+    for (int r = 0; r < 3; r++) snprintf(tag[r], sizeof tag[r], "%s-%s", name, xq_rules_name(r));
+    tb_table *none = gen_load(name, XQ_RULES_NONE, 2, tag[0], &sn);
+    tb_table *check = gen_load(name, XQ_RULES_CHECK, 2, tag[1], &sc);
+    tb_table *full = gen_load(name, XQ_RULES_FULL, 2, tag[2], &sf);
+    memset(counts, 0, 4 * sizeof counts[0][0]);
+    assert_null(none->ruled[0]);
+    for (int s = 0; s < 2; s++)
+        for (uint64_t i = 0; i < none->ix.size; i++) {
+            unsigned v = cell_get(none->cells[s], none->width, i);
+            assert_int_equal(cell_get(check->cells[s], check->width, i), v);
+            assert_int_equal(cell_get(full->cells[s], full->width, i), v);
+            unsigned rc = ruled_at(check, s, i), rf = ruled_at(full, s, i);
+            if (v != CELL_DRAW) {
+                assert_int_equal(rc, RULED_NONE);
+                assert_int_equal(rf, RULED_NONE);
+                continue;
+            }
+            if (rc != RULED_NONE) {
+                assert_false(ruled_by_chase(rc));
+                assert_int_equal(rf, rc); /* same result, order and flag */
+            }
+            if (rf != RULED_NONE) counts[ruled_by_chase(rf)][ruled_is_win(rf)]++;
+        }
+    tb_verify_report r;
+    assert_int_equal(tb_verify(check, 2, &r), 0);
+    assert_int_equal(tb_verify(full, 2, &r), 0);
+    tb_set_free(sn);
+    tb_set_free(sc);
+    tb_set_free(sf);
+}
+
+/* KRKN: the horse's perpetual check is a lone king's last resource. */
+static void test_rulings_only_decide_draws_krkn(void **state)
+{
+    (void)state;
+    uint64_t n[2][2];
+    compare_rule_sets("KRKN", n);
+    assert_true(n[0][0] > 0 && n[0][1] > 0); /* both wins and losses by check */
+}
+
+/* KRKCA: rulings of more than one order. */
+static void test_rulings_only_decide_draws_krkca(void **state)
+{
+    (void)state;
+    uint64_t n[2][2];
+    compare_rule_sets("KRKCA", n);
+    assert_true(n[0][0] + n[0][1] > 0);
+}
+
+/* Tables where no side can be forced to repeat: nothing changes. */
+static void test_rulings_change_nothing_in_simple_tables(void **state)
+{
+    (void)state;
+    static const char *const names[] = {"KRK", "KCK", "KPK", "KNKA", "KPKP"};
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+        uint64_t n[2][2];
+        compare_rule_sets(names[k], n);
+        assert_int_equal(n[0][0] + n[0][1] + n[1][0] + n[1][1], 0);
+    }
+}
+
+static void read_file(const char *path, char **buf, long *len)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    fseek(f, 0, SEEK_END);
+    *len = ftell(f);
+    rewind(f);
+    *buf = malloc((size_t)*len);
+    assert_non_null(*buf);
+    assert_int_equal(fread(*buf, 1, (size_t)*len, f), (size_t)*len);
+    fclose(f);
+}
+
+/* The same files for 1, 2 and 3 threads (raw, WDL and DTM). */
+static void test_rulings_deterministic(void **state)
+{
+    (void)state;
+    static const char *const ext[] = {"xqtb", "xqw", "xqd"};
+    for (int e = 0; e < 3; e++) {
+        char *first = NULL;
+        long first_len = 0;
+        for (int threads = 1; threads <= 3; threads++) {
+            char tag[64], path[600];
+            snprintf(tag, sizeof tag, "det%d", threads);
+            tb_set *set;
+            if (e == 0) gen_load("KRKCA", XQ_RULES_FULL, threads, tag, &set), tb_set_free(set);
+            snprintf(path, sizeof path, "%s/%s/KRKCA.%s", test_tmpdir(), tag, ext[e]);
+            char *buf;
+            long len;
+            read_file(path, &buf, &len);
+            if (!first) {
+                first = buf;
+                first_len = len;
+                continue;
+            }
+            assert_int_equal(len, first_len);
+            assert_memory_equal(buf, first, (size_t)len);
+            free(buf);
+        }
+        free(first);
+    }
+}
+
+/* A directory built under "check" is rebuilt for "full", subtables too;
+ * a set does not link a table to a subtable of another rule set. */
+static void test_rule_sets_never_mix(void **state)
+{
+    (void)state;
+    tb_set *set;
+    tb_table *t = gen_load("KRKN", XQ_RULES_CHECK, 2, "mix", &set);
+    assert_int_equal(t->sub[BLACK][HORSE]->rules, XQ_RULES_CHECK);
+    tb_set_free(set);
+    t = gen_load("KRKN", XQ_RULES_FULL, 2, "mix", &set);
+    assert_int_equal(t->sub[BLACK][HORSE]->rules, XQ_RULES_FULL);
+    assert_int_equal(t->sub[RED][ROOK]->rules, XQ_RULES_FULL);
+    xq_material krkn_m = t->mat;
+    tb_set_free(set);
+
+    tb_set *other;
+    tb_set *knk;
+    gen_load("KNK", XQ_RULES_NONE, 2, "mix-none", &knk);
+    tb_set_free(knk);
+    gen_load("KRK", XQ_RULES_NONE, 2, "mix-none", &other);
+    char why[XQ_ERR_MAX];
+    xq_material knk_m;
+    assert_int_equal(xq_material_parse("KNK", &knk_m, why), 0);
+    assert_non_null(tb_set_get(other, &knk_m, why));
+    char err[XQ_ERR_MAX], dir[512];
+    snprintf(dir, sizeof dir, "%s/mix", test_tmpdir());
+    /* KRKN (full) into a set whose KRK and KK are built without rulings */
+    tb_table *krkn = tb_file_read(dir, &krkn_m, err);
+    assert_non_null(krkn);
+    int rc = tb_set_add(other, krkn, err);
+    if (rc == 0) fail_msg("a full-rules table linked to subtables built without rulings");
+    assert_non_null(strstr(err, "rules"));
+    tb_table_free(krkn);
+    tb_set_free(other);
+}
+
+static char out[1 << 16];
+
+static int xqtb(const char *fmt, ...)
+{
+    const char *bin = getenv("XQTB");
+    if (!bin) bin = "build/xqtb";
+    char args[2048], cmd[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(args, sizeof args, fmt, ap);
+    va_end(ap);
+    snprintf(cmd, sizeof cmd, "%s %s 2>&1", bin, args);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    size_t n = fread(out, 1, sizeof out - 1, p);
+    out[n] = 0;
+    int st = pclose(p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* The CLI end to end: gen (default rules full), stats, probe. */
+static void test_cli_reports_rulings(void **state)
+{
+    (void)state;
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s/cli", test_tmpdir());
+    assert_int_equal(xqtb("gen -q -d %s KRKN", dir), 0);
+    assert_int_equal(xqtb("stats -d %s KRKN", dir), 0);
+    assert_non_null(strstr(out, "repetition rules: full"));
+    assert_non_null(strstr(out, "won by the perpetual check ruling (drawn under --rules none)"));
+    assert_non_null(strstr(out, "lost by the perpetual check ruling (drawn under --rules none)"));
+    assert_int_equal(xqtb("stats --json -d %s KRKN", dir), 0);
+    assert_non_null(strstr(out, "\"rules\":\"full\""));
+    assert_non_null(strstr(out, "\"perpetual_check\":{\"win\":"));
+
+    /* Red to move, in check from the horse, which can check forever; the
+     * lone defender's perpetual check loses. */
+    const char *fen = "9/9/4k4/9/9/9/9/9/1n7/R2K5 w - - 0 1";
+    assert_int_equal(xqtb("probe --json -d %s '%s'", dir, fen), 0);
+    assert_non_null(strstr(out, "\"rules\":\"full\""));
+    assert_non_null(strstr(out, "\"wdl\":\"win\",\"dtm\":null,\"by_rule\":\"perpetual_check\",\"order\":1"));
+    assert_int_equal(xqtb("probe -d %s '%s'", dir, fen), 0);
+    assert_non_null(strstr(out, "win by the perpetual-check ruling (order 1)"));
+    assert_non_null(strstr(out, "repetition rules: full"));
+
+    /* The same position is a draw without the rulings. */
+    snprintf(dir, sizeof dir, "%s/cli-none", test_tmpdir());
+    assert_int_equal(xqtb("gen -q --rules none -d %s KRKN", dir), 0);
+    assert_int_equal(xqtb("probe --json -d %s '%s'", dir, fen), 0);
+    assert_non_null(strstr(out, "\"rules\":\"none\",\"wdl\":\"draw\""));
+    assert_int_equal(xqtb("gen -q --rules sometimes -d %s KRKN", dir), 2);
+    assert_non_null(strstr(out, "--rules takes none, check or full"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_rulings_only_decide_draws_krkn),
+        cmocka_unit_test(test_rulings_only_decide_draws_krkca),
+        cmocka_unit_test(test_rulings_change_nothing_in_simple_tables),
+        cmocka_unit_test(test_rulings_deterministic),
+        cmocka_unit_test(test_rule_sets_never_mix),
+        cmocka_unit_test(test_cli_reports_rulings),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
