@@ -433,6 +433,10 @@ const ref_db *ref_subtable(const ref_db *db, const xq_material *m) { return ctx_
 
 const xq_material *ref_material(const ref_db *db) { return &db->mat; }
 
+int ref_family_count(const ref_db *db) { return db->ctx->n; }
+
+const ref_db *ref_family_at(const ref_db *db, int i) { return db->ctx->db[i]; }
+
 int ref_count(const ref_db *db) { return db->n; }
 
 void ref_board(const ref_db *db, int i, xq_board *b) { board_of(db->keys + (size_t)i * KEY_BYTES, b); }

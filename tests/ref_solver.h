@@ -53,6 +53,11 @@ const ref_db *ref_subtable(const ref_db *db, const xq_material *m);
 
 const xq_material *ref_material(const ref_db *db);
 
+/* The dbs solved together with db: its subtables and db itself, in the
+ * order they were solved (every db after the dbs its captures lead to). */
+int ref_family_count(const ref_db *db);
+const ref_db *ref_family_at(const ref_db *db, int i);
+
 /* Number of legal positions (both sides to move). */
 int ref_count(const ref_db *db);
 

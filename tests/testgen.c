@@ -8,19 +8,38 @@
 #include <stddef.h>
 #include <cmocka.h>
 
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
 #include "tmpdir.h"
 
-tb_table *testgen_load(const char *name, tb_set **set)
+static tb_table *load_from(const char *name, const char *dir, int rules, tb_set **set)
 {
     char err[XQ_ERR_MAX];
     xq_material m;
     if (xq_material_parse(name, &m, err)) fail_msg("%s", err);
-    tb_gen_options opt = {.dir = test_tmpdir(), .threads = 2, .quiet = 1};
+    tb_gen_options opt = {.dir = dir, .threads = 2, .quiet = 1, .rules = rules};
     if (tb_generate(&m, &opt, err)) fail_msg("generate %s: %s", name, err);
-    *set = tb_set_new(test_tmpdir());
+    *set = tb_set_new(dir);
     tb_table *t = *set ? tb_set_get(*set, &m, err) : NULL;
     if (!t) fail_msg("load %s: %s", name, err);
+    if (t->rules != rules) fail_msg("%s loaded with rules %d, asked for %d", name, t->rules, rules);
     return t;
+}
+
+tb_table *testgen_load(const char *name, tb_set **set)
+{
+    return load_from(name, test_tmpdir(), XQ_RULES_NONE, set);
+}
+
+tb_table *testgen_load_rules(const char *name, int rules, tb_set **set)
+{
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s/rules-%d", test_tmpdir(), rules);
+    if (mkdir(dir, 0700) && errno != EEXIST) fail_msg("mkdir %s: %s", dir, strerror(errno));
+    return load_from(name, dir, rules, set);
 }
 
 static void verify_once(const tb_table *t, const tb_table **done, int *ndone)

@@ -14,6 +14,10 @@
  * tb_set_free).  Returns the table. */
 tb_table *testgen_load(const char *name, tb_set **set);
 
+/* The same under rule set `rules` (xq_rules), in a subdirectory of
+ * test_tmpdir() per rule set, so tables of different rule sets never meet. */
+tb_table *testgen_load_rules(const char *name, int rules, tb_set **set);
+
 /* tb_verify on t and, once each, every table it captures into. */
 void testgen_verify_all(const tb_table *t);
 

@@ -1,0 +1,38 @@
+/*
+ * adjudicator.h - judges a game history the way an arbiter would under the
+ * repetition rulings of issue 5 (docs/RULES.md), for the tests.  Written
+ * separately from the generator: moves are labelled by ref_labels.h.
+ *
+ * When the final position (board and side to move) occurred before, the
+ * moves since its last earlier occurrence form the cycle, and:
+ *   - a side that checks on every one of its moves in the cycle while the
+ *     other does not loses; both do: draw;
+ *   - otherwise a side that chases one same enemy piece (followed through
+ *     that piece's own moves) on every one of its moves loses, unless the
+ *     other side does the same (draw);
+ *   - anything else is a draw.
+ * "The same piece" is judged on the cycle repeated forever: the piece is
+ * followed around the cycle until the set of candidates stops shrinking,
+ * so two identical pieces that trade places still count correctly.
+ */
+#ifndef XQ_ADJUDICATOR_H
+#define XQ_ADJUDICATOR_H
+
+#include "board.h"
+
+typedef enum {
+    ADJ_NO_REPETITION = 0,
+    ADJ_DRAW,
+    ADJ_RED_LOSES,
+    ADJ_BLACK_LOSES,
+    ADJ_BAD_MOVE, /* a move that is malformed or not legal where it is played */
+} adj_result;
+
+/* Judges the game from `start` through moves[0..n) (ICCS text, "h2e2").
+ * On ADJ_BAD_MOVE, *bad (if not NULL) gets the index of the move. */
+adj_result adj_judge(const xq_board *start, const char *const *moves, int n, int *bad);
+
+/* "no repetition", "draw", "red loses", "black loses", "bad move". */
+const char *adj_result_name(adj_result r);
+
+#endif

@@ -1,0 +1,58 @@
+/*
+ * ref_labels.h - an independent labeller of moves for the repetition
+ * rulings (issue 5, docs/RULES.md), written from the rules text for the
+ * tests.  It shares nothing with core/rulings.c: its attack and protection
+ * logic is its own (piece geometry written out here, legality by playing the
+ * move on a copy and asking this file's own check test).  From the core it
+ * uses only the board, make_move and the piece/square helpers.
+ *
+ * A move of side S is labelled from the position after it:
+ *   check      S attacks the opponent's king (flying general included);
+ *   chase of t some piece a of S, not king and not pawn, attacks enemy piece
+ *              t after the move and did not attack it before (a moved, or a
+ *              line was opened); t is not the king and not a pawn on its own
+ *              side of the river; the capture a x t is legal for S; and
+ *              either nothing of t's owner can legally recapture on t's
+ *              square after a x t, or a is the cheaper kind (horse or cannon
+ *              on a rook; advisor or elephant on a rook, horse or cannon).
+ *              A same-kind attack that t could legally return in the
+ *              position after the move is no chase;
+ *   idle       anything else.
+ * A checking move chases nothing.
+ *
+ * "Attacks" means "could capture, ignoring its own king's safety" (a pinned
+ * piece still attacks); legality is a separate condition where the rules
+ * ask for it.
+ */
+#ifndef XQ_REF_LABELS_H
+#define XQ_REF_LABELS_H
+
+#include "board.h"
+
+typedef struct {
+    bool check;
+    int nchased;
+    uint8_t chased[16]; /* squares after the move, ascending */
+} ref_label;
+
+/* Labels move m of the piece on its from-square (normally b->side's, legal
+ * in b; b is not changed). */
+void ref_label_move(const xq_board *b, xq_move m, ref_label *out);
+
+/* True if the piece on `from` could capture the enemy piece on `to`,
+ * ignoring its own king's safety.  False if either square is empty or both
+ * hold pieces of one colour. */
+bool ref_attacks(const xq_board *b, int from, int to);
+
+/* True if the king of `colour` is attacked by an enemy piece (the enemy
+ * king along an open file included). */
+bool ref_king_attacked(const xq_board *b, int colour);
+
+/* True if moving the piece on `from` to `to` (a capture or not) leaves its
+ * own king unattacked, whichever side b says is to move. */
+bool ref_move_safe(const xq_board *b, int from, int to);
+
+/* True if some piece of `colour` can legally capture on sq. */
+bool ref_can_capture_on(const xq_board *b, int colour, int sq);
+
+#endif
