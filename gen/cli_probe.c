@@ -11,6 +11,13 @@
 
 static const char *wdl_word(int wdl) { return wdl > 0 ? "win" : wdl < 0 ? "loss" : "draw"; }
 
+/* The five-valued result's JSON word. */
+static const char *wdl5_word(int wdl5)
+{
+    static const char *const w[5] = {"loss", "blessed_loss", "draw", "cursed_win", "win"};
+    return wdl5 >= -2 && wdl5 <= 2 ? w[wdl5 + 2] : "?";
+}
+
 static const char *rule_word(int by_rule)
 {
     return by_rule == XQTB_BY_PERPETUAL_CHECK ? "perpetual_check"
@@ -62,25 +69,28 @@ static int failure(xqtb_handle *h, const xqtb_position *pos, int status, const c
 /* The line of best moves to the end of the game, or for a result decided by
  * a ruling, to the first repeated position; n moves into line, *repeats set
  * if it ends in a repetition. */
-static int best_line(xqtb_handle *h, const xqtb_position *start, uint16_t line[], int max, int *status,
-                     int *repeats)
+static int best_line(xqtb_handle *h, const xqtb_position *start, int counter, uint16_t line[], int max,
+                     int *status, int *repeats)
 {
     static xqtb_position seen[1025];
     xqtb_position p = *start;
-    int n = 0;
+    int n = 0, limit = xqtb_limit(h);
     *status = XQTB_OK;
     *repeats = 0;
     seen[0] = p;
     while (n < max && n < 1024) {
         xqtb_root_move mv[XQTB_MAX_MOVES];
-        int k = xqtb_probe_root(h, &p, mv);
+        int k = xqtb_probe_root_counter(h, &p, counter, mv);
         if (k < 0) {
             *status = k;
             break;
         }
         if (k == 0 || mv[0].wdl == XQTB_DRAW) break;
         line[n++] = mv[0].move;
+        int capture = p.board[mv[0].move >> 7] != 0;
         xqtb_play(&p, mv[0].move);
+        counter = capture ? 0 : counter + 1;
+        if (limit > 0 && counter > limit) break; /* the move limit ends the game: drawn */
         seen[n] = p;
         for (int i = 0; i < n && !*repeats; i++) *repeats = same_position(&seen[i], &p);
         if (*repeats) break;
@@ -88,25 +98,51 @@ static int best_line(xqtb_handle *h, const xqtb_position *start, uint16_t line[]
     return n;
 }
 
-/* "dtm", "by_rule" and "order" members of a JSON value. */
-static void print_json_value(int dtm, int by_rule, int order)
+/* "wdl", "dtm", "dtc", "by_rule" and "order" members of a JSON value;
+ * wdl is the five-valued result when the tables have a move limit. */
+static void print_json_value(int limit, int wdl, int wdl5, int dtm, int dtc, int by_rule, int order)
 {
+    printf("\"wdl\":\"%s\",", limit > 0 ? wdl5_word(wdl5) : wdl_word(wdl));
     if (by_rule)
-        printf("\"dtm\":null,\"by_rule\":\"%s\",\"order\":%d", rule_word(by_rule), order);
+        printf("\"dtm\":null,");
     else
-        printf("\"dtm\":%d,\"by_rule\":null", dtm);
+        printf("\"dtm\":%d,", dtm);
+    if (dtc >= 0)
+        printf("\"dtc\":%d,", dtc);
+    else
+        printf("\"dtc\":null,");
+    if (by_rule)
+        printf("\"by_rule\":\"%s\",\"order\":%d", rule_word(by_rule), order);
+    else
+        printf("\"by_rule\":null");
+}
+
+/* What the move limit makes of a result, for the text output. */
+static void print_limit_text(int limit, int counter, int wdl5, int dtc)
+{
+    if (limit <= 0 || dtc < 0) return;
+    const char *what = wdl5 == XQTB_WDL5_WIN            ? "the win holds"
+                       : wdl5 == XQTB_WDL5_CURSED_WIN   ? "cursed win: it cannot be converted in time"
+                       : wdl5 == XQTB_WDL5_BLESSED_LOSS ? "blessed loss: the opponent cannot convert in time"
+                                                        : "the loss stands";
+    printf("  DTC %d plies; move limit %d plies, counter %d: %s\n", dtc, limit, counter, what);
 }
 
 int cmd_probe(int argc, char **argv)
 {
     const char *dirs = "tables", *fen = NULL;
-    int json = 0, want_line = 0;
+    int json = 0, want_line = 0, counter = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--json"))
             json = 1;
         else if (!strcmp(argv[i], "--line"))
             want_line = 1;
-        else if (!strcmp(argv[i], "-d")) {
+        else if (!strcmp(argv[i], "--counter")) {
+            if (++i == argc) return cli_usage_error("probe", "option --counter needs a number of plies");
+            long c = cli_parse_uint(argv[i], 100000);
+            if (c < 0) return cli_usage_error("probe", "--counter needs a number of plies, not '%.40s'", argv[i]);
+            counter = (int)c;
+        } else if (!strcmp(argv[i], "-d")) {
             if (++i == argc) return cli_usage_error("probe", "option -d needs a directory (or DIR:DIR...)");
             dirs = argv[i];
         } else if (argv[i][0] == '-' && argv[i][1])
@@ -114,9 +150,9 @@ int cmd_probe(int argc, char **argv)
         else if (!fen)
             fen = argv[i];
         else
-            return cli_usage_error("probe", "give one FEN, quoted (usage: xqtb probe [-d DIR] [--json] [--line] FEN)");
+            return cli_usage_error("probe", "give one FEN, quoted (usage: xqtb probe [-d DIR] [--json] [--line] [--counter N] FEN)");
     }
-    if (!fen) return cli_usage_error("probe", "missing FEN (usage: xqtb probe [-d DIR] [--json] [--line] FEN)");
+    if (!fen) return cli_usage_error("probe", "missing FEN (usage: xqtb probe [-d DIR] [--json] [--line] [--counter N] FEN)");
     xqtb_position pos;
     char err[XQTB_ERR_MAX];
     if (xqtb_position_from_fen(fen, &pos, err) != XQTB_OK) return cli_usage_error("probe", "bad FEN: %s", err);
@@ -131,9 +167,15 @@ int cmd_probe(int argc, char **argv)
     xqtb_root_move mv[XQTB_MAX_MOVES];
     xqtb_result res;
     int n = 0;
-    st = xqtb_probe(h, &pos, &res);
+    st = xqtb_probe_counter(h, &pos, counter, &res);
+    int limit = xqtb_limit(h);
+    if (st == XQTB_ERR_INVALID) {
+        fprintf(stderr, "xqtb probe: --counter %d is beyond the tables' move limit of %d plies\n", counter, limit);
+        xqtb_close(h);
+        return EXIT_BAD_INPUT;
+    }
     int wdl = res.wdl, dtm = res.dtm;
-    if (st == XQTB_OK) n = xqtb_probe_root(h, &pos, mv);
+    if (st == XQTB_OK) n = xqtb_probe_root_counter(h, &pos, counter, mv);
     if (st != XQTB_OK || n < 0) {
         rc = failure(h, &pos, st != XQTB_OK ? st : n, dirs);
         xqtb_close(h);
@@ -143,7 +185,7 @@ int cmd_probe(int argc, char **argv)
     uint16_t line[LINE_MAX];
     int nline = 0, repeats = 0;
     if (want_line) {
-        nline = best_line(h, &pos, line, LINE_MAX, &st, &repeats);
+        nline = best_line(h, &pos, counter, line, LINE_MAX, &st, &repeats);
         if (st != XQTB_OK) {
             rc = failure(h, &pos, st, dirs);
             xqtb_close(h);
@@ -154,15 +196,15 @@ int cmd_probe(int argc, char **argv)
     xqtb_position_to_fen(&pos, canon);
     xqtb_material_name(&pos, material);
     if (json) {
-        printf("{\"fen\":\"%s\",\"material\":\"%s\",\"rules\":\"%s\",\"wdl\":\"%s\",", canon, material,
-               rules_word(xqtb_rules(h)), wdl_word(wdl));
-        print_json_value(dtm, res.by_rule, res.order);
+        printf("{\"fen\":\"%s\",\"material\":\"%s\",\"rules\":\"%s\",\"limit\":%d,\"counter\":%d,", canon,
+               material, rules_word(xqtb_rules(h)), limit, counter);
+        print_json_value(limit, wdl, res.wdl5, dtm, res.dtc, res.by_rule, res.order);
         printf(",\"moves\":[");
         for (int i = 0; i < n; i++) {
             char name[5];
             xqtb_move_name(mv[i].move, name);
-            printf("%s{\"move\":\"%.4s\",\"wdl\":\"%s\",", i ? "," : "", name, wdl_word(mv[i].wdl));
-            print_json_value(mv[i].dtm, mv[i].by_rule, mv[i].order);
+            printf("%s{\"move\":\"%.4s\",", i ? "," : "", name);
+            print_json_value(limit, mv[i].wdl, mv[i].wdl5, mv[i].dtm, mv[i].dtc, mv[i].by_rule, mv[i].order);
             printf("}");
         }
         printf("]");
@@ -188,6 +230,7 @@ int cmd_probe(int argc, char **argv)
             printf("lost: no legal move (%s)\n", "checkmate or stalemate");
         else
             printf("%s, mate in %d plies with best play\n", wdl_word(wdl), dtm);
+        print_limit_text(limit, counter, res.wdl5, res.dtc);
         for (int i = 0; i < n; i++) {
             char name[5];
             xqtb_move_name(mv[i].move, name);
@@ -196,6 +239,8 @@ int cmd_probe(int argc, char **argv)
             else if (mv[i].by_rule)
                 printf("  %.4s  %-4s  by %s, order %d\n", name, wdl_word(mv[i].wdl), rule_word(mv[i].by_rule),
                        (int)mv[i].order);
+            else if (limit > 0 && mv[i].dtc >= 0)
+                printf("  %.4s  %-12s  dtm %d  dtc %d\n", name, wdl5_word(mv[i].wdl5), (int)mv[i].dtm, (int)mv[i].dtc);
             else
                 printf("  %.4s  %-4s  dtm %d\n", name, wdl_word(mv[i].wdl), (int)mv[i].dtm);
         }

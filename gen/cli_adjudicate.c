@@ -1,0 +1,327 @@
+/*
+ * cli_adjudicate.c - `xqtb adjudicate`: an arbiter's view of a game record
+ * under the natural move limit, on the public library API alone.
+ *
+ * The record is a FEN on its first line, then ICCS moves ("h2e2")
+ * separated by white space over any number of lines.  Move numbers ("12."
+ * or "12...") are skipped; the word "claim" marks the point where the side
+ * to move claims a draw by the move limit.  Every move is checked for
+ * legality, and every position the tables cover is judged:
+ *   - its result for the side to move at the record's counter (plies since
+ *     the last capture, from FEN field 5 and the moves): win, cursed win,
+ *     draw, blessed loss, loss;
+ *   - mistakes: a move after which the mover's result is worse (a win that
+ *     held became cursed, drawn or lost; a blessed loss became a loss...),
+ *     and for the winner the plies of the limit each move wasted, i.e. how
+ *     much further from conversion it left him than the best move would
+ *     have (a best move brings the conversion one ply nearer);
+ *   - a claim: right if the counter has reached the limit; premature
+ *     otherwise, and then whether the claimant's opponent could still
+ *     convert a win in the plies left.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "xqtb.h"
+
+enum { MAX_PLIES = 4096 };
+
+typedef struct {
+    int ply;       /* plies from the start of the record */
+    int counter;   /* plies since the last capture */
+    int covered;   /* 1 if the tables answered */
+    xqtb_result r; /* the side to move's result at counter */
+} judged;
+
+typedef struct {
+    xqtb_position start;
+    uint16_t moves[MAX_PLIES];
+    int nmoves;
+    int claim_at; /* ply of the claim, -1 if none */
+} record;
+
+static const char *wdl5_word(int wdl5)
+{
+    static const char *const w[5] = {"loss", "blessed_loss", "draw", "cursed_win", "win"};
+    return wdl5 >= -2 && wdl5 <= 2 ? w[wdl5 + 2] : "?";
+}
+
+static char *read_all(FILE *f)
+{
+    size_t cap = 4096, n = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        size_t got = fread(buf + n, 1, cap - n - 1, f);
+        n += got;
+        if (got == 0) break;
+        if (n + 1 == cap) {
+            char *nb = realloc(buf, cap *= 2);
+            if (!nb) free(buf);
+            buf = nb;
+        }
+    }
+    if (buf) buf[n] = 0;
+    return buf;
+}
+
+static int is_move_number(const char *t)
+{
+    const char *p = t;
+    while (isdigit((unsigned char)*p)) p++;
+    if (p == t || *p != '.') return 0;
+    while (*p == '.') p++;
+    return *p == 0;
+}
+
+/* Parses and replays the record.  Returns 0, or EXIT_BAD_INPUT with the
+ * reason printed (malformed FEN or token, illegal move with its number). */
+static int parse_record(char *text, record *rec)
+{
+    char err[XQTB_ERR_MAX];
+    char *nl = strchr(text, '\n');
+    if (nl) *nl = 0;
+    char *fen = text;
+    while (isspace((unsigned char)*fen)) fen++;
+    if (!*fen) return cli_usage_error("adjudicate", "the record is empty: its first line must be a FEN");
+    if (xqtb_position_from_fen(fen, &rec->start, err) != XQTB_OK)
+        return cli_usage_error("adjudicate", "bad FEN on the first line: %s", err);
+    rec->nmoves = 0;
+    rec->claim_at = -1;
+    xqtb_position p = rec->start;
+    char *save = NULL;
+    for (char *tok = nl ? strtok_r(nl + 1, " \t\r\n", &save) : NULL; tok; tok = strtok_r(NULL, " \t\r\n", &save)) {
+        if (is_move_number(tok)) continue;
+        if (!strcmp(tok, "claim")) {
+            if (rec->claim_at >= 0) return cli_usage_error("adjudicate", "more than one claim in the record");
+            rec->claim_at = rec->nmoves;
+            continue;
+        }
+        if (rec->claim_at >= 0) return cli_usage_error("adjudicate", "moves after the claim ('%.10s')", tok);
+        int number = rec->nmoves / 2 + 1;
+        const char *who = p.side == XQTB_RED ? "red" : "black";
+        uint16_t m = strlen(tok) == 4 ? xqtb_move_parse(tok) : 0;
+        if (!m)
+            return cli_usage_error("adjudicate", "move %d (%s): '%.12s' is not an ICCS move such as h2e2", number,
+                                   who, tok);
+        if (rec->nmoves == MAX_PLIES)
+            return cli_usage_error("adjudicate", "the record is longer than %d plies", MAX_PLIES);
+        if (xqtb_play(&p, m) != XQTB_OK) {
+            char cur[XQTB_FEN_MAX];
+            xqtb_position_to_fen(&p, cur);
+            return cli_usage_error("adjudicate", "move %d (%s): %.4s is not legal in %s", number, who, tok, cur);
+        }
+        rec->moves[rec->nmoves++] = m;
+    }
+    return 0;
+}
+
+/* Counter of the record's start: FEN field 5. */
+static int start_counter(const char *text)
+{
+    const char *p = text;
+    for (int field = 0; field < 4 && *p; field++) {
+        while (*p && !isspace((unsigned char)*p)) p++;
+        while (*p == ' ' || *p == '\t') p++;
+    }
+    return isdigit((unsigned char)*p) ? atoi(p) : 0;
+}
+
+/* Rewrites the FEN's last two fields: the counter and the move number. */
+static void set_fen_counter(char fen[XQTB_FEN_MAX], int counter, int ply)
+{
+    char *p = fen;
+    for (int field = 0; field < 4 && p; field++) {
+        p = strchr(p, ' ');
+        if (p) p++;
+    }
+    if (p) snprintf(p, (size_t)(XQTB_FEN_MAX - (p - fen)), "%d %d", counter, ply / 2 + 1);
+}
+
+int cmd_adjudicate(int argc, char **argv)
+{
+    const char *dirs = "tables", *path = NULL;
+    int json = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--json"))
+            json = 1;
+        else if (!strcmp(argv[i], "-d")) {
+            if (++i == argc) return cli_usage_error("adjudicate", "option -d needs a directory (or DIR:DIR...)");
+            dirs = argv[i];
+        } else if (argv[i][0] == '-' && argv[i][1])
+            return cli_usage_error("adjudicate", "unknown option '%s'", argv[i]);
+        else if (!path)
+            path = argv[i];
+        else
+            return cli_usage_error("adjudicate", "give one record file (usage: xqtb adjudicate [-d DIR] [--json] [FILE])");
+    }
+    FILE *f = !path || !strcmp(path, "-") ? stdin : fopen(path, "r");
+    if (!f) return cli_usage_error("adjudicate", "cannot open %.200s", path);
+    char *text = read_all(f);
+    if (f != stdin) fclose(f);
+    if (!text) {
+        fprintf(stderr, "xqtb adjudicate: out of memory reading the record\n");
+        return EXIT_FAILURE_IO;
+    }
+    static record rec;
+    int counter0 = start_counter(text);
+    int rc = parse_record(text, &rec);
+    free(text);
+    if (rc) return rc;
+
+    int st;
+    xqtb_handle *h = xqtb_open(dirs, NULL, &st);
+    if (!h) {
+        fprintf(stderr, "xqtb adjudicate: %s\n", xqtb_status_string(st));
+        return EXIT_FAILURE_IO;
+    }
+    static judged pos[MAX_PLIES + 1];
+    xqtb_position p = rec.start;
+    /* The first table opened tells the move limit; a counter beyond it is
+     * judged at the limit (the game is drawn by then, barring a mate). */
+    xqtb_result first;
+    xqtb_probe(h, &p, &first);
+    int limit = xqtb_limit(h);
+    if (limit > 0 && counter0 > limit) {
+        fprintf(stderr, "xqtb adjudicate: the FEN's counter %d is beyond the move limit of %d plies\n", counter0, limit);
+        xqtb_close(h);
+        return EXIT_BAD_INPUT;
+    }
+    int counter = counter0, covered = 0;
+    for (int ply = 0; ply <= rec.nmoves; ply++) {
+        judged *j = &pos[ply];
+        j->ply = ply;
+        j->counter = counter;
+        st = xqtb_probe_counter(h, &p, limit > 0 && counter > limit ? limit : counter, &j->r);
+        j->covered = st == XQTB_OK;
+        covered += j->covered;
+        if (st != XQTB_OK && st != XQTB_ERR_NO_TABLE) {
+            fprintf(stderr, "xqtb adjudicate: ply %d: %s\n", ply, xqtb_status_string(st));
+            xqtb_close(h);
+            return EXIT_FAILURE_IO;
+        }
+        if (ply == rec.nmoves) break;
+        uint16_t m = rec.moves[ply];
+        counter = p.board[m >> 7] ? 0 : counter + 1;
+        xqtb_play(&p, m);
+    }
+    limit = xqtb_limit(h);
+    if (!covered) {
+        fprintf(stderr, "xqtb adjudicate: no position of the record is covered by the tables in %s\n", dirs);
+        xqtb_close(h);
+        return EXIT_NO_ANSWER;
+    }
+    if (limit <= 0) {
+        fprintf(stderr, "xqtb adjudicate: the tables in %s were built without a move limit (gen --limit)\n", dirs);
+        xqtb_close(h);
+        return EXIT_NO_ANSWER;
+    }
+
+    /* the winner's mistakes and wasted plies, per colour */
+    int wasted[2] = {0, 0}, mistakes[2] = {0, 0};
+    if (json) printf("{\"limit\":%d,\"rules\":\"%s\",\"plies\":[", limit, xqtb_rules(h) == XQTB_RULES_NONE ? "none" : xqtb_rules(h) == XQTB_RULES_CHECK ? "check" : "full");
+    else printf("move limit %d plies; the result of each position is for the side to move at its counter\n", limit);
+    xqtb_position q = rec.start;
+    for (int ply = 0; ply <= rec.nmoves; ply++) {
+        judged *j = &pos[ply];
+        char fen[XQTB_FEN_MAX], mv[5] = "";
+        xqtb_position_to_fen(&q, fen);
+        set_fen_counter(fen, j->counter, ply);
+        int side = q.side;
+        const char *who = side == XQTB_RED ? "red" : "black";
+        /* what the move from this position did to a win that held */
+        char mistake_text[64];
+        const char *mistake = NULL;
+        int waste = 0;
+        if (ply < rec.nmoves) {
+            xqtb_move_name(rec.moves[ply], mv);
+            const judged *k = &pos[ply + 1];
+            int before = j->r.wdl5, after = -k->r.wdl5;
+            if (j->covered && k->covered && j->counter <= limit && k->counter <= limit && after < before) {
+                /* the mover's result got worse: a mistake, whoever made it */
+                snprintf(mistake_text, sizeof mistake_text, "%s became %s", wdl5_word(before), wdl5_word(after));
+                mistake = mistake_text;
+                mistakes[side]++;
+            } else if (j->covered && k->covered && before == XQTB_WDL5_WIN && !j->r.by_rule && !k->r.by_rule &&
+                       k->counter > 0 && k->r.dtc >= 0) {
+                waste = k->r.dtc + 1 - j->r.dtc; /* 0 for a best move, which brings conversion a ply nearer */
+                if (waste > 0) wasted[side] += waste;
+            }
+        }
+        if (json) {
+            printf("%s{\"ply\":%d,\"fen\":\"%s\",\"to_move\":\"%s\",\"counter\":%d,", ply ? "," : "", ply, fen, who,
+                   j->counter);
+            if (j->covered && j->counter > limit) {
+                printf("\"wdl\":\"draw\",\"by_limit\":true");
+            } else if (j->covered) {
+                printf("\"wdl\":\"%s\",", wdl5_word(j->r.wdl5));
+                if (j->r.by_rule) printf("\"dtm\":null,\"dtc\":null,\"by_rule\":\"%s\"", j->r.by_rule == XQTB_BY_PERPETUAL_CHECK ? "perpetual_check" : "perpetual_chase");
+                else if (j->r.wdl == XQTB_DRAW) printf("\"dtm\":null,\"dtc\":null,\"by_rule\":null");
+                else printf("\"dtm\":%d,\"dtc\":%d,\"by_rule\":null", j->r.dtm, j->r.dtc);
+            } else {
+                printf("\"wdl\":null");
+            }
+            if (ply < rec.nmoves) {
+                printf(",\"move\":\"%.4s\"", mv);
+                if (mistake) printf(",\"mistake\":\"%s\"", mistake);
+                if (waste > 0) printf(",\"wasted\":%d", waste);
+            }
+            printf("}");
+        } else {
+            printf("%4d  %-5s counter %3d  ", ply, who, j->counter);
+            if (!j->covered)
+                printf("not covered by the tables");
+            else if (j->counter > limit)
+                printf("drawn by the move limit");
+            else if (j->r.by_rule)
+                printf("%s by a repetition ruling", j->r.wdl > 0 ? "win" : "loss");
+            else if (j->r.wdl == XQTB_DRAW)
+                printf("draw");
+            else
+                printf("%-12s dtc %3d  dtm %3d", wdl5_word(j->r.wdl5), j->r.dtc, j->r.dtm);
+            if (ply < rec.nmoves) printf("   %.4s", mv);
+            if (mistake) printf("  MISTAKE: %s", mistake);
+            if (waste > 0) printf("  (wasted %d plies of the limit)", waste);
+            printf("\n");
+        }
+        if (ply < rec.nmoves) xqtb_play(&q, rec.moves[ply]);
+    }
+    /* the claim */
+    const judged *c = rec.claim_at >= 0 ? &pos[rec.claim_at] : NULL;
+    int valid = c && c->counter >= limit;
+    const char *why = NULL;
+    if (c) {
+        if (valid)
+            why = "the counter has reached the limit";
+        else if (!c->covered)
+            why = "premature: the counter has not reached the limit (position not covered by the tables)";
+        else if (c->r.wdl5 == XQTB_WDL5_LOSS)
+            why = "premature, and the claimant's opponent can still convert the win in the plies left";
+        else if (c->r.wdl5 == XQTB_WDL5_BLESSED_LOSS)
+            why = "premature, though the opponent's win can no longer be converted in the plies left";
+        else
+            why = "premature: the counter has not reached the limit";
+    }
+    if (json) {
+        printf("],\"claim\":");
+        if (c)
+            printf("{\"ply\":%d,\"by\":\"%s\",\"counter\":%d,\"valid\":%s,\"reason\":\"%s\"}", c->ply,
+                   (rec.start.side + c->ply) % 2 == XQTB_RED ? "red" : "black", c->counter, valid ? "true" : "false",
+                   why);
+        else
+            printf("null");
+        printf(",\"mistakes\":{\"red\":%d,\"black\":%d},\"wasted\":{\"red\":%d,\"black\":%d}}\n", mistakes[0],
+               mistakes[1], wasted[0], wasted[1]);
+    } else {
+        if (c)
+            printf("claim at ply %d by %s (counter %d): %s, %s\n", c->ply,
+                   (rec.start.side + c->ply) % 2 == XQTB_RED ? "red" : "black", c->counter,
+                   valid ? "RIGHT" : "WRONG", why);
+        printf("mistakes: red %d, black %d; plies of the limit wasted: red %d, black %d\n", mistakes[0], mistakes[1],
+               wasted[0], wasted[1]);
+    }
+    xqtb_close(h);
+    return EXIT_ANSWER;
+}
