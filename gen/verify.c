@@ -20,11 +20,28 @@
  * The orders of ruled results are not checked: a ruling's order belongs
  * to a position together with the chase history, of which the table keeps
  * only the empty one.
+ *
+ * With a move limit L, the distance to conversion (dtc.h) of every ordinary
+ * result is checked too.  Writing "holds" for a result whose code is a
+ * distance d <= L, and counting a capture that reaches a result that holds
+ * in the subtable as a conversion at distance 0 after it:
+ *   win that holds, d:  some move reaches a loss that holds at d-1 (or a
+ *                       converting capture, d = 1), none sooner;
+ *   loss that holds, d: every move reaches a win that holds (or converts),
+ *                       the longest at d-1 (d = 0: no legal move);
+ *   cursed win:         no move reaches a loss that holds at L-1 or less,
+ *                       nor converts;
+ *   blessed loss:       some move reaches a win that does not hold within
+ *                       L-1, or escapes by a capture.
+ * The distances recorded for cursed wins and blessed losses (to any
+ * conversion) are not checked.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cell.h"
+#include "dtc.h"
 #include "movegen.h"
 #include "parallel.h"
 #include "tb.h"
@@ -89,6 +106,58 @@ static const char *check_ruled(const tb_table *t, xq_board *b, unsigned r)
     return draws || losses ? "loss by a ruling, but some move escapes" : NULL;
 }
 
+/* DTC code of the position a legal move leads to (opponent's view), and
+ * whether it is a capture. */
+static unsigned move_dtc(const tb_table *t, xq_board *b, xq_move m, int *capture, unsigned *cell)
+{
+    xq_undo u;
+    xq_make_move(b, m, &u);
+    *capture = u.captured != EMPTY;
+    unsigned d;
+    if (u.captured) {
+        d = dtc_capture_code(t, u.captured, b);
+        *cell = tb_capture_cell(t, u.captured, b);
+    } else {
+        uint64_t j = xq_index_encode(&t->ix, b, 0);
+        d = t->dtc[b->side][j];
+        *cell = cell_get(t->cells[b->side], t->width, j);
+    }
+    xq_unmake_move(b, m, &u);
+    return d;
+}
+
+/* NULL if the DTC code of an ordinary result (cell `code`) agrees with its
+ * successors'. */
+static const char *check_dtc(const tb_table *t, xq_board *b, unsigned code, unsigned dtc)
+{
+    int win = cell_is_win(code), L = t->limit;
+    if (dtc == DTC_NONE) return "an ordinary result without a DTC";
+    int holds = !dtc_beyond(dtc), d = dtc_plies(dtc);
+    if (holds && d > L) return "a DTC beyond the limit marked as holding";
+    xq_move list[XQ_MAX_MOVES];
+    int n = xq_gen_legal(b, list);
+    int best = INT32_MAX, longest = -1, escapes = 0; /* over successors, +1 included */
+    for (int i = 0; i < n; i++) {
+        int capture;
+        unsigned cell, s = move_dtc(t, b, list[i], &capture, &cell);
+        /* the successor is the opponent's: a loss that holds for a win, a
+         * win that holds for a loss */
+        int right_kind = win ? cell_is_loss(cell) : cell_is_win(cell);
+        int ok = right_kind && s != DTC_NONE && !dtc_beyond(s) && (capture || dtc_plies(s) + 1 <= L);
+        int dist = capture ? 1 : dtc_plies(s) + 1;
+        if (win && ok && dist < best) best = dist;
+        if (!win) {
+            if (!ok) escapes++;
+            else if (dist > longest) longest = dist;
+        }
+    }
+    if (win && holds) return best == d ? NULL : "win: the fastest conversion disagrees with its DTC";
+    if (win) return best <= L ? "cursed win, but a conversion fits in the limit" : NULL;
+    if (n == 0) return holds && d == 0 ? NULL : "no legal move, but not a loss in 0";
+    if (holds) return !escapes && longest == d ? NULL : "loss: the longest defence disagrees with its DTC";
+    return escapes ? NULL : "blessed loss, but every defence is converted in time";
+}
+
 /* NULL if the position's code agrees with its successors, else why not. */
 static const char *check_position(const tb_table *t, xq_board *b, unsigned code)
 {
@@ -144,7 +213,8 @@ static void verify_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
             c->checked[thread]++;
             int bad = code == CELL_UNKNOWN || xq_kings_facing(&b) || xq_in_check(&b, s ^ 1) ||
                       check_position(t, &b, code) != NULL ||
-                      (code == CELL_DRAW && t->ruled[0] && check_ruled(t, &b, t->ruled[s][i]) != NULL);
+                      (code == CELL_DRAW && t->ruled[0] && check_ruled(t, &b, t->ruled[s][i]) != NULL) ||
+                      (t->limit && code < CELL_DRAW && check_dtc(t, &b, code, t->dtc[s][i]) != NULL);
             if (bad) {
                 c->errors[thread]++;
                 if (i * 2 + (uint64_t)s < c->first_bad[thread]) c->first_bad[thread] = i * 2 + (uint64_t)s;
@@ -185,6 +255,7 @@ int tb_verify(const tb_table *t, int threads, tb_verify_report *r)
                               : xq_kings_facing(&b) || xq_in_check(&b, s ^ 1) ? "illegal position holds a value"
                                                                               : check_position(t, &b, code);
             if (!why && code == CELL_DRAW && t->ruled[0]) why = check_ruled(t, &b, t->ruled[s][i]);
+            if (!why && t->limit && code < CELL_DRAW) why = check_dtc(t, &b, code, t->dtc[s][i]);
             tb_value v = tb_value_of_cell(code);
             snprintf(r->first_error, sizeof r->first_error, "%s (stored wdl %d dtm %d): %s", fen, v.wdl, v.dtm,
                      why ? why : "?");
