@@ -1,0 +1,332 @@
+/*
+ * test_limit.c - the move limit as the generator and the library apply it
+ * (gen/dtc.c, probe/): properties that need no reference solver (that
+ * comparison is test_limit_ref.c):
+ *   - DTC is consistent with successors (tb_verify) and the output is the
+ *     same, byte for byte, for any thread count;
+ *   - with a limit no game reaches, nothing is cursed and DTC <= DTM;
+ *   - a smaller limit only turns results into cursed wins and blessed
+ *     losses, never the other way, and keeps the DTM layer unchanged;
+ *   - the library's five-valued answers at every counter follow the table;
+ *   - a directory built for one limit is rebuilt for another;
+ *   - `xqtb probe --counter` changes its answer where it should.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <cmocka.h>
+
+#include "cell.h"
+#include "dtc.h"
+#include "tb.h"
+#include "tmpdir.h"
+#include "xqtb.h"
+
+static tb_table *gen_load(const char *name, int limit, int threads, const char *tag, tb_set **set, char *dir)
+{
+    char err[XQ_ERR_MAX];
+    snprintf(dir, 512, "%s/%s", test_tmpdir(), tag);
+    xq_material m;
+    if (xq_material_parse(name, &m, err)) fail_msg("%s", err);
+    tb_gen_options opt = {.dir = dir, .threads = threads, .quiet = 1, .rules = XQ_RULES_FULL, .limit = limit};
+    if (tb_generate(&m, &opt, err)) fail_msg("generate %s: %s", name, err);
+    *set = tb_set_new(dir);
+    tb_table *t = *set ? tb_set_get(*set, &m, err) : NULL;
+    if (!t) fail_msg("load %s: %s", name, err);
+    assert_int_equal(t->limit, limit);
+    tb_verify_report r;
+    if (tb_verify(t, 2, &r)) fail_msg("verify %s: %s", name, r.first_error);
+    return t;
+}
+
+/* Far above any distance in the table: nothing cursed, DTC <= DTM. */
+static void test_no_curse_without_pressure(void **state)
+{
+    (void)state;
+    tb_set *set;
+    char dir[512];
+    tb_table *t = gen_load("KRKN", 1000, 2, "wide-limit", &set, dir);
+    uint64_t decided = 0;
+    for (int s = 0; s < 2; s++)
+        for (uint64_t i = 0; i < t->ix.size; i++) {
+            unsigned v = cell_get(t->cells[s], t->width, i), d = t->dtc[s][i];
+            if (v >= CELL_DRAW) {
+                assert_int_equal(d, DTC_NONE);
+                continue;
+            }
+            decided++;
+            assert_false(dtc_beyond(d));
+            assert_true(dtc_plies(d) <= (int)v);
+            assert_int_equal(dtc_plies(d) == 0, v == 0); /* only mates convert at once */
+        }
+    assert_true(decided > 0);
+    tb_set_free(set);
+}
+
+/* KRKN, limit 20 against limit 1000: the same cells and ruled bytes; a result
+ * that holds under 20 holds under 1000 at the same distance; cursed wins
+ * and blessed losses appear. */
+static void test_smaller_limit_only_curses(void **state)
+{
+    (void)state;
+    tb_set *sw, *sn;
+    char dw[512], dn[512];
+    tb_table *w = gen_load("KRKN", 1000, 2, "wide-limit", &sw, dw);
+    tb_table *n = gen_load("KRKN", 20, 2, "narrow-limit", &sn, dn);
+    uint64_t beyond = 0;
+    for (int s = 0; s < 2; s++)
+        for (uint64_t i = 0; i < w->ix.size; i++) {
+            assert_int_equal(cell_get(w->cells[s], w->width, i), cell_get(n->cells[s], n->width, i));
+            assert_int_equal(w->ruled[s][i], n->ruled[s][i]);
+            unsigned a = w->dtc[s][i], b = n->dtc[s][i];
+            assert_int_equal(a == DTC_NONE, b == DTC_NONE);
+            if (b == DTC_NONE) continue;
+            if (!dtc_beyond(b)) {
+                assert_int_equal(a, b);
+                assert_true(dtc_plies(b) <= 20);
+            } else {
+                beyond++;
+            }
+        }
+    assert_true(beyond > 0);
+    tb_set_free(sw);
+    tb_set_free(sn);
+}
+
+static void read_file(const char *path, char **buf, long *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) fail_msg("cannot open %s", path);
+    fseek(f, 0, SEEK_END);
+    *len = ftell(f);
+    rewind(f);
+    *buf = malloc((size_t)*len);
+    assert_non_null(*buf);
+    assert_int_equal(fread(*buf, 1, (size_t)*len, f), (size_t)*len);
+    fclose(f);
+}
+
+static void test_dtc_deterministic(void **state)
+{
+    (void)state;
+    static const char *const ext[] = {"xqtb", "xqc"};
+    for (int e = 0; e < 2; e++) {
+        char *first = NULL;
+        long first_len = 0;
+        for (int threads = 1; threads <= 3; threads++) {
+            char tag[64], dir[512], path[700];
+            snprintf(tag, sizeof tag, "dtc-det%d", threads);
+            if (e == 0) {
+                tb_set *set;
+                gen_load("KRKN", 20, threads, tag, &set, dir);
+                tb_set_free(set);
+            }
+            snprintf(path, sizeof path, "%s/%s/KRKN.%s", test_tmpdir(), tag, ext[e]);
+            char *buf;
+            long len;
+            read_file(path, &buf, &len);
+            if (!first) {
+                first = buf;
+                first_len = len;
+                continue;
+            }
+            assert_int_equal(len, first_len);
+            assert_memory_equal(buf, first, (size_t)len);
+            free(buf);
+        }
+        free(first);
+    }
+}
+
+static void to_position(const xq_board *b, xqtb_position *p)
+{
+    for (int s = 0; s < XQ_SQUARES; s++) {
+        xq_piece q = b->sq[s];
+        p->board[s] = q == EMPTY ? 0 : (int8_t)(colour_of(q) == RED ? kind_of(q) : -kind_of(q));
+    }
+    p->side = b->side;
+}
+
+/* The library at every counter, on every legal entry in both colourings. */
+static void test_library_follows_table(void **state)
+{
+    (void)state;
+    tb_set *set;
+    char dir[512];
+    const int L = 20;
+    tb_table *t = gen_load("KRKN", L, 2, "lib", &set, dir);
+    int st;
+    xqtb_handle *h = xqtb_open(dir, NULL, &st);
+    assert_non_null(h);
+    uint64_t checked = 0, cursed = 0;
+    for (uint64_t i = 0; i < t->ix.size; i++)
+        for (int s = 0; s < 2; s++) {
+            /* every third entry, all counters for one in 21 of them */
+            if (i % 3 || cell_get(t->cells[s], t->width, i) == CELL_ILLEGAL) continue;
+            xq_board b, f;
+            xq_index_decode(&t->ix, i, &b);
+            b.side = (uint8_t)s;
+            xq_board_flip(&b, &f);
+            tb_value v = tb_value_of(t, &b);
+            unsigned d = t->dtc[s][i];
+            for (int k = 0; k < 2; k++) {
+                xqtb_position p;
+                to_position(k ? &f : &b, &p);
+                for (int c = 0; c <= L; c += (i % 7 == 0 ? 1 : L)) {
+                    xqtb_result r;
+                    int w5;
+                    assert_int_equal(xqtb_probe_counter(h, &p, c, &r), XQTB_OK);
+                    assert_int_equal(xqtb_probe_wdl_counter(h, &p, c, &w5), XQTB_OK);
+                    assert_int_equal(w5, r.wdl5);
+                    int want;
+                    if (v.wdl == 0)
+                        want = XQTB_WDL5_DRAW;
+                    else if (v.by_rule)
+                        want = 2 * v.wdl;
+                    else
+                        want = !dtc_beyond(d) && dtc_plies(d) <= L - c ? 2 * v.wdl : v.wdl;
+                    assert_int_equal(r.wdl5, want);
+                    assert_int_equal(r.dtc, d == DTC_NONE ? -1 : dtc_plies(d));
+                    cursed += want == XQTB_WDL5_CURSED_WIN;
+                    checked++;
+                }
+            }
+        }
+    assert_true(cursed > 0);
+    /* counters outside 0..L are refused */
+    xqtb_position p;
+    assert_int_equal(xqtb_position_from_fen("5k3/9/9/9/9/R8/9/4n4/9/3K5 w - - 0 1", &p, NULL), XQTB_OK);
+    xqtb_result r;
+    assert_int_equal(xqtb_probe_counter(h, &p, L + 1, &r), XQTB_ERR_INVALID);
+    assert_int_equal(xqtb_probe_counter(h, &p, -1, &r), XQTB_ERR_INVALID);
+    assert_int_equal(xqtb_limit(h), L);
+    print_message("KRKN limit %d: %llu probes, %llu cursed\n", L, (unsigned long long)checked,
+                  (unsigned long long)cursed);
+    xqtb_close(h);
+    tb_set_free(set);
+}
+
+/* Following the root's first move converts a win that holds in time,
+ * whatever the loser does. */
+static void test_root_converts_in_time(void **state)
+{
+    (void)state;
+    tb_set *set;
+    char dir[512];
+    const int L = 20;
+    tb_table *t = gen_load("KRKN", L, 2, "lib", &set, dir);
+    int st;
+    xqtb_handle *h = xqtb_open(dir, NULL, &st);
+    uint64_t games = 0, seed = 7;
+    for (uint64_t i = 0; i < t->ix.size && games < 300; i += 97) {
+        xq_board b;
+        if (cell_get(t->cells[RED], t->width, i) == CELL_ILLEGAL) continue;
+        xq_index_decode(&t->ix, i, &b);
+        b.side = RED;
+        tb_value v = tb_value_of(t, &b);
+        unsigned d = t->dtc[RED][i];
+        if (v.wdl != 1 || v.by_rule || dtc_beyond(d)) continue;
+        games++;
+        xqtb_position p;
+        to_position(&b, &p);
+        int counter = 0;
+        for (int ply = 0;; ply++) {
+            xqtb_root_move mv[XQTB_MAX_MOVES];
+            int n = xqtb_probe_root_counter(h, &p, counter, mv);
+            assert_true(n >= 0);
+            if (n == 0) break; /* the loser is mated: converted */
+            uint16_t m;
+            if (p.side == RED) {
+                assert_int_equal(mv[0].wdl5, XQTB_WDL5_WIN);
+                m = mv[0].move;
+            } else {
+                seed = seed * 6364136223846793005ull + 1;
+                m = mv[(seed >> 33) % (uint64_t)n].move;
+            }
+            int capture = p.board[m >> 7] != 0;
+            assert_int_equal(xqtb_play(&p, m), XQTB_OK);
+            counter = capture ? 0 : counter + 1;
+            if (capture) break; /* converted (a capture keeps the win, or the loser blundered) */
+            assert_true(counter <= (int)dtc_plies(d));
+        }
+    }
+    assert_true(games > 0);
+    xqtb_close(h);
+    tb_set_free(set);
+}
+
+/* A directory built for one limit is rebuilt for another; a set refuses
+ * subtables of another limit. */
+static void test_limits_never_mix(void **state)
+{
+    (void)state;
+    tb_set *set;
+    char dir[512];
+    tb_table *t = gen_load("KRKN", 20, 2, "mix", &set, dir);
+    tb_set_free(set);
+    t = gen_load("KRKN", 30, 2, "mix", &set, dir);
+    assert_int_equal(t->sub[BLACK][HORSE]->limit, 30);
+    tb_set_free(set);
+}
+
+static char out[1 << 16];
+
+static int xqtb(const char *fmt, ...)
+{
+    const char *bin = getenv("XQTB");
+    if (!bin) bin = "build/xqtb";
+    char args[2048], cmd[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(args, sizeof args, fmt, ap);
+    va_end(ap);
+    snprintf(cmd, sizeof cmd, "%s %s 2>&1", bin, args);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    size_t n = fread(out, 1, sizeof out - 1, p);
+    out[n] = 0;
+    int st = pclose(p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* `gen --limit 120` writes the DTC file; `probe --counter 100` turns a win
+ * that needs 23 plies to convert into a cursed win. */
+static void test_cli_counter(void **state)
+{
+    (void)state;
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s/cli", test_tmpdir());
+    assert_int_equal(xqtb("gen -q --limit 120 -d %s KRKN", dir), 0);
+    char path[600];
+    snprintf(path, sizeof path, "%s/KRKN.xqc", dir);
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    fclose(f);
+    const char *fen = "5k3/9/9/9/9/R8/9/4n4/9/3K5 w - - 0 1";
+    assert_int_equal(xqtb("probe --json -d %s '%s'", dir, fen), 0);
+    assert_non_null(strstr(out, "\"limit\":120,\"counter\":0,\"wdl\":\"win\",\"dtm\":25,\"dtc\":23"));
+    assert_int_equal(xqtb("probe --json --counter 97 -d %s '%s'", dir, fen), 0);
+    assert_non_null(strstr(out, "\"counter\":97,\"wdl\":\"win\""));
+    assert_int_equal(xqtb("probe --json --counter 98 -d %s '%s'", dir, fen), 0);
+    assert_non_null(strstr(out, "\"counter\":98,\"wdl\":\"cursed_win\""));
+    assert_int_equal(xqtb("probe --counter 100 -d %s '%s'", dir, fen), 0);
+    assert_non_null(strstr(out, "cursed win: it cannot be converted in time"));
+    assert_int_equal(xqtb("probe --counter 121 -d %s '%s'", dir, fen), 2);
+    assert_non_null(strstr(out, "beyond the tables' move limit"));
+    assert_int_equal(xqtb("gen -q --limit many -d %s KRKN", dir), 2);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_no_curse_without_pressure), cmocka_unit_test(test_smaller_limit_only_curses),
+        cmocka_unit_test(test_dtc_deterministic),         cmocka_unit_test(test_library_follows_table),
+        cmocka_unit_test(test_root_converts_in_time),     cmocka_unit_test(test_limits_never_mix),
+        cmocka_unit_test(test_cli_counter),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
