@@ -14,29 +14,9 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "runxqtb.h"
 #include "tmpdir.h"
 
-static char out[1 << 16];
-
-/* Runs `xqtb ARGS` with stdout and stderr captured in out; returns the exit
- * status (or -1 if it did not exit normally, e.g. a crash). */
-static int xqtb(const char *fmt, ...)
-{
-    const char *bin = getenv("XQTB");
-    if (!bin) bin = "build/xqtb";
-    char args[2048], cmd[4096];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(args, sizeof args, fmt, ap);
-    va_end(ap);
-    snprintf(cmd, sizeof cmd, "%s %s 2>&1", bin, args);
-    FILE *p = popen(cmd, "r");
-    assert_non_null(p);
-    size_t n = fread(out, 1, sizeof out - 1, p);
-    out[n] = 0;
-    int st = pclose(p);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
 
 static void table_path(char *buf, size_t len, const char *dir, const char *name)
 {
@@ -49,7 +29,7 @@ static const char *fresh_dir(const char *tag)
 {
     static char dir[512];
     snprintf(dir, sizeof dir, "%s/%s", test_tmpdir(), tag);
-    assert_int_equal(xqtb("gen -q -d %s KRK", dir), 0);
+    assert_int_equal(run_xqtb("gen -q -d %s KRK", dir), 0);
     return dir;
 }
 
@@ -78,62 +58,62 @@ static void test_gen_summary_and_black_orientation(void **state)
     char dir[512];
     snprintf(dir, sizeof dir, "%s/summary", test_tmpdir());
     /* Written with black holding the rook: the canonical KRK is built. */
-    assert_int_equal(xqtb("gen -d %s KKR", dir), 0);
-    assert_non_null(strstr(out, "KRK:"));
-    assert_non_null(strstr(out, "red to move"));
-    assert_non_null(strstr(out, "longest win"));
+    assert_int_equal(run_xqtb("gen -d %s KKR", dir), 0);
+    assert_non_null(strstr(xqtb_out, "KRK:"));
+    assert_non_null(strstr(xqtb_out, "red to move"));
+    assert_non_null(strstr(xqtb_out, "longest win"));
 }
 
 static void test_stats_json(void **state)
 {
     (void)state;
     const char *dir = fresh_dir("json");
-    assert_int_equal(xqtb("stats --json -d %s KRK", dir), 0);
+    assert_int_equal(run_xqtb("stats --json -d %s KRK", dir), 0);
     const char *keys[] = {"{\"material\":\"KRK\"", "\"red\":{", "\"black\":{", "\"win\":", "\"draw\":", "\"loss\":",
                           "\"longest_win\":{\"dtm\":", "\"longest_loss\":{\"dtm\":", "\"fen\":\""};
     for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
-        if (!strstr(out, keys[i])) fail_msg("missing %s in %s", keys[i], out);
+        if (!strstr(xqtb_out, keys[i])) fail_msg("missing %s in %s", keys[i], xqtb_out);
     /* Counts are of boards: red to move in KRK, every legal board is a win. */
-    assert_non_null(strstr(out, "\"red\":{\"legal\":3834,\"win\":3834,\"draw\":0,\"loss\":0"));
+    assert_non_null(strstr(xqtb_out, "\"red\":{\"legal\":3834,\"win\":3834,\"draw\":0,\"loss\":0"));
 }
 
 static void test_verify_good_table(void **state)
 {
     (void)state;
     const char *dir = fresh_dir("verify");
-    assert_int_equal(xqtb("verify -d %s KRK", dir), 0);
-    assert_non_null(strstr(out, "consistent"));
+    assert_int_equal(run_xqtb("verify -d %s KRK", dir), 0);
+    assert_non_null(strstr(xqtb_out, "consistent"));
 }
 
 static void test_bad_material_and_options(void **state)
 {
     (void)state;
-    assert_int_equal(xqtb("gen -q -d %s/x KRRRK", test_tmpdir()), 2);
-    assert_non_null(strstr(out, "at most 2"));
-    assert_int_equal(xqtb("gen -q -d %s/x KXK", test_tmpdir()), 2);
-    assert_non_null(strstr(out, "unknown piece letter"));
-    assert_int_equal(xqtb("gen -q -d %s/x RK", test_tmpdir()), 2);
-    assert_int_equal(xqtb("gen -q -t 0 KRK"), 2);
-    assert_int_equal(xqtb("gen -q --bogus KRK"), 2);
-    assert_int_equal(xqtb("gen -q"), 2);
-    assert_int_equal(xqtb("stats -d %s", test_tmpdir()), 2);
-    assert_int_equal(xqtb("stats --force -d %s KRK", test_tmpdir()), 2);
+    assert_int_equal(run_xqtb("gen -q -d %s/x KRRRK", test_tmpdir()), 2);
+    assert_non_null(strstr(xqtb_out, "at most 2"));
+    assert_int_equal(run_xqtb("gen -q -d %s/x KXK", test_tmpdir()), 2);
+    assert_non_null(strstr(xqtb_out, "unknown piece letter"));
+    assert_int_equal(run_xqtb("gen -q -d %s/x RK", test_tmpdir()), 2);
+    assert_int_equal(run_xqtb("gen -q -t 0 KRK"), 2);
+    assert_int_equal(run_xqtb("gen -q --bogus KRK"), 2);
+    assert_int_equal(run_xqtb("gen -q"), 2);
+    assert_int_equal(run_xqtb("stats -d %s", test_tmpdir()), 2);
+    assert_int_equal(run_xqtb("stats --force -d %s KRK", test_tmpdir()), 2);
 }
 
 static void test_missing_table_is_no_answer(void **state)
 {
     (void)state;
-    assert_int_equal(xqtb("stats -d %s KRKNAA", test_tmpdir()), 1);
-    assert_non_null(strstr(out, "KRKNAA"));
-    assert_int_equal(xqtb("verify -d %s KRKNAA", test_tmpdir()), 1);
+    assert_int_equal(run_xqtb("stats -d %s KRKNAA", test_tmpdir()), 1);
+    assert_non_null(strstr(xqtb_out, "KRKNAA"));
+    assert_int_equal(run_xqtb("verify -d %s KRKNAA", test_tmpdir()), 1);
 }
 
 static void test_memory_limit_is_a_clear_error(void **state)
 {
     (void)state;
-    assert_int_equal(xqtb("gen -q -d %s/mem --max-memory 1 KRKNA", test_tmpdir()), 3);
-    assert_non_null(strstr(out, "needs"));
-    assert_non_null(strstr(out, "MiB"));
+    assert_int_equal(run_xqtb("gen -q -d %s/mem --max-memory 1 KRKNA", test_tmpdir()), 3);
+    assert_non_null(strstr(xqtb_out, "needs"));
+    assert_non_null(strstr(xqtb_out, "MiB"));
 }
 
 /* Overwrites one byte of a file at offset (negative: from the end). */
@@ -159,10 +139,10 @@ static void test_damaged_files_are_reported(void **state)
         const char *dir = fresh_dir(tag);
         table_path(path, sizeof path, dir, "KRK");
         poke(path, offsets[i]);
-        int rc = xqtb("stats -d %s KRK", dir);
-        if (rc != 3) fail_msg("byte %ld flipped: exit %d, output %s", offsets[i], rc, out);
-        assert_non_null(strstr(out, "KRK"));
-        assert_int_equal(xqtb("verify -d %s KRK", dir), 3);
+        int rc = run_xqtb("stats -d %s KRK", dir);
+        if (rc != 3) fail_msg("byte %ld flipped: exit %d, output %s", offsets[i], rc, xqtb_out);
+        assert_non_null(strstr(xqtb_out, "KRK"));
+        assert_int_equal(run_xqtb("verify -d %s KRK", dir), 3);
     }
 }
 
@@ -177,8 +157,8 @@ static void test_truncated_and_empty_files_are_reported(void **state)
         const char *dir = fresh_dir(tag);
         table_path(path, sizeof path, dir, "KRK");
         assert_int_equal(truncate(path, sizes[i]), 0);
-        int rc = xqtb("stats -d %s KRK", dir);
-        if (rc != 3) fail_msg("truncated to %ld: exit %d, output %s", sizes[i], rc, out);
+        int rc = run_xqtb("stats -d %s KRK", dir);
+        if (rc != 3) fail_msg("truncated to %ld: exit %d, output %s", sizes[i], rc, xqtb_out);
     }
 }
 
@@ -190,8 +170,8 @@ static void test_gen_replaces_damaged_table(void **state)
     const char *dir = fresh_dir("regen");
     table_path(path, sizeof path, dir, "KK");
     poke(path, 100);
-    assert_int_equal(xqtb("gen -q -d %s --force KRK", dir), 0);
-    assert_int_equal(xqtb("verify -d %s KRK KK", dir), 0);
+    assert_int_equal(run_xqtb("gen -q -d %s --force KRK", dir), 0);
+    assert_int_equal(run_xqtb("verify -d %s KRK KK", dir), 0);
 }
 
 /* A disk that fills up mid-write: a file-size limit (with SIGXFSZ ignored,
@@ -210,12 +190,12 @@ static void test_full_disk_leaves_no_partial_file(void **state)
     snprintf(cmd, sizeof cmd, "sh -c 'trap \"\" XFSZ; ulimit -f 400; exec %s gen -q -d %s KRKN' 2>&1", bin, dir);
     FILE *p = popen(cmd, "r");
     assert_non_null(p);
-    size_t n = fread(out, 1, sizeof out - 1, p);
-    out[n] = 0;
+    size_t n = fread(xqtb_out, 1, sizeof xqtb_out - 1, p);
+    xqtb_out[n] = 0;
     int st = pclose(p);
     assert_true(WIFEXITED(st));
     assert_int_equal(WEXITSTATUS(st), 3);
-    assert_non_null(strstr(out, "cannot write"));
+    assert_non_null(strstr(xqtb_out, "cannot write"));
     table_path(path, sizeof path, dir, "KRKN");
     struct stat sb;
     assert_int_not_equal(stat(path, &sb), 0);
@@ -226,9 +206,9 @@ static void test_full_disk_leaves_no_partial_file(void **state)
     pclose(p);
     assert_int_equal(atoi(buf), 0);
     /* what was written completely is sound and is reused */
-    assert_int_equal(xqtb("verify -d %s KRK", dir), 0);
-    assert_int_equal(xqtb("gen -q -d %s KRKN", dir), 0);
-    assert_int_equal(xqtb("verify -d %s KRKN", dir), 0);
+    assert_int_equal(run_xqtb("verify -d %s KRK", dir), 0);
+    assert_int_equal(run_xqtb("gen -q -d %s KRKN", dir), 0);
+    assert_int_equal(run_xqtb("verify -d %s KRKN", dir), 0);
 }
 
 int main(void)

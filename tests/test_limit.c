@@ -23,6 +23,7 @@
 #include "cell.h"
 #include "dtc.h"
 #include "tb.h"
+#include "runxqtb.h"
 #include "tmpdir.h"
 #include "xqtb.h"
 
@@ -273,25 +274,6 @@ static void test_limits_never_mix(void **state)
     tb_set_free(set);
 }
 
-static char out[1 << 16];
-
-static int xqtb(const char *fmt, ...)
-{
-    const char *bin = getenv("XQTB");
-    if (!bin) bin = "build/xqtb";
-    char args[2048], cmd[4096];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(args, sizeof args, fmt, ap);
-    va_end(ap);
-    snprintf(cmd, sizeof cmd, "%s %s 2>&1", bin, args);
-    FILE *p = popen(cmd, "r");
-    assert_non_null(p);
-    size_t n = fread(out, 1, sizeof out - 1, p);
-    out[n] = 0;
-    int st = pclose(p);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
 
 /* `gen --limit 120` writes the DTC file; `probe --counter 100` turns a win
  * that needs 23 plies to convert into a cursed win. */
@@ -300,24 +282,24 @@ static void test_cli_counter(void **state)
     (void)state;
     char dir[512];
     snprintf(dir, sizeof dir, "%s/cli", test_tmpdir());
-    assert_int_equal(xqtb("gen -q --limit 120 -d %s KRKN", dir), 0);
+    assert_int_equal(run_xqtb("gen -q --limit 120 -d %s KRKN", dir), 0);
     char path[600];
     snprintf(path, sizeof path, "%s/KRKN.xqc", dir);
     FILE *f = fopen(path, "rb");
     assert_non_null(f);
     fclose(f);
     const char *fen = "5k3/9/9/9/9/R8/9/4n4/9/3K5 w - - 0 1";
-    assert_int_equal(xqtb("probe --json -d %s '%s'", dir, fen), 0);
-    assert_non_null(strstr(out, "\"limit\":120,\"counter\":0,\"wdl\":\"win\",\"dtm\":25,\"dtc\":23"));
-    assert_int_equal(xqtb("probe --json --counter 97 -d %s '%s'", dir, fen), 0);
-    assert_non_null(strstr(out, "\"counter\":97,\"wdl\":\"win\""));
-    assert_int_equal(xqtb("probe --json --counter 98 -d %s '%s'", dir, fen), 0);
-    assert_non_null(strstr(out, "\"counter\":98,\"wdl\":\"cursed_win\""));
-    assert_int_equal(xqtb("probe --counter 100 -d %s '%s'", dir, fen), 0);
-    assert_non_null(strstr(out, "cursed win: it cannot be converted in time"));
-    assert_int_equal(xqtb("probe --counter 121 -d %s '%s'", dir, fen), 2);
-    assert_non_null(strstr(out, "beyond the tables' move limit"));
-    assert_int_equal(xqtb("gen -q --limit many -d %s KRKN", dir), 2);
+    assert_int_equal(run_xqtb("probe --json -d %s '%s'", dir, fen), 0);
+    assert_non_null(strstr(xqtb_out, "\"limit\":120,\"counter\":0,\"wdl\":\"win\",\"dtm\":25,\"dtc\":23"));
+    assert_int_equal(run_xqtb("probe --json --counter 97 -d %s '%s'", dir, fen), 0);
+    assert_non_null(strstr(xqtb_out, "\"counter\":97,\"wdl\":\"win\""));
+    assert_int_equal(run_xqtb("probe --json --counter 98 -d %s '%s'", dir, fen), 0);
+    assert_non_null(strstr(xqtb_out, "\"counter\":98,\"wdl\":\"cursed_win\""));
+    assert_int_equal(run_xqtb("probe --counter 100 -d %s '%s'", dir, fen), 0);
+    assert_non_null(strstr(xqtb_out, "cursed win: it cannot be converted in time"));
+    assert_int_equal(run_xqtb("probe --counter 121 -d %s '%s'", dir, fen), 2);
+    assert_non_null(strstr(xqtb_out, "beyond the tables' move limit"));
+    assert_int_equal(run_xqtb("gen -q --limit many -d %s KRKN", dir), 2);
 }
 
 int main(void)

@@ -25,6 +25,7 @@
 
 #include "cell.h"
 #include "tb.h"
+#include "runxqtb.h"
 #include "tmpdir.h"
 
 static tb_table *gen_load(const char *name, int rules, int threads, const char *tag, tb_set **set)
@@ -192,25 +193,6 @@ static void test_rule_sets_never_mix(void **state)
     tb_set_free(other);
 }
 
-static char out[1 << 16];
-
-static int xqtb(const char *fmt, ...)
-{
-    const char *bin = getenv("XQTB");
-    if (!bin) bin = "build/xqtb";
-    char args[2048], cmd[4096];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(args, sizeof args, fmt, ap);
-    va_end(ap);
-    snprintf(cmd, sizeof cmd, "%s %s 2>&1", bin, args);
-    FILE *p = popen(cmd, "r");
-    assert_non_null(p);
-    size_t n = fread(out, 1, sizeof out - 1, p);
-    out[n] = 0;
-    int st = pclose(p);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
 
 /* The CLI end to end: gen (default rules full), stats, probe. */
 static void test_cli_reports_rulings(void **state)
@@ -218,32 +200,32 @@ static void test_cli_reports_rulings(void **state)
     (void)state;
     char dir[512];
     snprintf(dir, sizeof dir, "%s/cli", test_tmpdir());
-    assert_int_equal(xqtb("gen -q -d %s KRKN", dir), 0);
-    assert_int_equal(xqtb("stats -d %s KRKN", dir), 0);
-    assert_non_null(strstr(out, "repetition rules: full"));
-    assert_non_null(strstr(out, "won by the perpetual check ruling (drawn under --rules none)"));
-    assert_non_null(strstr(out, "lost by the perpetual check ruling (drawn under --rules none)"));
-    assert_int_equal(xqtb("stats --json -d %s KRKN", dir), 0);
-    assert_non_null(strstr(out, "\"rules\":\"full\""));
-    assert_non_null(strstr(out, "\"perpetual_check\":{\"win\":"));
+    assert_int_equal(run_xqtb("gen -q -d %s KRKN", dir), 0);
+    assert_int_equal(run_xqtb("stats -d %s KRKN", dir), 0);
+    assert_non_null(strstr(xqtb_out, "repetition rules: full"));
+    assert_non_null(strstr(xqtb_out, "won by the perpetual check ruling (drawn under --rules none)"));
+    assert_non_null(strstr(xqtb_out, "lost by the perpetual check ruling (drawn under --rules none)"));
+    assert_int_equal(run_xqtb("stats --json -d %s KRKN", dir), 0);
+    assert_non_null(strstr(xqtb_out, "\"rules\":\"full\""));
+    assert_non_null(strstr(xqtb_out, "\"perpetual_check\":{\"win\":"));
 
     /* Red to move, in check from the horse, which can check forever; the
      * lone defender's perpetual check loses. */
     const char *fen = "9/9/4k4/9/9/9/9/9/1n7/R2K5 w - - 0 1";
-    assert_int_equal(xqtb("probe --json -d %s '%s'", dir, fen), 0);
-    assert_non_null(strstr(out, "\"rules\":\"full\""));
-    assert_non_null(strstr(out, "\"wdl\":\"win\",\"dtm\":null,\"by_rule\":\"perpetual_check\",\"order\":1"));
-    assert_int_equal(xqtb("probe -d %s '%s'", dir, fen), 0);
-    assert_non_null(strstr(out, "win by the perpetual-check ruling (order 1)"));
-    assert_non_null(strstr(out, "repetition rules: full"));
+    assert_int_equal(run_xqtb("probe --json -d %s '%s'", dir, fen), 0);
+    assert_non_null(strstr(xqtb_out, "\"rules\":\"full\""));
+    assert_non_null(strstr(xqtb_out, "\"wdl\":\"win\",\"dtm\":null,\"dtc\":null,\"by_rule\":\"perpetual_check\",\"order\":1"));
+    assert_int_equal(run_xqtb("probe -d %s '%s'", dir, fen), 0);
+    assert_non_null(strstr(xqtb_out, "win by the perpetual-check ruling (order 1)"));
+    assert_non_null(strstr(xqtb_out, "repetition rules: full"));
 
     /* The same position is a draw without the rulings. */
     snprintf(dir, sizeof dir, "%s/cli-none", test_tmpdir());
-    assert_int_equal(xqtb("gen -q --rules none -d %s KRKN", dir), 0);
-    assert_int_equal(xqtb("probe --json -d %s '%s'", dir, fen), 0);
-    assert_non_null(strstr(out, "\"rules\":\"none\",\"wdl\":\"draw\""));
-    assert_int_equal(xqtb("gen -q --rules sometimes -d %s KRKN", dir), 2);
-    assert_non_null(strstr(out, "--rules takes none, check or full"));
+    assert_int_equal(run_xqtb("gen -q --rules none -d %s KRKN", dir), 0);
+    assert_int_equal(run_xqtb("probe --json -d %s '%s'", dir, fen), 0);
+    assert_non_null(strstr(xqtb_out, "\"rules\":\"none\",\"limit\":120,\"counter\":0,\"wdl\":\"draw\""));
+    assert_int_equal(run_xqtb("gen -q --rules sometimes -d %s KRKN", dir), 2);
+    assert_non_null(strstr(xqtb_out, "--rules takes none, check or full"));
 }
 
 int main(void)
