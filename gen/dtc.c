@@ -164,19 +164,6 @@ static void init_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
         }
 }
 
-static inline void flag(uint64_t *cand, uint64_t j)
-{
-    if (j == XQ_INDEX_NONE) return;
-    uint64_t bit = (uint64_t)1 << (j & 63);
-    if (!(__atomic_load_n(&cand[j >> 6], __ATOMIC_RELAXED) & bit)) __atomic_fetch_or(&cand[j >> 6], bit, __ATOMIC_RELAXED);
-}
-
-typedef struct {
-    uint64_t *cand;
-} flag_arg;
-
-static void flag_cb(void *arg, uint64_t j) { flag(((flag_arg *)arg)->cand, j); }
-
 static void retro_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
 {
     (void)thread;
@@ -184,12 +171,11 @@ static void retro_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
     xq_board b;
     unsigned want = (unsigned)(c->ply - 1);
     for (int x = 0; x < 2; x++) {
-        flag_arg fa = {c->cand[x ^ 1]};
         for (uint64_t i = begin; i < end; i++) {
             if (c->dist[x][i] != want) continue;
             xq_index_decode(&c->t->ix, i, &b);
             b.side = (uint8_t)x;
-            xq_for_each_predecessor(&c->t->ix, i, &b, flag_cb, &fa);
+            xq_for_each_predecessor(&c->t->ix, i, &b, xq_flag_entry, c->cand[x ^ 1]);
         }
     }
 }

@@ -148,14 +148,6 @@ static void initial_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
 }
 
 /* ---- phase A: flag the predecessors of positions decided at ply-1 ------ */
-static inline void flag(uint64_t *cand, uint64_t j)
-{
-    if (j == XQ_INDEX_NONE) return;
-    uint64_t bit = (uint64_t)1 << (j & 63);
-    if (!(__atomic_load_n(&cand[j >> 6], __ATOMIC_RELAXED) & bit))
-        __atomic_fetch_or(&cand[j >> 6], bit, __ATOMIC_RELAXED);
-}
-
 /* True if one of the eight byte cells from i (a multiple of 8) equals v:
  * the frontier is sparse, so most words are skipped whole. */
 static inline int word_has_byte(const void *cells, uint64_t i, unsigned v)
@@ -166,12 +158,6 @@ static inline int word_has_byte(const void *cells, uint64_t i, unsigned v)
     return ((w - 0x0101010101010101ull) & ~w & 0x8080808080808080ull) != 0;
 }
 
-typedef struct {
-    uint64_t *cand;
-} flag_arg;
-
-static void flag_cb(void *arg, uint64_t j) { flag(((flag_arg *)arg)->cand, j); }
-
 static void retro_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
 {
     (void)thread;
@@ -181,7 +167,6 @@ static void retro_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
     xq_board b;
     for (int x = 0; x < 2; x++) {
         const void *cells = t->cells[x];
-        flag_arg fa = {c->cand[x ^ 1]};
         for (uint64_t i = begin; i < end; i++) {
             if (t->width == 1 && (i & 7) == 0 && i + 8 <= end && !word_has_byte(cells, i, want)) {
                 i += 7;
@@ -190,7 +175,7 @@ static void retro_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
             if (cell_get(cells, t->width, i) != want) continue;
             xq_index_decode(&t->ix, i, &b);
             b.side = (uint8_t)x;
-            xq_for_each_predecessor(&t->ix, i, &b, flag_cb, &fa);
+            xq_for_each_predecessor(&t->ix, i, &b, xq_flag_entry, c->cand[x ^ 1]);
         }
     }
 }

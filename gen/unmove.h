@@ -17,6 +17,17 @@
  * rejects impossible squares).  Returns the count. */
 int xq_gen_unmoves(const xq_board *b, xq_move *list);
 
+/* Sets bit j of the candidate bitmap `cand` (uint64_t words), unless j is
+ * XQ_INDEX_NONE: the callback of xq_for_each_predecessor that the
+ * ply-synchronous passes use.  An atomic OR, so the set of bits does not
+ * depend on which thread flags first. */
+static inline void xq_flag_entry(void *cand, uint64_t j)
+{
+    if (j == XQ_INDEX_NONE) return;
+    uint64_t *w = (uint64_t *)cand + (j >> 6), bit = (uint64_t)1 << (j & 63);
+    if (!(__atomic_load_n(w, __ATOMIC_RELAXED) & bit)) __atomic_fetch_or(w, bit, __ATOMIC_RELAXED);
+}
+
 /* Calls fn(arg, j) for the index entry j of every position from which a
  * quiet move leads to entry i (b: entry i as xq_index_decode places it,
  * b->side the side to move there; the predecessors have the other side to
