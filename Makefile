@@ -95,11 +95,14 @@ $(BUILD)/tests/%: tests/%.c $(TEST_SUPPORT_OBJ) $(GEN_OBJ) $(STATIC)
 # Runs every test binary of one build; the xqtb binary is found through
 # XQTB for tests that drive the CLI.
 test-run: $(TEST_BIN) $(XQTB)
-	@set -e; pass=0; fail=0; \
+	@set -e; pass=0; fail=0; times=; \
 	for t in $(TEST_BIN); do \
+	  t0=$$(date +%s); \
 	  if XQTB=$(abspath $(XQTB)) XQTB_BUILD=$(abspath $(BUILD)) XQTB_SAN=$(SAN) $$t; then pass=$$((pass+1)); \
 	  else fail=$$((fail+1)); echo "FAILED: $$t"; fi; \
+	  times="$$times $$(basename $$t) $$(( $$(date +%s) - t0 ))s"; \
 	done; \
+	echo "$(BUILD) times:$$times"; \
 	echo "$(BUILD): $$pass passed, $$fail failed"; \
 	[ $$fail -eq 0 ]
 
@@ -160,7 +163,7 @@ $(FUZZ_TABLES)/KRKA.xqd: $(XQTB)
 	rm -rf $(FUZZ_TABLES) && mkdir -p $(FUZZ_TABLES)
 	$(XQTB) gen -q -d $(FUZZ_TABLES) KRK KRKA
 build-fuzz/seeds-fuzz_tbfile: $(FUZZ_TABLES)/KRKA.xqd
-	rm -rf $@ && mkdir -p $@ && cp $(FUZZ_TABLES)/*.xqw $(FUZZ_TABLES)/*.xqd $@/
+	rm -rf $@ && mkdir -p $@ && cp $(FUZZ_TABLES)/*.xqw $(FUZZ_TABLES)/*.xqd $(FUZZ_TABLES)/*.xqc $@/
 fuzz: $(FUZZ_TARGETS) build-fuzz/seeds-fuzz_tbfile
 	@set -e; for t in $(FUZZ_TARGETS); do \
 	  n=$$(basename $$t); mkdir -p build-fuzz/corpus-$$n; \

@@ -2,8 +2,9 @@
  * fuzz_tbfile.c - libFuzzer target for the compressed table file reader
  * (probe/file.c) and everything behind xqtb_probe_* that reads a file.
  *
- * The input is written as the table file NAME.xqw or NAME.xqd in a private
- * directory: .xqd if it starts with the DTM magic, else .xqw; NAME is the
+ * The input is written as the table file NAME.xqw, NAME.xqd or NAME.xqc in a
+ * private directory: .xqd or .xqc if it starts with the DTM or DTC magic,
+ * else .xqw; NAME is the
  * material named in the input's header if that is a canonical material of
  * at most four pieces, else KRK.  It is tried twice: as it is, and
  * "re-signed" (file size field, every block checksum and the meta hash
@@ -194,18 +195,14 @@ static void check_file(const char *path, int kind, const material_positions *mp)
     xqf_close(&f);
 }
 
-static int root_better_or_equal(const xqtb_root_move *a, const xqtb_root_move *b)
-{
-    if (a->wdl != b->wdl) return a->wdl > b->wdl;
-    if (a->wdl == XQTB_WIN) return a->dtm <= b->dtm;
-    if (a->wdl == XQTB_LOSS) return a->dtm >= b->dtm;
-    return 1;
-}
+/* Root moves come in classes by five-valued result, best first. */
+static int root_better_or_equal(const xqtb_root_move *a, const xqtb_root_move *b) { return a->wdl5 >= b->wdl5; }
 
 static void check_value(int wdl, int dtm, int32_t max_dtm)
 {
     CHECK(wdl == XQTB_WIN || wdl == XQTB_DRAW || wdl == XQTB_LOSS);
     if (wdl == XQTB_DRAW) CHECK(dtm == 0);
+    if (dtm == -1) return; /* decided by a repetition ruling */
     if (wdl == XQTB_WIN) CHECK(dtm > 0 && (dtm & 1) == 1);
     if (wdl == XQTB_LOSS) CHECK(dtm >= 0 && (dtm & 1) == 0);
     if (wdl != XQTB_DRAW) CHECK(dtm <= max_dtm); /* the reader bounds the DTM map by the header's */
@@ -231,6 +228,22 @@ static void check_probes(const material_positions *mp, int32_t max_dtm)
             check_value(wdl, dtm, max_dtm);
         else
             CHECK(clean_error(rc) && wdl == 99 && dtm == -99);
+        xqtb_result r;
+        memset(&r, 0x55, sizeof r);
+        rc = xqtb_probe_counter(h, p, i % 3, &r);
+        if (rc == XQTB_OK) {
+            CHECK(r.wdl5 >= XQTB_WDL5_LOSS && r.wdl5 <= XQTB_WDL5_WIN);
+            CHECK((r.wdl5 > 0) == (r.wdl > 0) && (r.wdl5 < 0) == (r.wdl < 0));
+            CHECK(r.dtc >= -1 && r.order >= 0 && r.order <= 63);
+        } else {
+            CHECK(clean_error(rc));
+        }
+        int w5 = 99;
+        rc = xqtb_probe_wdl_counter(h, p, i % 3, &w5);
+        if (rc == XQTB_OK)
+            CHECK(w5 >= XQTB_WDL5_LOSS && w5 <= XQTB_WDL5_WIN);
+        else
+            CHECK(clean_error(rc) && w5 == 99);
         if (i % ROOT_EVERY) continue;
         xqtb_root_move mv[XQTB_MAX_MOVES];
         uint16_t legal[XQTB_MAX_MOVES];
@@ -242,8 +255,8 @@ static void check_probes(const material_positions *mp, int32_t max_dtm)
         CHECK(n == xqtb_legal_moves(p, legal));
         for (int j = 0; j < n; j++) {
             CHECK(mv[j].wdl == XQTB_WIN || mv[j].wdl == XQTB_DRAW || mv[j].wdl == XQTB_LOSS);
-            CHECK(mv[j].wdl == XQTB_DRAW ? mv[j].dtm == 0 : mv[j].dtm > 0);
-            if (mv[j].wdl != XQTB_DRAW) CHECK((mv[j].dtm & 1) == (mv[j].wdl == XQTB_WIN));
+            CHECK(mv[j].wdl == XQTB_DRAW || mv[j].by_rule ? mv[j].dtm == 0 : mv[j].dtm > 0);
+            if (mv[j].wdl != XQTB_DRAW && !mv[j].by_rule) CHECK((mv[j].dtm & 1) == (mv[j].wdl == XQTB_WIN));
             if (j) CHECK(root_better_or_equal(&mv[j - 1], &mv[j]));
         }
     }
@@ -253,16 +266,17 @@ static void check_probes(const material_positions *mp, int32_t max_dtm)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size > (1 << 20)) return 0;
-    int dtm = size >= 8 && !memcmp(data, xqf_magic_dtm, 8);
-    int kind = dtm ? XQF_KIND_DTM : XQF_KIND_WDL;
+    int is_dtc = size >= 8 && !memcmp(data, xqf_magic_dtc, 8);
+    int dtm = is_dtc || (size >= 8 && !memcmp(data, xqf_magic_dtm, 8)); /* a symbol map to re-sign */
+    int kind = is_dtc ? XQF_KIND_DTC : dtm ? XQF_KIND_DTM : XQF_KIND_WDL;
     const material_positions *mp = positions_of(material_of(data, size));
     char path[512];
-    snprintf(path, sizeof path, "%s/%s.%s", dir, mp->name, dtm ? "xqd" : "xqw");
+    snprintf(path, sizeof path, "%s/%s.%s", dir, mp->name, is_dtc ? "xqc" : dtm ? "xqd" : "xqw");
     uint8_t *copy = malloc(size ? size : 1);
     CHECK(copy);
     memcpy(copy, data, size);
     /* DTM probes of this material read the input when it is a DTM file */
-    int32_t max_dtm = dtm && size >= XQF_HEADER_SIZE ? (int32_t)xqf_get32(data + XQF_OFF_MAX_DTM) : INT32_MAX;
+    int32_t max_dtm = dtm && !is_dtc && size >= XQF_HEADER_SIZE ? (int32_t)xqf_get32(data + XQF_OFF_MAX_DTM) : INT32_MAX;
     for (int variant = 0; variant < 2; variant++) {
         if (variant == 1) {
             resign(copy, size, dtm);
