@@ -43,30 +43,43 @@ static int idle_move(const rgraph *g, const xq_board *b, xq_move m)
     return !xq_in_check(&c, b->side ^ 1);
 }
 
-/* An escape of position p (L to move, board b) still in S, or
- * WITNESS_NONE. */
-static uint32_t find_escape(const rgraph *g, xq_board *b)
+/* Entry reached by quiet move m from b (entry idx, as decoded). */
+static uint64_t quiet_index(const tb_table *t, xq_board *b, uint64_t idx, xq_move m)
+{
+    int from = move_from(m), to = move_to(m);
+    uint64_t j = kind_of(b->sq[from]) == KING ? xq_index_after_king_move(&t->ix, idx, b, from, to)
+                                              : xq_index_after_quiet(&t->ix, idx, b, from, to);
+    if (j != XQ_INDEX_REFOLD) return j;
+    xq_undo u;
+    xq_make_move(b, m, &u);
+    j = xq_index_encode(&t->ix, b, 0);
+    xq_unmake_move(b, m, &u);
+    return j;
+}
+
+/* An escape of position p (L to move, board b = entry idx as decoded)
+ * still in S, or WITNESS_NONE.  Moves are pseudo-legal; an illegal one
+ * reaches a position marked illegal and is skipped, and the labels are
+ * computed only for moves that stay in S. */
+static uint32_t find_escape(const rgraph *g, xq_board *b, uint64_t idx)
 {
     const tb_table *t = g->t;
     xq_move list[XQ_MAX_MOVES];
-    int n = xq_gen_legal(b, list);
+    int n = xq_gen_pseudo(b, list);
     for (int k = 0; k < n; k++) {
-        xq_undo u;
-        xq_make_move(b, list[k], &u);
-        uint32_t found = WITNESS_NONE;
-        if (u.captured) {
+        if (b->sq[move_to(list[k])]) {
+            xq_undo u;
+            xq_make_move(b, list[k], &u);
             uint32_t x = rg_capture_exit(t, u.captured, b);
-            if (!rg_exit_mover_loses(x, g->mode) && !rg_exit_mover_wins(x, g->mode)) found = WITNESS_EXIT;
-        } else {
-            uint64_t j = xq_index_encode(&t->ix, b, 0);
-            if (cell_get(t->cells[b->side], t->width, j) == CELL_DRAW) {
-                uint32_t q = rg_pos_id(g, b->side, j);
-                if (g->local[q] != NODE_NONE) found = WITNESS_NONE; /* removed from S */
-                else found = q;
-            }
+            xq_unmake_move(b, list[k], &u);
+            if (x != NODE_NONE && !rg_exit_mover_loses(x, g->mode) && !rg_exit_mover_wins(x, g->mode)) return WITNESS_EXIT;
+            continue;
         }
-        xq_unmake_move(b, list[k], &u);
-        if (found != WITNESS_NONE && (found == WITNESS_EXIT || idle_move(g, b, list[k]))) return found;
+        uint64_t j = quiet_index(t, b, idx, list[k]);
+        if (j == XQ_INDEX_NONE || cell_get(t->cells[b->side ^ 1], t->width, j) != CELL_DRAW) continue;
+        uint32_t q = rg_pos_id(g, b->side ^ 1, j);
+        if (g->local[q] != NODE_NONE) continue; /* removed from S */
+        if (idle_move(g, b, list[k])) return q;
     }
     return WITNESS_NONE;
 }
@@ -75,14 +88,14 @@ static uint32_t find_escape(const rgraph *g, xq_board *b)
 static int has_winning_exit(const rgraph *g, xq_board *b)
 {
     xq_move list[XQ_MAX_MOVES];
-    int n = xq_gen_legal(b, list);
+    int n = xq_gen_pseudo(b, list);
     for (int k = 0; k < n; k++) {
         if (!b->sq[move_to(list[k])]) continue;
         xq_undo u;
         xq_make_move(b, list[k], &u);
         uint32_t x = rg_capture_exit(g->t, u.captured, b);
         xq_unmake_move(b, list[k], &u);
-        if (rg_exit_mover_wins(x, g->mode)) return 1;
+        if (x != NODE_NONE && rg_exit_mover_wins(x, g->mode)) return 1;
     }
     return 0;
 }
@@ -119,7 +132,7 @@ static void recheck(void *arg, uint64_t j)
     xq_board b;
     xq_index_decode(&t->ix, j, &b);
     b.side = (uint8_t)a->side;
-    g->witness[q] = find_escape(g, &b);
+    g->witness[q] = find_escape(g, &b, j);
     if (g->witness[q] == WITNESS_NONE) remove_pos(g, q, a->queue, a->qn);
 }
 
@@ -142,7 +155,7 @@ static void first_pass(void *arg, uint64_t begin, uint64_t end, int thread)
         if (b.side == g->w)
             g->witness[p] = g->sub_ruled && has_winning_exit(g, &b) ? WITNESS_NONE : WITNESS_EXIT;
         else
-            g->witness[p] = find_escape(g, &b);
+            g->witness[p] = find_escape(g, &b, entry >> 1);
     }
 }
 

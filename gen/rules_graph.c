@@ -117,6 +117,7 @@ static int add_node(rgraph *g, uint32_t pos, uint8_t red_set, uint8_t black_set)
     g->node_pos[g->nnodes] = pos;
     g->node_set[g->nnodes][RED] = red_set;
     g->node_set[g->nnodes][BLACK] = black_set;
+    g->node_set[g->nnodes][NODE_SIDE] = (uint8_t)(g->pos_entry[pos] & 1);
     g->nnodes++;
     return 0;
 }
@@ -225,7 +226,9 @@ uint32_t rg_capture_exit(const tb_table *t, xq_piece taken, const xq_board *afte
     const tb_table *s = t->sub[c][k];
     int flip = t->sub_flip[c][k];
     uint64_t i = xq_index_encode(&s->ix, after, flip);
+    if (i == XQ_INDEX_NONE) return NODE_NONE;
     unsigned v = cell_get(s->cells[after->side ^ flip], s->width, i);
+    if (v == CELL_ILLEGAL) return NODE_NONE; /* the capture was not legal */
     if (cell_is_win(v)) return EXIT_LOSS;
     if (cell_is_loss(v)) return EXIT_WIN; /* cannot happen from a drawn position */
     unsigned r = s->ruled[0] ? s->ruled[after->side ^ flip][i] : RULED_NONE;
@@ -270,8 +273,10 @@ static uint32_t quiet_target(rgraph *g, uint32_t u, xq_board *b, uint64_t idx, x
         j = xq_index_encode(&t->ix, b, 0);
         xq_unmake_move(b, m, &un);
     }
+    if (j == XQ_INDEX_NONE) return NODE_NONE;
     unsigned v = cell_get(t->cells[them], t->width, j);
     *flags = 0;
+    if (v == CELL_ILLEGAL) return NODE_NONE; /* the move was not legal */
     if (v != CELL_DRAW) return cell_is_win(v) ? EXIT_LOSS : EXIT_WIN; /* (a win cannot occur in the region) */
     uint32_t q = rg_pos_id(g, them, j);
     if (g->local[q] == NODE_NONE) return EXIT_DRAW;
@@ -327,8 +332,10 @@ static int expand(rgraph *g, uint32_t u)
     xq_board b;
     xq_index_decode(&g->t->ix, entry >> 1, &b);
     b.side = (uint8_t)(entry & 1);
+    /* Pseudo-legal moves: an illegal one reaches a position marked illegal
+     * (retro.c), which the targets report as NODE_NONE. */
     xq_move list[XQ_MAX_MOVES];
-    int n = xq_gen_legal(&b, list);
+    int n = xq_gen_pseudo(&b, list);
     for (int k = 0; k < n; k++) {
         uint32_t target;
         uint8_t flags = 0;
@@ -341,6 +348,7 @@ static int expand(rgraph *g, uint32_t u)
             target = quiet_target(g, u, &b, entry >> 1, list[k], &flags);
             if (target == NODE_MAX) return -1;
         }
+        if (target == NODE_NONE) continue;
         if (add_edge(g, target, flags)) return -1;
     }
     return 0;

@@ -47,7 +47,7 @@ typedef struct {
      * decoded board */
     uint32_t nnodes, node_cap;
     uint32_t *node_pos;
-    uint8_t (*node_set)[2];
+    uint8_t (*node_set)[4]; /* [RED], [BLACK]: the sets; [NODE_SIDE]: side to move (kept here for the solver's scans) */
     uint64_t *hkey; /* nodes with a non-empty set: key -> node */
     uint32_t *hval;
     uint64_t hcap, hcount;
@@ -66,7 +66,8 @@ typedef struct {
 int rg_region_init(rgraph *g);
 /* Position number of entry i with `side` to move, which must be drawn. */
 uint32_t rg_pos_id(const rgraph *g, int side, uint64_t i);
-/* Exit code of a capture (subtable value), from the mover's point of view. */
+/* Exit code of a capture (subtable value), from the mover's point of view;
+ * NODE_NONE if the capture was not legal (it reaches an illegal position). */
 uint32_t rg_capture_exit(const tb_table *t, xq_piece taken, const xq_board *after);
 /* Marks in g->local (NODE_NONE) the positions where g->w cannot win
  * because the other side can always idle (rules_escape.c); the others get
@@ -81,7 +82,8 @@ void rg_free(rgraph *g);
 /* Adds bytes to the memory account; -1 with a message past the limit. */
 int rg_charge(rgraph *g, uint64_t bytes);
 
-static inline int rg_side_of(const rgraph *g, uint32_t u) { return (int)(g->pos_entry[g->node_pos[u]] & 1); }
+enum { NODE_SIDE = 2 };
+static inline int rg_side_of(const rgraph *g, uint32_t u) { return g->node_set[u][NODE_SIDE]; }
 
 static inline int rg_exit_mover_loses(uint32_t x, int mode)
 {
