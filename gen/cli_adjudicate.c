@@ -140,6 +140,187 @@ static void set_fen_counter(char fen[XQTB_FEN_MAX], int counter, int ply)
     if (p) snprintf(p, (size_t)(XQTB_FEN_MAX - (p - fen)), "%d %d", counter, ply / 2 + 1);
 }
 
+/* Probes every position of the record at its counter into pos[].  Returns
+ * 0, or an exit status with the message printed. */
+static int judge_positions(xqtb_handle *h, const record *rec, int counter0, const char *dirs, judged pos[])
+{
+    xqtb_position p = rec->start;
+    /* The first table opened tells the move limit; a counter beyond it is
+     * judged at the limit (the game is drawn by then, barring a mate). */
+    xqtb_result first;
+    xqtb_probe(h, &p, &first);
+    int limit = xqtb_limit(h);
+    if (limit > 0 && counter0 > limit) {
+        fprintf(stderr, "xqtb adjudicate: the FEN's counter %d is beyond the move limit of %d plies\n", counter0, limit);
+        return EXIT_BAD_INPUT;
+    }
+    int counter = counter0, covered = 0;
+    for (int ply = 0; ply <= rec->nmoves; ply++) {
+        judged *j = &pos[ply];
+        j->ply = ply;
+        j->counter = counter;
+        int st = xqtb_probe_counter(h, &p, limit > 0 && counter > limit ? limit : counter, &j->r);
+        j->covered = st == XQTB_OK;
+        covered += j->covered;
+        if (st != XQTB_OK && st != XQTB_ERR_NO_TABLE) {
+            fprintf(stderr, "xqtb adjudicate: ply %d: %s\n", ply, xqtb_status_string(st));
+            return EXIT_FAILURE_IO;
+        }
+        if (ply == rec->nmoves) break;
+        uint16_t m = rec->moves[ply];
+        counter = p.board[m >> 7] ? 0 : counter + 1;
+        xqtb_play(&p, m);
+    }
+    if (!covered) {
+        fprintf(stderr, "xqtb adjudicate: no position of the record is covered by the tables in %s\n", dirs);
+        return EXIT_NO_ANSWER;
+    }
+    if (xqtb_limit(h) <= 0) {
+        fprintf(stderr, "xqtb adjudicate: the tables in %s were built without a move limit (gen --limit)\n", dirs);
+        return EXIT_NO_ANSWER;
+    }
+    return 0;
+}
+
+/* What a move (from position j to position k) did: a mistake if the
+ * mover's result got worse, whoever made it; else, for a win that holds,
+ * the plies of the limit it wasted (0 for a best move, which brings the
+ * conversion a ply nearer). */
+typedef struct {
+    char mistake[64]; /* "" if none */
+    int wasted;
+} move_verdict;
+
+static void judge_move(const judged *j, const judged *k, int limit, move_verdict *v)
+{
+    v->mistake[0] = 0;
+    v->wasted = 0;
+    if (!j->covered || !k->covered) return;
+    int before = j->r.wdl5, after = -k->r.wdl5;
+    if (j->counter <= limit && k->counter <= limit && after < before) {
+        snprintf(v->mistake, sizeof v->mistake, "%s became %s", wdl5_word(before), wdl5_word(after));
+    } else if (before == XQTB_WDL5_WIN && !j->r.by_rule && !k->r.by_rule && k->counter > 0 && k->r.dtc >= 0) {
+        int w = k->r.dtc + 1 - j->r.dtc;
+        v->wasted = w > 0 ? w : 0;
+    }
+}
+
+static void print_ply_json(const judged *j, const char *fen, const char *who, int limit, const char *mv,
+                           const move_verdict *v)
+{
+    printf("%s{\"ply\":%d,\"fen\":\"%s\",\"to_move\":\"%s\",\"counter\":%d,", j->ply ? "," : "", j->ply, fen, who,
+           j->counter);
+    if (j->covered && j->counter > limit) {
+        printf("\"wdl\":\"draw\",\"by_limit\":true");
+    } else if (j->covered) {
+        printf("\"wdl\":\"%s\",", wdl5_word(j->r.wdl5));
+        if (j->r.by_rule)
+            printf("\"dtm\":null,\"dtc\":null,\"by_rule\":\"%s\"",
+                   j->r.by_rule == XQTB_BY_PERPETUAL_CHECK ? "perpetual_check" : "perpetual_chase");
+        else if (j->r.wdl == XQTB_DRAW)
+            printf("\"dtm\":null,\"dtc\":null,\"by_rule\":null");
+        else
+            printf("\"dtm\":%d,\"dtc\":%d,\"by_rule\":null", j->r.dtm, j->r.dtc);
+    } else {
+        printf("\"wdl\":null");
+    }
+    if (mv) {
+        printf(",\"move\":\"%.4s\"", mv);
+        if (v->mistake[0]) printf(",\"mistake\":\"%s\"", v->mistake);
+        if (v->wasted > 0) printf(",\"wasted\":%d", v->wasted);
+    }
+    printf("}");
+}
+
+static void print_ply_text(const judged *j, const char *who, int limit, const char *mv, const move_verdict *v)
+{
+    printf("%4d  %-5s counter %3d  ", j->ply, who, j->counter);
+    if (!j->covered)
+        printf("not covered by the tables");
+    else if (j->counter > limit)
+        printf("drawn by the move limit");
+    else if (j->r.by_rule)
+        printf("%s by a repetition ruling", j->r.wdl > 0 ? "win" : "loss");
+    else if (j->r.wdl == XQTB_DRAW)
+        printf("draw");
+    else
+        printf("%-12s dtc %3d  dtm %3d", wdl5_word(j->r.wdl5), j->r.dtc, j->r.dtm);
+    if (mv) printf("   %.4s", mv);
+    if (mv && v->mistake[0]) printf("  MISTAKE: %s", v->mistake);
+    if (mv && v->wasted > 0) printf("  (wasted %d plies of the limit)", v->wasted);
+    printf("\n");
+}
+
+/* Whether a claim at position c is right, and why (c->covered or not). */
+static const char *claim_reason(const judged *c, int limit, int *valid)
+{
+    *valid = c->counter >= limit;
+    if (*valid) return "the counter has reached the limit";
+    if (!c->covered) return "premature: the counter has not reached the limit (position not covered by the tables)";
+    if (c->r.wdl5 == XQTB_WDL5_LOSS)
+        return "premature, and the claimant's opponent can still convert the win in the plies left";
+    if (c->r.wdl5 == XQTB_WDL5_BLESSED_LOSS)
+        return "premature, though the opponent's win can no longer be converted in the plies left";
+    return "premature: the counter has not reached the limit";
+}
+
+static const char *rules_word(int rules)
+{
+    return rules == XQTB_RULES_NONE ? "none" : rules == XQTB_RULES_CHECK ? "check" : "full";
+}
+
+/* Prints the judgement of every ply, the claim and the totals. */
+static void report(xqtb_handle *h, const record *rec, const judged pos[], int json)
+{
+    int limit = xqtb_limit(h), wasted[2] = {0, 0}, mistakes[2] = {0, 0};
+    if (json)
+        printf("{\"limit\":%d,\"rules\":\"%s\",\"plies\":[", limit, rules_word(xqtb_rules(h)));
+    else
+        printf("move limit %d plies; the result of each position is for the side to move at its counter\n", limit);
+    xqtb_position q = rec->start;
+    for (int ply = 0; ply <= rec->nmoves; ply++) {
+        const judged *j = &pos[ply];
+        char fen[XQTB_FEN_MAX], mv[5] = "";
+        xqtb_position_to_fen(&q, fen);
+        set_fen_counter(fen, j->counter, ply);
+        int side = q.side;
+        const char *who = side == XQTB_RED ? "red" : "black";
+        move_verdict v = {"", 0};
+        if (ply < rec->nmoves) {
+            xqtb_move_name(rec->moves[ply], mv);
+            judge_move(j, &pos[ply + 1], limit, &v);
+            mistakes[side] += v.mistake[0] != 0;
+            wasted[side] += v.wasted;
+        }
+        const char *moved = ply < rec->nmoves ? mv : NULL;
+        if (json)
+            print_ply_json(j, fen, who, limit, moved, &v);
+        else
+            print_ply_text(j, who, limit, moved, &v);
+        if (ply < rec->nmoves) xqtb_play(&q, rec->moves[ply]);
+    }
+    const judged *c = rec->claim_at >= 0 ? &pos[rec->claim_at] : NULL;
+    int valid = 0;
+    const char *why = c ? claim_reason(c, limit, &valid) : NULL;
+    const char *claimant = c && (rec->start.side + c->ply) % 2 == XQTB_RED ? "red" : "black";
+    if (json) {
+        printf("],\"claim\":");
+        if (c)
+            printf("{\"ply\":%d,\"by\":\"%s\",\"counter\":%d,\"valid\":%s,\"reason\":\"%s\"}", c->ply, claimant,
+                   c->counter, valid ? "true" : "false", why);
+        else
+            printf("null");
+        printf(",\"mistakes\":{\"red\":%d,\"black\":%d},\"wasted\":{\"red\":%d,\"black\":%d}}\n", mistakes[0],
+               mistakes[1], wasted[0], wasted[1]);
+        return;
+    }
+    if (c)
+        printf("claim at ply %d by %s (counter %d): %s, %s\n", c->ply, claimant, c->counter, valid ? "RIGHT" : "WRONG",
+               why);
+    printf("mistakes: red %d, black %d; plies of the limit wasted: red %d, black %d\n", mistakes[0], mistakes[1],
+           wasted[0], wasted[1]);
+}
+
 int cmd_adjudicate(int argc, char **argv)
 {
     const char *dirs = "tables", *path = NULL;
@@ -170,7 +351,6 @@ int cmd_adjudicate(int argc, char **argv)
     int rc = parse_record(text, &rec);
     free(text);
     if (rc) return rc;
-
     int st;
     xqtb_handle *h = xqtb_open(dirs, NULL, &st);
     if (!h) {
@@ -178,150 +358,8 @@ int cmd_adjudicate(int argc, char **argv)
         return EXIT_FAILURE_IO;
     }
     static judged pos[MAX_PLIES + 1];
-    xqtb_position p = rec.start;
-    /* The first table opened tells the move limit; a counter beyond it is
-     * judged at the limit (the game is drawn by then, barring a mate). */
-    xqtb_result first;
-    xqtb_probe(h, &p, &first);
-    int limit = xqtb_limit(h);
-    if (limit > 0 && counter0 > limit) {
-        fprintf(stderr, "xqtb adjudicate: the FEN's counter %d is beyond the move limit of %d plies\n", counter0, limit);
-        xqtb_close(h);
-        return EXIT_BAD_INPUT;
-    }
-    int counter = counter0, covered = 0;
-    for (int ply = 0; ply <= rec.nmoves; ply++) {
-        judged *j = &pos[ply];
-        j->ply = ply;
-        j->counter = counter;
-        st = xqtb_probe_counter(h, &p, limit > 0 && counter > limit ? limit : counter, &j->r);
-        j->covered = st == XQTB_OK;
-        covered += j->covered;
-        if (st != XQTB_OK && st != XQTB_ERR_NO_TABLE) {
-            fprintf(stderr, "xqtb adjudicate: ply %d: %s\n", ply, xqtb_status_string(st));
-            xqtb_close(h);
-            return EXIT_FAILURE_IO;
-        }
-        if (ply == rec.nmoves) break;
-        uint16_t m = rec.moves[ply];
-        counter = p.board[m >> 7] ? 0 : counter + 1;
-        xqtb_play(&p, m);
-    }
-    limit = xqtb_limit(h);
-    if (!covered) {
-        fprintf(stderr, "xqtb adjudicate: no position of the record is covered by the tables in %s\n", dirs);
-        xqtb_close(h);
-        return EXIT_NO_ANSWER;
-    }
-    if (limit <= 0) {
-        fprintf(stderr, "xqtb adjudicate: the tables in %s were built without a move limit (gen --limit)\n", dirs);
-        xqtb_close(h);
-        return EXIT_NO_ANSWER;
-    }
-
-    /* the winner's mistakes and wasted plies, per colour */
-    int wasted[2] = {0, 0}, mistakes[2] = {0, 0};
-    if (json) printf("{\"limit\":%d,\"rules\":\"%s\",\"plies\":[", limit, xqtb_rules(h) == XQTB_RULES_NONE ? "none" : xqtb_rules(h) == XQTB_RULES_CHECK ? "check" : "full");
-    else printf("move limit %d plies; the result of each position is for the side to move at its counter\n", limit);
-    xqtb_position q = rec.start;
-    for (int ply = 0; ply <= rec.nmoves; ply++) {
-        judged *j = &pos[ply];
-        char fen[XQTB_FEN_MAX], mv[5] = "";
-        xqtb_position_to_fen(&q, fen);
-        set_fen_counter(fen, j->counter, ply);
-        int side = q.side;
-        const char *who = side == XQTB_RED ? "red" : "black";
-        /* what the move from this position did to a win that held */
-        char mistake_text[64];
-        const char *mistake = NULL;
-        int waste = 0;
-        if (ply < rec.nmoves) {
-            xqtb_move_name(rec.moves[ply], mv);
-            const judged *k = &pos[ply + 1];
-            int before = j->r.wdl5, after = -k->r.wdl5;
-            if (j->covered && k->covered && j->counter <= limit && k->counter <= limit && after < before) {
-                /* the mover's result got worse: a mistake, whoever made it */
-                snprintf(mistake_text, sizeof mistake_text, "%s became %s", wdl5_word(before), wdl5_word(after));
-                mistake = mistake_text;
-                mistakes[side]++;
-            } else if (j->covered && k->covered && before == XQTB_WDL5_WIN && !j->r.by_rule && !k->r.by_rule &&
-                       k->counter > 0 && k->r.dtc >= 0) {
-                waste = k->r.dtc + 1 - j->r.dtc; /* 0 for a best move, which brings conversion a ply nearer */
-                if (waste > 0) wasted[side] += waste;
-            }
-        }
-        if (json) {
-            printf("%s{\"ply\":%d,\"fen\":\"%s\",\"to_move\":\"%s\",\"counter\":%d,", ply ? "," : "", ply, fen, who,
-                   j->counter);
-            if (j->covered && j->counter > limit) {
-                printf("\"wdl\":\"draw\",\"by_limit\":true");
-            } else if (j->covered) {
-                printf("\"wdl\":\"%s\",", wdl5_word(j->r.wdl5));
-                if (j->r.by_rule) printf("\"dtm\":null,\"dtc\":null,\"by_rule\":\"%s\"", j->r.by_rule == XQTB_BY_PERPETUAL_CHECK ? "perpetual_check" : "perpetual_chase");
-                else if (j->r.wdl == XQTB_DRAW) printf("\"dtm\":null,\"dtc\":null,\"by_rule\":null");
-                else printf("\"dtm\":%d,\"dtc\":%d,\"by_rule\":null", j->r.dtm, j->r.dtc);
-            } else {
-                printf("\"wdl\":null");
-            }
-            if (ply < rec.nmoves) {
-                printf(",\"move\":\"%.4s\"", mv);
-                if (mistake) printf(",\"mistake\":\"%s\"", mistake);
-                if (waste > 0) printf(",\"wasted\":%d", waste);
-            }
-            printf("}");
-        } else {
-            printf("%4d  %-5s counter %3d  ", ply, who, j->counter);
-            if (!j->covered)
-                printf("not covered by the tables");
-            else if (j->counter > limit)
-                printf("drawn by the move limit");
-            else if (j->r.by_rule)
-                printf("%s by a repetition ruling", j->r.wdl > 0 ? "win" : "loss");
-            else if (j->r.wdl == XQTB_DRAW)
-                printf("draw");
-            else
-                printf("%-12s dtc %3d  dtm %3d", wdl5_word(j->r.wdl5), j->r.dtc, j->r.dtm);
-            if (ply < rec.nmoves) printf("   %.4s", mv);
-            if (mistake) printf("  MISTAKE: %s", mistake);
-            if (waste > 0) printf("  (wasted %d plies of the limit)", waste);
-            printf("\n");
-        }
-        if (ply < rec.nmoves) xqtb_play(&q, rec.moves[ply]);
-    }
-    /* the claim */
-    const judged *c = rec.claim_at >= 0 ? &pos[rec.claim_at] : NULL;
-    int valid = c && c->counter >= limit;
-    const char *why = NULL;
-    if (c) {
-        if (valid)
-            why = "the counter has reached the limit";
-        else if (!c->covered)
-            why = "premature: the counter has not reached the limit (position not covered by the tables)";
-        else if (c->r.wdl5 == XQTB_WDL5_LOSS)
-            why = "premature, and the claimant's opponent can still convert the win in the plies left";
-        else if (c->r.wdl5 == XQTB_WDL5_BLESSED_LOSS)
-            why = "premature, though the opponent's win can no longer be converted in the plies left";
-        else
-            why = "premature: the counter has not reached the limit";
-    }
-    if (json) {
-        printf("],\"claim\":");
-        if (c)
-            printf("{\"ply\":%d,\"by\":\"%s\",\"counter\":%d,\"valid\":%s,\"reason\":\"%s\"}", c->ply,
-                   (rec.start.side + c->ply) % 2 == XQTB_RED ? "red" : "black", c->counter, valid ? "true" : "false",
-                   why);
-        else
-            printf("null");
-        printf(",\"mistakes\":{\"red\":%d,\"black\":%d},\"wasted\":{\"red\":%d,\"black\":%d}}\n", mistakes[0],
-               mistakes[1], wasted[0], wasted[1]);
-    } else {
-        if (c)
-            printf("claim at ply %d by %s (counter %d): %s, %s\n", c->ply,
-                   (rec.start.side + c->ply) % 2 == XQTB_RED ? "red" : "black", c->counter,
-                   valid ? "RIGHT" : "WRONG", why);
-        printf("mistakes: red %d, black %d; plies of the limit wasted: red %d, black %d\n", mistakes[0], mistakes[1],
-               wasted[0], wasted[1]);
-    }
+    rc = judge_positions(h, &rec, counter0, dirs, pos);
+    if (rc == 0) report(h, &rec, pos, json);
     xqtb_close(h);
-    return EXIT_ANSWER;
+    return rc ? rc : EXIT_ANSWER;
 }
