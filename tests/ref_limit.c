@@ -3,7 +3,9 @@
  *
  * ref_limit_new, per material of the family: the legal moves of every
  * position once, as two edge lists: quiet moves to ids of the same
- * position list, captures to (member, id) in a smaller material.
+ * position list, captures to (member, id) in a smaller material.  Boards
+ * are found through a plain mixed-radix array (dense_map), and two threads
+ * share the positions, since this is what the time goes on.
  *
  * ref_limit_solve, per material in the order ref_solver solved them (every
  * material after those its captures lead to):
@@ -19,6 +21,7 @@
  */
 #include "ref_limit.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -198,48 +201,146 @@ static int find_subtables(const ref_limit *rl, const member *me, int sub[COLOUR_
     return 0;
 }
 
-/* One legal move of position (b before the move, m the move): appends its
- * edge.  -1 if out of memory or the successor is missing. */
-static int add_move(const ref_limit *rl, member *me, const int sub[COLOUR_NB][KIND_NB], xq_board *b, xq_move m)
+/* The moves of positions lo..hi-1 of one member, built by one thread into
+ * its own edge lists (row starts relative to them), joined afterwards. */
+typedef struct {
+    const ref_limit *rl;
+    member *me;
+    int sub[COLOUR_NB][KIND_NB];
+    int lo, hi;
+    uint64_t code; /* dense code of the position being built, if mapped */
+    edges quiet, capture;
+    int rc;
+} build_job;
+
+enum { BUILD_THREADS = 2 };
+
+/* Id after quiet move m from b, from b's code: only the mover's digit and
+ * the side change.  -2 if that does not apply (the mover has a twin, whose
+ * order the move may swap, or there is no map); -1 if not found. */
+static int quiet_id_fast(const build_job *job, const xq_board *b, xq_move m)
 {
+    const dense_map *d = &job->me->map;
+    int from = move_from(m), to = move_to(m);
+    xq_piece p = b->sq[from];
+    int c = colour_of(p), k = kind_of(p);
+    if (!d->id || d->count[c][k] != 1) return -2;
+    if (d->digit[c][k][to] == NO_DIGIT) return -1;
+    uint64_t mult = d->mult[d->first[c][k]];
+    uint64_t code = job->code - d->digit[c][k][from] * mult + d->digit[c][k][to] * mult;
+    code = b->side ? code - d->side_mult : code + d->side_mult;
+    return d->id[code];
+}
+
+/* One legal move of a position (b before the move, m the move): appends
+ * its edge.  -1 if out of memory or the successor is missing. */
+static int add_move(build_job *job, xq_board *b, xq_move m)
+{
+    const ref_limit *rl = job->rl;
+    if (b->sq[move_to(m)] == EMPTY) {
+        int id = quiet_id_fast(job, b, m);
+        if (id >= 0) return edges_push(&job->quiet, (uint32_t)id, 0, 0);
+        /* not found, or no fast path: the full lookup below reports it */
+    }
     xq_piece cap = b->sq[move_to(m)];
     xq_undo u;
     xq_make_move(b, m, &u);
     int rc;
     if (cap != EMPTY) {
-        int s = sub[colour_of(cap)][kind_of(cap)];
+        int s = job->sub[colour_of(cap)][kind_of(cap)];
         int id = member_find(&rl->m[s].map, rl->m[s].db, b);
         if (id < 0) report_missing("capture successor", b);
-        rc = id < 0 ? -1 : edges_push(&me->capture, (uint32_t)id, 1, (uint8_t)s);
+        rc = id < 0 ? -1 : edges_push(&job->capture, (uint32_t)id, 1, (uint8_t)s);
     } else {
-        int id = member_find(&me->map, me->db, b);
+        int id = member_find(&job->me->map, job->me->db, b);
         if (id < 0) report_missing("successor", b);
-        rc = id < 0 ? -1 : edges_push(&me->quiet, (uint32_t)id, 0, 0);
+        rc = id < 0 ? -1 : edges_push(&job->quiet, (uint32_t)id, 0, 0);
     }
     xq_unmake_move(b, m, &u);
     return rc;
 }
 
-static int build_member(const ref_limit *rl, member *me)
+static void *build_range(void *arg)
 {
-    int sub[COLOUR_NB][KIND_NB];
-    if (find_subtables(rl, me, sub) || dense_build(&me->map, me->db)) return -1;
-    size_t rows = (size_t)me->n + 1;
-    me->no_move = calloc((size_t)me->n + 1, 1);
-    me->quiet.start = malloc(rows * sizeof(size_t));
-    me->capture.start = malloc(rows * sizeof(size_t));
-    if (!me->no_move || !me->quiet.start || !me->capture.start) return -1;
-    for (int i = 0; i < me->n; i++) {
+    build_job *job = arg;
+    member *me = job->me;
+    job->rc = 0;
+    for (int i = job->lo; i < job->hi && !job->rc; i++) {
         xq_board b;
         xq_move list[XQ_MAX_MOVES];
         ref_board(me->db, i, &b);
+        if (me->map.id) job->code = dense_code(&me->map, &b);
         int nm = xq_gen_legal(&b, list);
         me->no_move[i] = nm == 0;
-        me->quiet.start[i] = me->quiet.len;
-        me->capture.start[i] = me->capture.len;
-        for (int j = 0; j < nm; j++)
-            if (add_move(rl, me, sub, &b, list[j])) return -1;
+        me->quiet.start[i] = job->quiet.len;
+        me->capture.start[i] = job->capture.len;
+        for (int j = 0; j < nm && !job->rc; j++) job->rc = add_move(job, &b, list[j]);
     }
+    return NULL;
+}
+
+/* Appends a job's edges to the member's, shifting its rows' starts. */
+static int join_edges(edges *all, const edges *part, int lo, int hi, int with_member)
+{
+    size_t base = all->len;
+    for (int i = lo; i < hi; i++) all->start[i] += base;
+    if (all->len + part->len > all->cap) {
+        size_t cap = all->len + part->len;
+        uint32_t *to = realloc(all->to, (cap ? cap : 1) * sizeof *to);
+        if (!to) return -1;
+        all->to = to;
+        if (with_member) {
+            uint8_t *mm = realloc(all->member, cap ? cap : 1);
+            if (!mm) return -1;
+            all->member = mm;
+        }
+        all->cap = cap;
+    }
+    if (part->len) {
+        memcpy(all->to + base, part->to, part->len * sizeof *part->to);
+        if (with_member) memcpy(all->member + base, part->member, part->len);
+    }
+    all->len += part->len;
+    return 0;
+}
+
+/* The moves of every position of me, in BUILD_THREADS ranges at once (the
+ * lookups are memory bound; the position lists are only read). */
+static int build_member(const ref_limit *rl, member *me)
+{
+    build_job job[BUILD_THREADS];
+    memset(job, 0, sizeof job);
+    if (find_subtables(rl, me, job[0].sub) || dense_build(&me->map, me->db)) return -1;
+    size_t rows = (size_t)me->n + 1;
+    me->no_move = calloc(rows, 1);
+    me->quiet.start = malloc(rows * sizeof(size_t));
+    me->capture.start = malloc(rows * sizeof(size_t));
+    if (!me->no_move || !me->quiet.start || !me->capture.start) return -1;
+    pthread_t tid[BUILD_THREADS];
+    int started[BUILD_THREADS] = {0};
+    for (int t = 0; t < BUILD_THREADS; t++) {
+        job[t].rl = rl;
+        job[t].me = me;
+        memcpy(job[t].sub, job[0].sub, sizeof job[0].sub);
+        job[t].lo = (int)((int64_t)me->n * t / BUILD_THREADS);
+        job[t].hi = (int)((int64_t)me->n * (t + 1) / BUILD_THREADS);
+        started[t] = t > 0 && pthread_create(&tid[t], NULL, build_range, &job[t]) == 0;
+        if (t > 0 && !started[t]) build_range(&job[t]); /* no thread: do it here */
+    }
+    build_range(&job[0]);
+    int rc = 0;
+    for (int t = 0; t < BUILD_THREADS; t++) {
+        if (started[t]) pthread_join(tid[t], NULL);
+        rc |= job[t].rc;
+    }
+    for (int t = 0; t < BUILD_THREADS && !rc; t++)
+        rc = join_edges(&me->quiet, &job[t].quiet, job[t].lo, job[t].hi, 0) ||
+             join_edges(&me->capture, &job[t].capture, job[t].lo, job[t].hi, 1);
+    for (int t = 0; t < BUILD_THREADS; t++) {
+        edges_free(&job[t].quiet);
+        edges_free(&job[t].capture);
+    }
+    if (rc) return -1;
     me->quiet.start[me->n] = me->quiet.len;
     me->capture.start[me->n] = me->capture.len;
     return 0;
