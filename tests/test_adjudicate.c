@@ -101,10 +101,15 @@ static const char *ply_object(int k, char *buf, size_t len)
     char key[32];
     snprintf(key, sizeof key, "{\"ply\":%d,", k);
     const char *s = strstr(out, key);
-    if (!s) fail_msg("no ply %d in:\n%s", k, out);
+    if (!s) {
+        fail_msg("no ply %d in:\n%s", k, out);
+        return ""; /* not reached; tells the compiler s is set below */
+    }
+    /* up to the next ply, or to the end of the list for the last one */
     const char *e = strstr(s + 1, "{\"ply\":");
-    if (!e) e = strstr(s, "}") + 1;
-    size_t n = (size_t)(e - s) < len - 1 ? (size_t)(e - s) : len - 1;
+    if (!e) e = strstr(s, "],\"claim\"");
+    size_t n = e ? (size_t)(e - s) : strlen(s);
+    if (n > len - 1) n = len - 1;
     memcpy(buf, s, n);
     buf[n] = 0;
     return buf;
@@ -138,8 +143,11 @@ static const char *probe_move(const char *mv, char *buf, size_t len)
     char key[32];
     snprintf(key, sizeof key, "{\"move\":\"%s\"", mv);
     const char *s = strstr(out, key);
-    if (!s) fail_msg("no move %s in:\n%s", mv, out);
-    const char *e = strchr(s, '}');
+    const char *e = s ? strchr(s, '}') : NULL;
+    if (!e) {
+        fail_msg("no move %s in:\n%s", mv, out);
+        return ""; /* not reached */
+    }
     size_t n = (size_t)(e - s + 1) < len - 1 ? (size_t)(e - s + 1) : len - 1;
     memcpy(buf, s, n);
     buf[n] = 0;
@@ -151,7 +159,10 @@ static int json_int(const char *obj, const char *key)
     char k[64];
     snprintf(k, sizeof k, "\"%s\":", key);
     const char *s = strstr(obj, k);
-    if (!s) fail_msg("no %s in %s", key, obj);
+    if (!s) {
+        fail_msg("no %s in %s", key, obj);
+        return -1; /* not reached */
+    }
     return atoi(s + strlen(k));
 }
 
