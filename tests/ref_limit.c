@@ -457,3 +457,10 @@ int ref_limit_value(const ref_limit *rl, const ref_db *db, int id, int counter)
     if (k < 0 || rl->limit < 0 || id < 0 || id >= rl->m[k].n || counter < 0 || counter > rl->limit) return 2;
     return rl->m[k].val[(size_t)counter * rl->m[k].n + id];
 }
+
+const int8_t *ref_limit_plane(const ref_limit *rl, const ref_db *db, int counter)
+{
+    int k = find_member(rl, db);
+    if (k < 0 || rl->limit < 0 || counter < 0 || counter > rl->limit) return NULL;
+    return rl->m[k].val + (size_t)counter * rl->m[k].n;
+}

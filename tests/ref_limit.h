@@ -51,4 +51,9 @@ int ref_limit_of(const ref_limit *rl);
  * 0 draw, -1 loss; 2 if an argument is out of range or nothing is solved. */
 int ref_limit_value(const ref_limit *rl, const ref_db *member, int id, int counter);
 
+/* The values of every position of `member` at counter c, indexed by id
+ * (what ref_limit_value reads, for callers that scan whole tables); NULL
+ * if an argument is out of range. */
+const int8_t *ref_limit_plane(const ref_limit *rl, const ref_db *member, int counter);
+
 #endif
