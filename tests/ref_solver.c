@@ -53,6 +53,7 @@ static uint64_t key_hash(const uint8_t key[KEY_BYTES])
 typedef struct {
     ref_db **db;
     int n, cap;
+    int positions_only; /* ref_enumerate: lists and ids, no values */
 } ref_ctx;
 
 struct ref_db {
@@ -394,7 +395,7 @@ static ref_db *solve_in_ctx(ref_ctx *ctx, const xq_material *m)
     db->mat = *m;
     db->ctx = ctx;
     db->max_dtm = -1;
-    if (enumerate(db) || build_hash(db) || solve(db)) {
+    if (enumerate(db) || build_hash(db) || (!ctx->positions_only && solve(db))) {
         db_free(db);
         return NULL;
     }
@@ -409,12 +410,13 @@ static void ctx_free(ref_ctx *ctx)
     free(ctx);
 }
 
-ref_db *ref_solve(const xq_material *m)
+static ref_db *solve_family(const xq_material *m, int positions_only)
 {
     for (int c = 0; c < 2; c++)
         if (m->count[c][KING] != 1) return NULL;
     ref_ctx *ctx = calloc(1, sizeof *ctx);
     if (!ctx) return NULL;
+    ctx->positions_only = positions_only;
     ref_db *db = solve_in_ctx(ctx, m);
     if (!db) {
         ctx_free(ctx);
@@ -423,6 +425,10 @@ ref_db *ref_solve(const xq_material *m)
     db->is_root = 1;
     return db;
 }
+
+ref_db *ref_solve(const xq_material *m) { return solve_family(m, 0); }
+
+ref_db *ref_enumerate(const xq_material *m) { return solve_family(m, 1); }
 
 void ref_free(ref_db *db)
 {
@@ -441,7 +447,11 @@ int ref_count(const ref_db *db) { return db->n; }
 
 void ref_board(const ref_db *db, int i, xq_board *b) { board_of(db->keys + (size_t)i * KEY_BYTES, b); }
 
-ref_value ref_value_at(const ref_db *db, int i) { return (ref_value){db->wdl[i], db->wdl[i] ? db->dtm[i] : 0}; }
+ref_value ref_value_at(const ref_db *db, int i)
+{
+    if (!db->wdl) return (ref_value){0, -1}; /* ref_enumerate: no values */
+    return (ref_value){db->wdl[i], db->wdl[i] ? db->dtm[i] : 0};
+}
 
 ref_value ref_lookup(const ref_db *db, const xq_board *b)
 {
@@ -460,6 +470,7 @@ void ref_get_stats(const ref_db *db, ref_stats *st)
     for (int i = 0; i < db->n; i++) {
         int s = db->keys[(size_t)i * KEY_BYTES + 45];
         st->positions[s]++;
+        if (!db->wdl) continue; /* ref_enumerate: positions only */
         if (db->wdl[i] > 0) st->wins[s]++;
         else if (db->wdl[i] < 0) st->losses[s]++;
         else st->draws[s]++;

@@ -47,6 +47,11 @@ typedef struct ref_db ref_db;
 ref_db *ref_solve(const xq_material *m);
 void ref_free(ref_db *db);
 
+/* Step 1 only: the same family, position lists and ids as ref_solve, but
+ * no values (ref_value_at and ref_lookup answer dtm -1), for solvers that
+ * build on the position lists (ref_limit.h) without paying for step 3. */
+ref_db *ref_enumerate(const xq_material *m);
+
 /* The db of material m if it was solved as part of db (db itself or one of
  * its subtables), else NULL. */
 const ref_db *ref_subtable(const ref_db *db, const xq_material *m);

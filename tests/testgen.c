@@ -15,23 +15,24 @@
 
 #include "tmpdir.h"
 
-static tb_table *load_from(const char *name, const char *dir, int rules, tb_set **set)
+static tb_table *load_from(const char *name, const char *dir, int rules, int limit, tb_set **set)
 {
     char err[XQ_ERR_MAX];
     xq_material m;
     if (xq_material_parse(name, &m, err)) fail_msg("%s", err);
-    tb_gen_options opt = {.dir = dir, .threads = 2, .quiet = 1, .rules = rules};
+    tb_gen_options opt = {.dir = dir, .threads = 2, .quiet = 1, .rules = rules, .limit = limit};
     if (tb_generate(&m, &opt, err)) fail_msg("generate %s: %s", name, err);
     *set = tb_set_new(dir);
     tb_table *t = *set ? tb_set_get(*set, &m, err) : NULL;
     if (!t) fail_msg("load %s: %s", name, err);
     if (t->rules != rules) fail_msg("%s loaded with rules %d, asked for %d", name, t->rules, rules);
+    if (t->limit != limit) fail_msg("%s loaded with limit %d, asked for %d", name, t->limit, limit);
     return t;
 }
 
 tb_table *testgen_load(const char *name, tb_set **set)
 {
-    return load_from(name, test_tmpdir(), XQ_RULES_NONE, set);
+    return load_from(name, test_tmpdir(), XQ_RULES_NONE, 0, set);
 }
 
 tb_table *testgen_load_rules(const char *name, int rules, tb_set **set)
@@ -39,7 +40,15 @@ tb_table *testgen_load_rules(const char *name, int rules, tb_set **set)
     char dir[512];
     snprintf(dir, sizeof dir, "%s/rules-%d", test_tmpdir(), rules);
     if (mkdir(dir, 0700) && errno != EEXIST) fail_msg("mkdir %s: %s", dir, strerror(errno));
-    return load_from(name, dir, rules, set);
+    return load_from(name, dir, rules, 0, set);
+}
+
+tb_table *testgen_load_limit(const char *name, int rules, int limit, tb_set **set)
+{
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s/rules-%d-limit-%d", test_tmpdir(), rules, limit);
+    if (mkdir(dir, 0700) && errno != EEXIST) fail_msg("mkdir %s: %s", dir, strerror(errno));
+    return load_from(name, dir, rules, limit, set);
 }
 
 static void verify_once(const tb_table *t, const tb_table **done, int *ndone)

@@ -18,6 +18,11 @@ tb_table *testgen_load(const char *name, tb_set **set);
  * test_tmpdir() per rule set, so tables of different rule sets never meet. */
 tb_table *testgen_load_rules(const char *name, int rules, tb_set **set);
 
+/* The same with a natural move limit of `limit` plies (0: none), so that
+ * the table carries DTC (dtc.h); one subdirectory per rule set and limit,
+ * since tables of different limits do not mix either. */
+tb_table *testgen_load_limit(const char *name, int rules, int limit, tb_set **set);
+
 /* tb_verify on t and, once each, every table it captures into. */
 void testgen_verify_all(const tb_table *t);
 
