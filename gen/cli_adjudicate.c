@@ -76,9 +76,20 @@ static int is_move_number(const char *t)
     return *p == 0;
 }
 
+/* Rewrites the FEN's last two fields: the counter and the move number. */
+static void set_fen_counter(char fen[XQTB_FEN_MAX], int counter, int ply)
+{
+    char *p = fen;
+    for (int field = 0; field < 4 && p; field++) {
+        p = strchr(p, ' ');
+        if (p) p++;
+    }
+    if (p) snprintf(p, (size_t)(XQTB_FEN_MAX - (p - fen)), "%d %d", counter, ply / 2 + 1);
+}
+
 /* Parses and replays the record.  Returns 0, or EXIT_BAD_INPUT with the
  * reason printed (malformed FEN or token, illegal move with its number). */
-static int parse_record(char *text, record *rec)
+static int parse_record(char *text, int counter0, record *rec)
 {
     char err[XQTB_ERR_MAX];
     char *nl = strchr(text, '\n');
@@ -91,6 +102,7 @@ static int parse_record(char *text, record *rec)
     rec->nmoves = 0;
     rec->claim_at = -1;
     xqtb_position p = rec->start;
+    int counter = counter0;
     char *save = NULL;
     for (char *tok = nl ? strtok_r(nl + 1, " \t\r\n", &save) : NULL; tok; tok = strtok_r(NULL, " \t\r\n", &save)) {
         if (is_move_number(tok)) continue;
@@ -108,11 +120,14 @@ static int parse_record(char *text, record *rec)
                                    who, tok);
         if (rec->nmoves == MAX_PLIES)
             return cli_usage_error("adjudicate", "the record is longer than %d plies", MAX_PLIES);
+        int capture = p.board[m >> 7] != 0;
         if (xqtb_play(&p, m) != XQTB_OK) {
             char cur[XQTB_FEN_MAX];
             xqtb_position_to_fen(&p, cur);
+            set_fen_counter(cur, counter, rec->nmoves);
             return cli_usage_error("adjudicate", "move %d (%s): %.4s is not legal in %s", number, who, tok, cur);
         }
+        counter = capture ? 0 : counter + 1;
         rec->moves[rec->nmoves++] = m;
     }
     return 0;
@@ -127,17 +142,6 @@ static int start_counter(const char *text)
         while (*p == ' ' || *p == '\t') p++;
     }
     return isdigit((unsigned char)*p) ? atoi(p) : 0;
-}
-
-/* Rewrites the FEN's last two fields: the counter and the move number. */
-static void set_fen_counter(char fen[XQTB_FEN_MAX], int counter, int ply)
-{
-    char *p = fen;
-    for (int field = 0; field < 4 && p; field++) {
-        p = strchr(p, ' ');
-        if (p) p++;
-    }
-    if (p) snprintf(p, (size_t)(XQTB_FEN_MAX - (p - fen)), "%d %d", counter, ply / 2 + 1);
 }
 
 /* Probes every position of the record at its counter into pos[].  Returns
@@ -348,7 +352,7 @@ int cmd_adjudicate(int argc, char **argv)
     }
     static record rec;
     int counter0 = start_counter(text);
-    int rc = parse_record(text, &rec);
+    int rc = parse_record(text, counter0, &rec);
     free(text);
     if (rc) return rc;
     int st;
