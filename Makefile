@@ -7,7 +7,7 @@
 #   make test-tsan  the threaded probe test under ThreadSanitizer only
 #   make test-install  install into a scratch prefix, build and run
 #                   scripts/example_probe.c against it
-#   make bench      benchmarks (perft speed, generation)
+#   make bench      benchmarks (perft, generation, rulings, DTC, compression, probes)
 #   make fuzz       run the libFuzzer targets for a while (clang)
 #   make install PREFIX=/usr/local
 #
@@ -141,6 +141,8 @@ demo: deps build
 bench: deps build
 	@sh scripts/bench-perft $(XQTB)
 	@sh scripts/bench-gen $(XQTB)
+	@sh scripts/bench-rules $(XQTB)
+	@sh scripts/bench-dtc $(BUILD)
 	@sh scripts/bench-compress $(BUILD)
 	@sh scripts/bench-probe $(BUILD)
 
