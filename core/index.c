@@ -271,3 +271,16 @@ uint64_t xq_index_after_king_move(const xq_index *ix, uint64_t idx, const xq_boa
     if (kp_new < 0 || kp_old < 0) return XQ_INDEX_REFOLD;
     return idx + (uint64_t)kp_new * ix->kp_stride - (uint64_t)kp_old * ix->kp_stride;
 }
+
+uint64_t xq_index_after_move(const xq_index *ix, uint64_t idx, xq_board *b, xq_move m)
+{
+    int from = move_from(m), to = move_to(m);
+    uint64_t j = kind_of(b->sq[from]) == KING ? xq_index_after_king_move(ix, idx, b, from, to)
+                                              : xq_index_after_quiet(ix, idx, b, from, to);
+    if (j != XQ_INDEX_REFOLD) return j;
+    xq_undo u;
+    xq_make_move(b, m, &u);
+    j = xq_index_encode(ix, b, 0);
+    xq_unmake_move(b, m, &u);
+    return j;
+}

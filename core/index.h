@@ -77,6 +77,12 @@ uint64_t xq_index_after_quiet(const xq_index *ix, uint64_t idx, const xq_board *
 #define XQ_INDEX_REFOLD (UINT64_MAX - 1)
 uint64_t xq_index_after_king_move(const xq_index *ix, uint64_t idx, const xq_board *b, int from, int to);
 
+/* Index after any quiet move m from b (entry idx, as xq_index_decode places
+ * it): the incremental paths above, or a full encode of the moved board
+ * when a king move crosses the mirror fold (b is restored).  Also
+ * XQ_INDEX_NONE if the piece cannot stand on the destination. */
+uint64_t xq_index_after_move(const xq_index *ix, uint64_t idx, xq_board *b, xq_move m);
+
 /* Places the pieces of entry idx on an empty board (side to move left 0).
  * Returns false if the entry is broken (two pieces on one square). */
 bool xq_index_decode(const xq_index *ix, uint64_t idx, xq_board *b);

@@ -80,20 +80,6 @@ static inline unsigned dist_of(const dtc_ctx *c, int side, uint64_t i)
     return __atomic_load_n(&c->dist[side][i], __ATOMIC_RELAXED);
 }
 
-/* Entry reached by quiet move m from b (entry idx, as decoded). */
-static uint64_t quiet_index(const tb_table *t, xq_board *b, uint64_t idx, xq_move m)
-{
-    int from = move_from(m), to = move_to(m);
-    uint64_t j = kind_of(b->sq[from]) == KING ? xq_index_after_king_move(&t->ix, idx, b, from, to)
-                                              : xq_index_after_quiet(&t->ix, idx, b, from, to);
-    if (j != XQ_INDEX_REFOLD) return j;
-    xq_undo u;
-    xq_make_move(b, m, &u);
-    j = xq_index_encode(&t->ix, b, 0);
-    xq_unmake_move(b, m, &u);
-    return j;
-}
-
 /* Distance of a position at this ply, or UNKNOWN.  b: entry idx as decoded;
  * role 1 = won (cell), -1 = lost.  At ply 0 only what needs no distance of
  * this table is decided: no legal move, and captures that keep the result.
@@ -115,7 +101,7 @@ static unsigned examine(const dtc_ctx *c, xq_board *b, uint64_t idx, int role, i
             d = v == CELL_ILLEGAL ? CELL_ILLEGAL : capture_keeps(c, u.captured, b, role > 0 ? -1 : 1) ? 0 : UNKNOWN;
             xq_unmake_move(b, list[k], &u);
         } else {
-            uint64_t j = quiet_index(t, b, idx, list[k]);
+            uint64_t j = xq_index_after_move(&t->ix, idx, b, list[k]);
             unsigned v = cell_get(t->cells[b->side ^ 1], t->width, j);
             if (v == CELL_ILLEGAL)
                 d = CELL_ILLEGAL;

@@ -43,20 +43,6 @@ static int idle_move(const rgraph *g, const xq_board *b, xq_move m)
     return !xq_in_check(&c, b->side ^ 1);
 }
 
-/* Entry reached by quiet move m from b (entry idx, as decoded). */
-static uint64_t quiet_index(const tb_table *t, xq_board *b, uint64_t idx, xq_move m)
-{
-    int from = move_from(m), to = move_to(m);
-    uint64_t j = kind_of(b->sq[from]) == KING ? xq_index_after_king_move(&t->ix, idx, b, from, to)
-                                              : xq_index_after_quiet(&t->ix, idx, b, from, to);
-    if (j != XQ_INDEX_REFOLD) return j;
-    xq_undo u;
-    xq_make_move(b, m, &u);
-    j = xq_index_encode(&t->ix, b, 0);
-    xq_unmake_move(b, m, &u);
-    return j;
-}
-
 /* An escape of position p (L to move, board b = entry idx as decoded)
  * still in S, or WITNESS_NONE.  Moves are pseudo-legal; an illegal one
  * reaches a position marked illegal and is skipped, and the labels are
@@ -75,7 +61,7 @@ static uint32_t find_escape(const rgraph *g, xq_board *b, uint64_t idx)
             if (x != NODE_NONE && !rg_exit_mover_loses(x, g->mode) && !rg_exit_mover_wins(x, g->mode)) return WITNESS_EXIT;
             continue;
         }
-        uint64_t j = quiet_index(t, b, idx, list[k]);
+        uint64_t j = xq_index_after_move(&t->ix, idx, b, list[k]);
         if (j == XQ_INDEX_NONE || cell_get(t->cells[b->side ^ 1], t->width, j) != CELL_DRAW) continue;
         uint32_t q = rg_pos_id(g, b->side ^ 1, j);
         if (g->local[q] != NODE_NONE) continue; /* removed from S */

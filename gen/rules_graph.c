@@ -265,14 +265,7 @@ static uint32_t quiet_target(rgraph *g, uint32_t u, xq_board *b, uint64_t idx, x
 {
     tb_table *t = g->t;
     int us = b->side, them = us ^ 1, from = move_from(m), to = move_to(m);
-    uint64_t j = kind_of(b->sq[from]) == KING ? xq_index_after_king_move(&t->ix, idx, b, from, to)
-                                              : xq_index_after_quiet(&t->ix, idx, b, from, to);
-    if (j == XQ_INDEX_REFOLD) {
-        xq_undo un;
-        xq_make_move(b, m, &un);
-        j = xq_index_encode(&t->ix, b, 0);
-        xq_unmake_move(b, m, &un);
-    }
+    uint64_t j = xq_index_after_move(&t->ix, idx, b, m);
     if (j == XQ_INDEX_NONE) return NODE_NONE;
     unsigned v = cell_get(t->cells[them], t->width, j);
     *flags = 0;
