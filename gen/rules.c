@@ -46,8 +46,10 @@
  * predecessor lists of an explicit graph of the drawn region.  Positions
  * outside the region are exits whose value retro.c (or a subtable) decided.
  *
- * The result by "check" is computed first, then by "full" (which can only
- * add decisions): a decision that needs the chase ruling is flagged so.
+ * Under "full" the game is solved with chases first and, if that decides
+ * anything, again with checks only (which can only decide less, a checked
+ * consistency condition): a decision that needs the chase ruling is flagged
+ * so.
  */
 #include "rules.h"
 
