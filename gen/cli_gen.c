@@ -110,7 +110,7 @@ static int load_failure(const char *cmd, const char *err)
 }
 
 /* Sizes of the compressed files beside the raw table, 0 if absent. */
-static void compressed_sizes(const char *dir, const xq_material *m, uint64_t *wdl, uint64_t *dtm)
+static void compressed_sizes(const char *dir, const xq_material *m, uint64_t *wdl, uint64_t *dtm, uint64_t *dtc)
 {
     char path[4096];
     struct stat sb;
@@ -118,6 +118,8 @@ static void compressed_sizes(const char *dir, const xq_material *m, uint64_t *wd
     *wdl = stat(path, &sb) == 0 ? (uint64_t)sb.st_size : 0;
     tb_compressed_path(dir, m, XQF_KIND_DTM, path, sizeof path);
     *dtm = stat(path, &sb) == 0 ? (uint64_t)sb.st_size : 0;
+    tb_compressed_path(dir, m, XQF_KIND_DTC, path, sizeof path);
+    *dtc = stat(path, &sb) == 0 ? (uint64_t)sb.st_size : 0;
 }
 
 static double bits_per(uint64_t bytes, uint64_t legal) { return legal ? 8.0 * (double)bytes / (double)legal : 0.0; }
@@ -152,11 +154,15 @@ static void print_stats_text(const char *dir, const tb_table *t, const tb_stats 
            "(mirror images share an entry)\n",
            name, (unsigned long long)legal, (unsigned long long)st->index_size,
            st->index_size ? 100.0 * (double)used / (2.0 * (double)st->index_size) : 0.0);
-    uint64_t wb, db;
-    compressed_sizes(dir, &t->mat, &wb, &db);
-    if (wb || db)
-        printf("  files: WDL %llu bytes (%.3f bits per legal position), DTM %llu bytes (%.3f)\n",
+    uint64_t wb, db, cb;
+    compressed_sizes(dir, &t->mat, &wb, &db, &cb);
+    if (wb || db) {
+        printf("  files: WDL %llu bytes (%.3f bits per legal position), DTM %llu bytes (%.3f)",
                (unsigned long long)wb, bits_per(wb, legal), (unsigned long long)db, bits_per(db, legal));
+        if (cb) printf(", DTC %llu bytes (%.3f)", (unsigned long long)cb, bits_per(cb, legal));
+        printf("\n");
+    }
+    if (t->limit) printf("  move limit: %d plies (DTC computed)\n", t->limit);
     if (st->rules != XQ_RULES_NONE) {
         const tb_side_stats *r = &st->side[0], *b = &st->side[1];
         uint64_t n = r->ruled_win[0] + r->ruled_win[1] + r->ruled_loss[0] + r->ruled_loss[1] + b->ruled_win[0] +
@@ -195,10 +201,12 @@ static void print_stats_json(const char *dir, const tb_table *t, const tb_stats 
            xq_rules_name(st->rules),
            (unsigned long long)st->index_size,
            st->index_size ? (double)used / (2.0 * (double)st->index_size) : 0.0);
-    uint64_t wb, db, legal = st->side[0].legal + st->side[1].legal;
-    compressed_sizes(dir, &t->mat, &wb, &db);
-    printf(",\"wdl_bytes\":%llu,\"dtm_bytes\":%llu,\"wdl_bits_per_position\":%.4f,\"dtm_bits_per_position\":%.4f",
-           (unsigned long long)wb, (unsigned long long)db, bits_per(wb, legal), bits_per(db, legal));
+    uint64_t wb, db, cb, legal = st->side[0].legal + st->side[1].legal;
+    compressed_sizes(dir, &t->mat, &wb, &db, &cb);
+    printf(",\"limit\":%d,\"wdl_bytes\":%llu,\"dtm_bytes\":%llu,\"dtc_bytes\":%llu,\"wdl_bits_per_position\":%.4f,"
+           "\"dtm_bits_per_position\":%.4f,\"dtc_bits_per_position\":%.4f",
+           t->limit, (unsigned long long)wb, (unsigned long long)db, (unsigned long long)cb, bits_per(wb, legal),
+           bits_per(db, legal), bits_per(cb, legal));
     for (int s = 0; s < 2; s++) {
         const tb_side_stats *ss = &st->side[s];
         printf(",\"%s\":{\"legal\":%llu,\"win\":%llu,\"draw\":%llu,\"loss\":%llu,", s ? "black" : "red",
