@@ -55,12 +55,10 @@ typedef struct {
 
 unsigned dtc_capture_code(const tb_table *t, xq_piece taken, const xq_board *b)
 {
-    int c = colour_of(taken), k = kind_of(taken);
-    const tb_table *s = t->sub[c][k];
-    int flip = t->sub_flip[c][k];
-    uint64_t i = xq_index_encode(&s->ix, b, flip);
-    if (i == XQ_INDEX_NONE || !s->dtc[0]) return DTC_NONE;
-    return s->dtc[b->side ^ flip][i];
+    uint64_t i;
+    int side;
+    const tb_table *s = tb_capture_entry(t, taken, b, &i, &side);
+    return i == XQ_INDEX_NONE || !s->dtc[0] ? DTC_NONE : s->dtc[side][i];
 }
 
 /* Whether a capture (b after it) keeps the result for the capturer's

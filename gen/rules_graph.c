@@ -222,16 +222,15 @@ static int set_has(const sqset *s, int sq)
 /* Exit code of a capture, from the mover's point of view. */
 uint32_t rg_capture_exit(const tb_table *t, xq_piece taken, const xq_board *after)
 {
-    int c = colour_of(taken), k = kind_of(taken);
-    const tb_table *s = t->sub[c][k];
-    int flip = t->sub_flip[c][k];
-    uint64_t i = xq_index_encode(&s->ix, after, flip);
+    uint64_t i;
+    int side;
+    const tb_table *s = tb_capture_entry(t, taken, after, &i, &side);
     if (i == XQ_INDEX_NONE) return NODE_NONE;
-    unsigned v = cell_get(s->cells[after->side ^ flip], s->width, i);
+    unsigned v = cell_get(s->cells[side], s->width, i);
     if (v == CELL_ILLEGAL) return NODE_NONE; /* the capture was not legal */
     if (cell_is_win(v)) return EXIT_LOSS;
     if (cell_is_loss(v)) return EXIT_WIN; /* cannot happen from a drawn position */
-    unsigned r = s->ruled[0] ? s->ruled[after->side ^ flip][i] : RULED_NONE;
+    unsigned r = s->ruled[0] ? s->ruled[side][i] : RULED_NONE;
     if (r == RULED_NONE) return EXIT_DRAW;
     if (ruled_is_win(r)) return ruled_by_chase(r) ? EXIT_LOSS_CHASE : EXIT_LOSS;
     return ruled_by_chase(r) ? EXIT_WIN_CHASE : EXIT_WIN;

@@ -111,12 +111,19 @@ tb_value tb_value_of(const tb_table *t, const xq_board *b)
     return v;
 }
 
+const tb_table *tb_capture_entry(const tb_table *t, xq_piece taken, const xq_board *b, uint64_t *idx, int *side)
+{
+    int c = colour_of(taken), k = kind_of(taken), flip = t->sub_flip[c][k];
+    const tb_table *s = t->sub[c][k];
+    *idx = xq_index_encode(&s->ix, b, flip);
+    *side = b->side ^ flip;
+    return s;
+}
+
 unsigned tb_capture_cell(const tb_table *t, xq_piece taken, const xq_board *b)
 {
-    int c = colour_of(taken), k = kind_of(taken);
-    const tb_table *s = t->sub[c][k];
-    int flip = t->sub_flip[c][k];
-    uint64_t i = xq_index_encode(&s->ix, b, flip);
-    if (i == XQ_INDEX_NONE) return CELL_ILLEGAL;
-    return cell_get(s->cells[b->side ^ flip], s->width, i);
+    uint64_t i;
+    int side;
+    const tb_table *s = tb_capture_entry(t, taken, b, &i, &side);
+    return i == XQ_INDEX_NONE ? CELL_ILLEGAL : cell_get(s->cells[side], s->width, i);
 }

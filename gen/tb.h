@@ -108,6 +108,11 @@ tb_value tb_value_of_cell(unsigned code);
  * orientation.  dtm -1 (wdl 0) if the board is not a legal position of the
  * table's material. */
 tb_value tb_value_of(const tb_table *t, const xq_board *b);
+/* Where a capture leads: the subtable of the material left when `taken` is
+ * captured, with in *idx the entry of b (the board after the capture,
+ * XQ_INDEX_NONE if none) and in *side the side to move there, in the
+ * subtable's orientation. */
+const tb_table *tb_capture_entry(const tb_table *t, xq_piece taken, const xq_board *b, uint64_t *idx, int *side);
 /* Cell code of the position after a capture, in the subtable it leads to.
  * `taken` is the captured piece; b is the board after the capture. */
 unsigned tb_capture_cell(const tb_table *t, xq_piece taken, const xq_board *b);

@@ -71,13 +71,12 @@ static int move_result(const tb_table *t, xq_board *b, xq_move m)
     xq_undo u;
     xq_make_move(b, m, &u);
     const tb_table *s = t;
-    int flip = 0;
-    if (u.captured) {
-        s = t->sub[colour_of(u.captured)][kind_of(u.captured)];
-        flip = t->sub_flip[colour_of(u.captured)][kind_of(u.captured)];
-    }
-    uint64_t i = xq_index_encode(&s->ix, b, flip);
-    int side = b->side ^ flip;
+    uint64_t i;
+    int side = b->side;
+    if (u.captured)
+        s = tb_capture_entry(t, u.captured, b, &i, &side);
+    else
+        i = xq_index_encode(&t->ix, b, 0);
     unsigned v = cell_get(s->cells[side], s->width, i);
     unsigned r = s->ruled[0] ? s->ruled[side][i] : RULED_NONE;
     xq_unmake_move(b, m, &u);

@@ -4,6 +4,8 @@
 #include "testgen.h"
 
 #include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
@@ -72,4 +74,29 @@ void testgen_verify_all(const tb_table *t)
     const tb_table *done[256];
     int ndone = 0;
     verify_once(t, done, &ndone);
+}
+
+void testgen_read_file(const char *path, char **buf, long *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) fail_msg("cannot open %s", path);
+    fseek(f, 0, SEEK_END);
+    *len = ftell(f);
+    rewind(f);
+    *buf = malloc(*len > 0 ? (size_t)*len : 1);
+    assert_non_null(*buf);
+    assert_int_equal(fread(*buf, 1, (size_t)*len, f), (size_t)*len);
+    fclose(f);
+}
+
+void testgen_assert_same_file(const char *a, const char *b)
+{
+    char *x, *y;
+    long nx, ny;
+    testgen_read_file(a, &x, &nx);
+    testgen_read_file(b, &y, &ny);
+    if (nx != ny) fail_msg("%s has %ld bytes, %s %ld", a, nx, b, ny);
+    assert_memory_equal(x, y, (size_t)nx);
+    free(x);
+    free(y);
 }

@@ -26,4 +26,10 @@ tb_table *testgen_load_limit(const char *name, int rules, int limit, tb_set **se
 /* tb_verify on t and, once each, every table it captures into. */
 void testgen_verify_all(const tb_table *t);
 
+/* The whole of a file, malloc'd (the test fails if it cannot be read). */
+void testgen_read_file(const char *path, char **buf, long *len);
+
+/* Fails the test unless the two files are identical, byte for byte. */
+void testgen_assert_same_file(const char *a, const char *b);
+
 #endif
