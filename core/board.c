@@ -131,8 +131,7 @@ bool xq_in_check(const xq_board *b, int colour)
 bool xq_attacked(const xq_board *b, int sq, int by)
 {
     bool is_king = b->sq[sq] == make_piece(by ^ 1, KING);
-    if (ray_attacked(b, sq, by, is_king) || horse_attacked(b, sq, by) || pawn_attacked(b, sq, by))
-        return true;
+    if (ray_attacked(b, sq, by, is_king) || horse_attacked(b, sq, by) || pawn_attacked(b, sq, by)) return true;
     const xq_piece king = make_piece(by, KING), adv = make_piece(by, ADVISOR);
     const xq_piece ele = make_piece(by, ELEPHANT);
     /* King, advisor and elephant steps are symmetric, so the pieces that can
@@ -154,9 +153,9 @@ int xq_piece_attacks(const xq_board *b, int from, uint8_t out[16])
     xq_piece p = b->sq[from];
     int n = 0, us = colour_of(p);
     if (p == EMPTY) return 0;
-#define ADD_IF_ENEMY(s)                                                                            \
-    do {                                                                                           \
-        if (b->sq[s] && colour_of(b->sq[s]) != us) out[n++] = (uint8_t)(s);                       \
+#define ADD_IF_ENEMY(s)                                                                                                \
+    do {                                                                                                               \
+        if (b->sq[s] && colour_of(b->sq[s]) != us) out[n++] = (uint8_t)(s);                                            \
     } while (0)
     switch (kind_of(p)) {
     case KING:

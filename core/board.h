@@ -12,11 +12,11 @@ typedef unsigned __int128 xq_mask; /* bit sq set = square occupied */
 
 typedef struct {
     xq_piece sq[XQ_SQUARES];
-    uint8_t side;                 /* colour to move */
-    uint8_t king[COLOUR_NB];      /* king squares (XQ_SQUARES if absent) */
-    xq_mask occ[COLOUR_NB];       /* squares held by each colour */
-    uint16_t rule60;              /* plies since the last capture (FEN field 5) */
-    uint16_t fullmove;            /* FEN field 6 */
+    uint8_t side;            /* colour to move */
+    uint8_t king[COLOUR_NB]; /* king squares (XQ_SQUARES if absent) */
+    xq_mask occ[COLOUR_NB];  /* squares held by each colour */
+    uint16_t rule60;         /* plies since the last capture (FEN field 5) */
+    uint16_t fullmove;       /* FEN field 6 */
 } xq_board;
 
 /* What make_move needs to take a move back. */

@@ -25,8 +25,10 @@ int xq_kind_from_char(char c)
     switch (c) {
     case 'K': return KING;
     case 'A': return ADVISOR;
-    case 'B': case 'E': return ELEPHANT;
-    case 'N': case 'H': return HORSE;
+    case 'B':
+    case 'E': return ELEPHANT;
+    case 'N':
+    case 'H': return HORSE;
     case 'R': return ROOK;
     case 'C': return CANNON;
     case 'P': return PAWN;
@@ -93,8 +95,7 @@ int xq_board_validate(const xq_board *b, char err[XQ_ERR_MAX])
         if (!xq_square_allowed(c, k, sq)) {
             char name[3];
             xq_square_name(sq, name);
-            return fail(err, "%s %s on %s: it can never stand there", colour_name(c), kind_names[k],
-                        name);
+            return fail(err, "%s %s on %s: it can never stand there", colour_name(c), kind_names[k], name);
         }
     }
     for (int c = 0; c < 2; c++) {
@@ -106,8 +107,7 @@ int xq_board_validate(const xq_board *b, char err[XQ_ERR_MAX])
     }
     if (xq_kings_facing(b)) return fail(err, "the kings face each other on an open file");
     if (xq_in_check(b, b->side ^ 1))
-        return fail(err, "%s is in check but it is %s to move", colour_name(b->side ^ 1),
-                    colour_name(b->side));
+        return fail(err, "%s is in check but it is %s to move", colour_name(b->side ^ 1), colour_name(b->side));
     return 0;
 }
 
@@ -134,8 +134,7 @@ static int parse_placement(const char *s, size_t len, xq_board *b, char err[XQ_E
             if (--rank < 0) return fail(err, "more than 10 ranks");
             file = 0;
         } else if (c >= '1' && c <= '9') {
-            if (i > 0 && s[i - 1] >= '1' && s[i - 1] <= '9')
-                return fail(err, "two digits in a row in rank %d", rank);
+            if (i > 0 && s[i - 1] >= '1' && s[i - 1] <= '9') return fail(err, "two digits in a row in rank %d", rank);
             file += c - '0';
             if (file > 9) return fail(err, "rank %d has more than 9 files", rank);
         } else {
@@ -218,6 +217,6 @@ void xq_fen_write(const xq_board *b, char buf[XQ_FEN_MAX])
         if (empty) *o++ = (char)('0' + empty);
         if (rank) *o++ = '/';
     }
-    snprintf(o, (size_t)(XQ_FEN_MAX - (o - buf)), " %c - - %u %u", b->side == RED ? 'w' : 'b',
-             (unsigned)b->rule60, (unsigned)b->fullmove);
+    snprintf(o, (size_t)(XQ_FEN_MAX - (o - buf)), " %c - - %u %u", b->side == RED ? 'w' : 'b', (unsigned)b->rule60,
+             (unsigned)b->fullmove);
 }

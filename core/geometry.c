@@ -25,8 +25,7 @@ static bool square_rule(int colour, int kind, int sq)
     int f = file_of(sq), r = rank_of(sq);
     int rr = colour == RED ? r : 9 - r; /* rank from the colour's own side */
     switch (kind) {
-    case KING:
-        return in_palace(colour, sq);
+    case KING: return in_palace(colour, sq);
     case ADVISOR:
         /* d0 f0 e1 d2 f2: the palace points whose file+rank is odd. */
         return in_palace(colour, sq) && (f + rr) % 2 == 1;
@@ -43,10 +42,8 @@ static bool square_rule(int colour, int kind, int sq)
         return true;
     case HORSE:
     case ROOK:
-    case CANNON:
-        return true;
-    default:
-        return false;
+    case CANNON: return true;
+    default: return false;
     }
 }
 
@@ -103,8 +100,7 @@ static void init_geometry(void)
         /* Rays. */
         for (int d = 0; d < 4; d++) {
             n = 0;
-            for (int tf = f + orth[d][0], tr = r + orth[d][1]; on_board(tf, tr);
-                 tf += orth[d][0], tr += orth[d][1])
+            for (int tf = f + orth[d][0], tr = r + orth[d][1]; on_board(tf, tr); tf += orth[d][0], tr += orth[d][1])
                 xq_geo.ray[sq][d][n++] = (uint8_t)make_square(tf, tr);
         }
         /* Pawns. */

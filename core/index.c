@@ -11,7 +11,7 @@
 /* King pairs: kp_red[i], kp_black[i] for i < 45, and the inverse table
  * (with a mirror flag) for every pair of palace squares. */
 static uint8_t kp_red[XQ_KING_PAIRS], kp_black[XQ_KING_PAIRS];
-static int8_t kp_of[XQ_SQUARES][XQ_SQUARES];   /* -1: mirror first */
+static int8_t kp_of[XQ_SQUARES][XQ_SQUARES]; /* -1: mirror first */
 static uint64_t binom[XQ_SQUARES + 1][6];
 
 uint64_t xq_binomial(int n, int k)

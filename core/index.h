@@ -33,7 +33,7 @@ typedef struct {
     int8_t pos[XQ_SQUARES];      /* square -> position in sq[], -1 if not */
     uint64_t size;               /* C(nsq, count) */
     uint64_t stride;
-    uint8_t *unrank;             /* size * count squares, or NULL (computed) */
+    uint8_t *unrank; /* size * count squares, or NULL (computed) */
 } xq_index_group;
 
 typedef struct {

@@ -68,8 +68,8 @@ int xq_material_parse(const char *s, xq_material *m, char err[XQ_ERR_MAX])
             if (m->count[c][k] > xq_kind_limit[k]) {
                 /* Name the kind in words: "3 R" leaves the user to guess
                  * which letter was counted. */
-                static const char *const kind_plural[KIND_NB] = {"", "kings", "advisors", "elephants",
-                                                                 "horses", "rooks", "cannons", "pawns"};
+                static const char *const kind_plural[KIND_NB] = {"",       "kings", "advisors", "elephants",
+                                                                 "horses", "rooks", "cannons",  "pawns"};
                 snprintf(err, XQ_ERR_MAX, "material '%s': %s has %d %s, at most %d", quote(s, q), colour_word(c),
                          m->count[c][k], kind_plural[k], xq_kind_limit[k]);
                 return -1;

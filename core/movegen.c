@@ -49,12 +49,8 @@ int xq_gen_pseudo(const xq_board *b, xq_move *list)
             for (const xq_step *h = xq_geo.horse[from]; h->to != XQ_END; h++)
                 if (!b->sq[h->block] && TARGET_OK(h->to)) add(&l, from, h->to);
             break;
-        case ROOK:
-            gen_slider(b, from, us, false, &l);
-            break;
-        case CANNON:
-            gen_slider(b, from, us, true, &l);
-            break;
+        case ROOK: gen_slider(b, from, us, false, &l); break;
+        case CANNON: gen_slider(b, from, us, true, &l); break;
         case PAWN:
             for (const uint8_t *t = xq_geo.pawn[us][from]; *t != XQ_END; t++)
                 if (TARGET_OK(*t)) add(&l, from, *t);
@@ -94,8 +90,7 @@ int xq_gen_legal(xq_board *b, xq_move *list)
     bool check = xq_in_check(b, b->side);
     for (int i = 0; i < n; i++) {
         xq_move m = pseudo[i];
-        if ((check || needs_check_test(move_from(m), move_to(m), k)) && !xq_move_is_legal(b, m))
-            continue;
+        if ((check || needs_check_test(move_from(m), move_to(m), k)) && !xq_move_is_legal(b, m)) continue;
         list[out++] = m;
     }
     return out;

@@ -18,10 +18,10 @@
 #include <stdint.h>
 
 enum {
-    XQF_VERSION = 1,       /* format version this code reads and writes */
+    XQF_VERSION = 1, /* format version this code reads and writes */
     XQF_HEADER_SIZE = 128,
     XQF_NAME_SIZE = 36,
-    XQF_INDEX_LAYOUT = 1,  /* core/index.c's numbering of entries */
+    XQF_INDEX_LAYOUT = 1, /* core/index.c's numbering of entries */
     XQF_KIND_WDL = 1,
     XQF_KIND_DTM = 2,
     XQF_KIND_DTC = 3,
@@ -52,7 +52,7 @@ enum { XQF_DTC_NONE = 0xFFFF, XQF_DTC_BEYOND = 0x8000 };
 enum { XQF_MAX_LIMIT = 10000 };
 
 /* Repetition rule field: 0 every repetition draws, 1 perpetual check loses,
- * 2 perpetual check and chase lose (core/rulings.h's xq_rules). */
+ * 2 perpetual check and chase lose (core/labels.h's xq_rules). */
 enum { XQF_REPETITION_MAX = 2 };
 
 /* Header field offsets (bytes). */

@@ -25,7 +25,7 @@ enum {
     CELL8_DRAW = 0xFD,
     CELL8_ILLEGAL = 0xFE,
     CELL8_UNKNOWN = 0xFF,
-    CELL8_DTM_MAX = 0xFC - 1,   /* longest DTM a byte cell holds: 251 */
+    CELL8_DTM_MAX = 0xFC - 1, /* longest DTM a byte cell holds: 251 */
     CELL16_DRAW = 0xFFFD,
     CELL16_ILLEGAL = 0xFFFE,
     CELL16_UNKNOWN = 0xFFFF,
@@ -66,7 +66,7 @@ static inline int cell_is_loss(unsigned v) { return v < CELL_DRAW && !(v & 1); }
  *   0           none: the cell's own value stands
  *   bit 0       1 = win, 0 = loss for the side to move
  *   bit 1       1 = needs the perpetual-chase ruling, 0 = perpetual check
- *   bits 2-7    the ruling's order, 1..63 (rules.c)
+ *   bits 2-7    the ruling's order, 1..63 (repetition.c)
  */
 enum { RULED_NONE = 0, RULED_ORDER_MAX = 63 };
 static inline unsigned ruled_code(int win, int chase, int order)

@@ -20,7 +20,7 @@
 #include <string.h>
 #include <xxhash.h>
 
-#include "atomic.h"
+#include "atomic_file.h"
 #include "cell.h"
 #include "dtc.h"
 #include "parallel.h"
@@ -37,10 +37,10 @@ void tb_compressed_path(const char *dir, const xq_material *m, int kind, char *b
 typedef struct {
     const tb_table *t;
     int kind;
-    uint32_t symbol_bytes;       /* 0 = 2-bit WDL */
+    uint32_t symbol_bytes;         /* 0 = 2-bit WDL */
     uint16_t map[XQF_MAX_SYMBOLS]; /* symbol -> DTM-map value */
     uint32_t nsymbols;
-    uint32_t *rank;              /* cell code -> symbol (DTM) */
+    uint32_t *rank; /* cell code -> symbol (DTM) */
 } symbol_coder;
 
 /* What an entry stores, as one code: for WDL and DTM its cell code, or for
@@ -180,7 +180,7 @@ typedef struct {
     const symbol_coder *coder;
     uint32_t block_entries, blocks; /* per side */
     int level;
-    uint8_t **data;  /* compressed block k */
+    uint8_t **data; /* compressed block k */
     uint32_t *size;
     int failed;
 } block_job;
@@ -239,8 +239,8 @@ static int write_kind(const tb_table *t, const char *dir, int kind, uint32_t blo
     }
     uint32_t blocks = (uint32_t)((t->ix.size + block_entries - 1) / block_entries);
     uint64_t nblocks = 2 * (uint64_t)blocks;
-    block_job job = {coder, block_entries, blocks, level, calloc(nblocks, sizeof(uint8_t *)),
-                     calloc(nblocks, sizeof(uint32_t)), 0};
+    block_job job = {
+        coder, block_entries, blocks, level, calloc(nblocks, sizeof(uint8_t *)), calloc(nblocks, sizeof(uint32_t)), 0};
     uint32_t map_bytes = kind != XQF_KIND_WDL ? ((coder->nsymbols * 2 + 7) / 8) * 8 : 0;
     uint64_t meta = XQF_HEADER_SIZE + map_bytes + (nblocks + 1) * 8 + nblocks * 8;
     uint8_t *m = calloc(1, meta);
@@ -334,7 +334,8 @@ int tb_compress_write(const tb_table *t, const char *dir, const tb_compress_opti
         return -1;
     }
     for (int s = 0; s < 2; s++)
-        for (uint64_t i = 0; i < t->ix.size; i++) r->legal_entries += cell_get(t->cells[s], t->width, i) != CELL_ILLEGAL;
+        for (uint64_t i = 0; i < t->ix.size; i++)
+            r->legal_entries += cell_get(t->cells[s], t->width, i) != CELL_ILLEGAL;
     if (write_kind(t, dir, XQF_KIND_WDL, wb, level, threads, &r->wdl_bytes, &r->wdl_raw, err)) return -1;
     if (write_kind(t, dir, XQF_KIND_DTM, db, level, threads, &r->dtm_bytes, &r->dtm_raw, err)) return -1;
     if (!t->limit) return 0;

@@ -15,7 +15,7 @@ typedef struct {
 } tb_compress_options;
 
 typedef struct {
-    uint64_t legal_entries;      /* both sides */
+    uint64_t legal_entries;                   /* both sides */
     uint64_t wdl_bytes, dtm_bytes, dtc_bytes; /* file sizes (DTC 0 without a move limit) */
     uint64_t wdl_raw, dtm_raw, dtc_raw;       /* symbol bytes before LZ4 */
 } tb_compress_report;

@@ -47,7 +47,7 @@ typedef struct {
     tb_table *t;
     uint16_t *dist[2];
     uint64_t *cand[2];
-    int any;  /* pass 2 */
+    int any; /* pass 2 */
     int ply;
     int side; /* side whose positions phase B examines */
     uint64_t decided[MAX_THREADS];

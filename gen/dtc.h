@@ -28,9 +28,9 @@ static inline int dtc_beyond(unsigned code) { return code != DTC_NONE && (code &
 static inline int dtc_plies(unsigned code) { return (int)(code & ~(unsigned)DTC_BEYOND); }
 
 typedef struct {
-    int longest;       /* longest DTC of a result that holds, -1 if none */
-    int passes;        /* plies run, both passes */
-    uint64_t beyond;   /* entries whose result does not hold under the limit */
+    int longest;     /* longest DTC of a result that holds, -1 if none */
+    int passes;      /* plies run, both passes */
+    uint64_t beyond; /* entries whose result does not hold under the limit */
 } dtc_report;
 
 /* Computes t->dtc for t->limit (> 0), t solved (cells, rulings) and its

@@ -279,8 +279,7 @@ int retro_solve(tb_table *t, int threads, retro_progress_fn fn, void *arg, char 
     /* Start wide if a capture can reach a distance a byte cannot hold. */
     for (int s = 0; s < 2; s++)
         for (int k = 0; k < KIND_NB; k++)
-            if (t->sub[s][k] && t->sub[s][k]->max_dtm + 2 > CELL8_DTM_MAX && t->width == 1 &&
-                tb_table_widen(t)) {
+            if (t->sub[s][k] && t->sub[s][k]->max_dtm + 2 > CELL8_DTM_MAX && t->width == 1 && tb_table_widen(t)) {
                 snprintf(err, XQ_ERR_MAX, "out of memory widening cells past %d plies", CELL8_DTM_MAX);
                 goto fail;
             }

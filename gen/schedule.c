@@ -13,8 +13,8 @@
 #include "compress.h"
 #include "dtc.h"
 #include "parallel.h"
+#include "repetition.h"
 #include "retro.h"
-#include "rules.h"
 #include "tb.h"
 #include "tbformat.h"
 
@@ -72,9 +72,9 @@ static int apply_rules(tb_table *t, const char *name, const tb_gen_options *opt,
 {
     struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    rules_report rep;
+    repetition_report rep;
     char why[XQ_ERR_MAX];
-    if (rules_solve(t, threads, avail, &rep, why)) {
+    if (repetition_solve(t, threads, avail, &rep, why)) {
         snprintf(err, XQ_ERR_MAX, "%s: %.120s", name, why);
         return -1;
     }
@@ -83,8 +83,8 @@ static int apply_rules(tb_table *t, const char *name, const tb_gen_options *opt,
                 "%-10s rulings (%s): %llu drawn entries, %llu nodes, %llu edges; decided %llu by check, %llu by "
                 "chase, %d orders, %.2f s\n",
                 name, xq_rules_name(t->rules), (unsigned long long)rep.positions, (unsigned long long)rep.nodes,
-                (unsigned long long)rep.edges, (unsigned long long)rep.decided[0],
-                (unsigned long long)rep.decided[1], rep.orders, seconds_since(&t0));
+                (unsigned long long)rep.edges, (unsigned long long)rep.decided[0], (unsigned long long)rep.decided[1],
+                rep.orders, seconds_since(&t0));
     return 0;
 }
 
@@ -101,8 +101,9 @@ static int apply_limit(tb_table *t, const char *name, const tb_gen_options *opt,
         return -1;
     }
     if (!opt->quiet)
-        fprintf(stderr, "%-10s DTC (limit %d plies): longest %d plies, %llu entries beyond the limit, %d plies, %.2f s\n",
-                name, t->limit, rep.longest, (unsigned long long)rep.beyond, rep.passes, seconds_since(&t0));
+        fprintf(stderr,
+                "%-10s DTC (limit %d plies): longest %d plies, %llu entries beyond the limit, %d plies, %.2f s\n", name,
+                t->limit, rep.longest, (unsigned long long)rep.beyond, rep.passes, seconds_since(&t0));
     return 0;
 }
 
@@ -143,7 +144,7 @@ static int generate_one(tb_set *set, const xq_material *m, const tb_gen_options 
                 secs > 0 ? 2.0 * (double)t->ix.size / secs / 1e6 : 0.0, "");
     if (apply_rules(t, name, opt, threads, avail && avail > need ? avail - need : avail, err)) return -1;
     if (apply_limit(t, name, opt, threads, err)) return -1;
-    if (tb_file_write(t, opt->dir, err)) return -1;
+    if (tb_raw_write(t, opt->dir, err)) return -1;
     return write_compressed(t, opt, err);
 }
 
@@ -162,12 +163,12 @@ static int visit(tb_set *set, const xq_material *m, const tb_gen_options *opt, i
     if (tb_set_find(set, m)) return 0; /* reached through another path */
     if (!(top && opt->force)) {
         char path[4096], ignored[XQ_ERR_MAX];
-        tb_file_path(opt->dir, m, path, sizeof path);
+        tb_raw_path(opt->dir, m, path, sizeof path);
         if (access(path, F_OK) == 0) {
-            tb_table *t = tb_file_read(opt->dir, m, ignored);
+            tb_table *t = tb_raw_read(opt->dir, m, ignored);
             if (t && t->rules != opt->rules) {
-                snprintf(ignored, XQ_ERR_MAX, "%.60s was built under rules %s, not %s", path,
-                         xq_rules_name(t->rules), xq_rules_name(opt->rules));
+                snprintf(ignored, XQ_ERR_MAX, "%.60s was built under rules %s, not %s", path, xq_rules_name(t->rules),
+                         xq_rules_name(opt->rules));
                 tb_table_free(t);
                 t = NULL;
             } else if (t && t->limit != opt->limit) {

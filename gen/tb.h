@@ -20,7 +20,7 @@
 #include "fen.h"
 #include "index.h"
 #include "material.h"
-#include "rulings.h"
+#include "ruleset.h"
 #include "tbformat.h"
 
 /* Revision of the generator's results, written in every file (tbformat.h). */
@@ -36,11 +36,11 @@ typedef struct tb_table tb_table;
 struct tb_table {
     xq_material mat; /* canonical orientation */
     xq_index ix;
-    int width;        /* bytes per cell (cell.h): 1, or 2 past 251 plies */
-    void *cells[2];   /* per side to move, ix.size cells each */
-    int max_dtm;      /* longest DTM of any decided position, -1 if none */
-    int rules;        /* xq_rules the table was built under */
-    /* Results decided by the repetition rulings (rules.h), per side to move,
+    int width;      /* bytes per cell (cell.h): 1, or 2 past 251 plies */
+    void *cells[2]; /* per side to move, ix.size cells each */
+    int max_dtm;    /* longest DTM of any decided position, -1 if none */
+    int rules;      /* xq_rules the table was built under */
+    /* Results decided by the repetition rulings (repetition.h), per side to move,
      * one byte an entry; NULL when rules is XQ_RULES_NONE.  The cell of such
      * an entry says draw: that is its value without the rulings. */
     uint8_t *ruled[2];
@@ -61,14 +61,14 @@ struct tb_table {
 typedef struct tb_set tb_set;
 
 typedef struct {
-    const char *dir; /* where tables are read and written */
-    int threads;     /* 0 = all cores */
-    int quiet;       /* no progress output */
-    int force;       /* regenerate even if a valid file exists */
-    int wide;        /* start with 2-byte cells (normally only past 251 plies) */
+    const char *dir;     /* where tables are read and written */
+    int threads;         /* 0 = all cores */
+    int quiet;           /* no progress output */
+    int force;           /* regenerate even if a valid file exists */
+    int wide;            /* start with 2-byte cells (normally only past 251 plies) */
     uint64_t max_memory; /* bytes the generator may use; 0 = what is available */
-    int rules;       /* xq_rules; the same for every table of one run */
-    int limit;       /* natural move limit in plies, 0 = none (no DTC) */
+    int rules;           /* xq_rules; the same for every table of one run */
+    int limit;           /* natural move limit in plies, 0 = none (no DTC) */
 } tb_gen_options;
 
 /* Memory the system can still give (MemAvailable), in bytes; 0 if unknown. */
@@ -117,18 +117,18 @@ const tb_table *tb_capture_entry(const tb_table *t, xq_piece taken, const xq_boa
  * `taken` is the captured piece; b is the board after the capture. */
 unsigned tb_capture_cell(const tb_table *t, xq_piece taken, const xq_board *b);
 
-/* ---- files (tbfile.c) ---- */
+/* ---- files (rawfile.c) ---- */
 /* Path of the table of canonical material m in dir: DIR/NAME.xqtb */
-void tb_file_path(const char *dir, const xq_material *m, char *buf, size_t len);
+void tb_raw_path(const char *dir, const xq_material *m, char *buf, size_t len);
 /* Writes atomically (temporary file, fsync, rename).  0, or -1 + err. */
-int tb_file_write(const tb_table *t, const char *dir, char err[XQ_ERR_MAX]);
+int tb_raw_write(const tb_table *t, const char *dir, char err[XQ_ERR_MAX]);
 /* Reads and checks a table file (header, size, checksum).  NULL + err. */
-tb_table *tb_file_read(const char *dir, const xq_material *m, char err[XQ_ERR_MAX]);
+tb_table *tb_raw_read(const char *dir, const xq_material *m, char err[XQ_ERR_MAX]);
 
 /* ---- checks and summaries ---- */
 typedef struct {
-    uint64_t checked;    /* legal positions examined (index entries) */
-    uint64_t errors;     /* positions inconsistent with their successors */
+    uint64_t checked; /* legal positions examined (index entries) */
+    uint64_t errors;  /* positions inconsistent with their successors */
     char first_error[256];
 } tb_verify_report;
 /* Checks every position of t against its successors (in t and its
@@ -141,10 +141,10 @@ typedef struct {
     uint64_t legal, win, draw, loss; /* boards, no symmetry reduction */
     int longest_win, longest_loss;   /* -1 if none */
     char longest_win_fen[XQ_FEN_MAX], longest_loss_fen[XQ_FEN_MAX];
-    uint64_t hist[TB_HIST_MAX];      /* boards by DTM (decided only) */
+    uint64_t hist[TB_HIST_MAX]; /* boards by DTM (decided only) */
     /* Boards the repetition rulings decide ([0] by check, [1] by chase),
      * included in win and loss above: each is a draw under --rules none,
-     * which is all they change (rules.c).  An example of each, "" if none. */
+     * which is all they change (repetition.c).  An example of each, "" if none. */
     uint64_t ruled_win[2], ruled_loss[2];
     int max_order; /* highest order of a ruled result, 0 if none */
     char ruled_win_fen[2][XQ_FEN_MAX], ruled_loss_fen[2][XQ_FEN_MAX];

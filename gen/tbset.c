@@ -113,7 +113,7 @@ tb_table *tb_set_get(tb_set *s, const xq_material *m, char err[XQ_ERR_MAX])
             sm.count[c][k]--;
             if (!tb_set_get(s, &sm, err)) return NULL;
         }
-    t = tb_file_read(s->dir, m, err);
+    t = tb_raw_read(s->dir, m, err);
     if (!t) return NULL;
     if (tb_set_add(s, t, err)) {
         tb_table_free(t);

@@ -62,7 +62,8 @@ static inline void xq_for_each_predecessor(const xq_index *ix, uint64_t i, xq_bo
          * there from a folded entry has two predecessors, mirror images of
          * each other: report both.  (Other un-moves keep the kings; a twin
          * entry reports its own predecessors.) */
-        if (file_of(b->king[RED]) == 4 && file_of(b->king[BLACK]) == 4) fn(arg, xq_index_encode(ix, b, XQ_INDEX_MIRROR));
+        if (file_of(b->king[RED]) == 4 && file_of(b->king[BLACK]) == 4)
+            fn(arg, xq_index_encode(ix, b, XQ_INDEX_MIRROR));
         xq_unmake_move(b, back, &u);
     }
 }

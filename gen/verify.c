@@ -10,7 +10,7 @@
  * This is the Bellman condition of DTM; with the shortest-win rule it pins
  * down the values of every decided position given the subtables.  It is
  * checked on the cells, which hold the values without the repetition
- * rulings.  On top, results the rulings decide (rules.c) are checked
+ * rulings.  On top, results the rulings decide (repetition.c) are checked
  * against the rule-aware values of the successors:
  *
  *   ruled win:  some move leads to a loss for the opponent (of any kind);
@@ -89,10 +89,9 @@ static const char *check_ruled(const tb_table *t, xq_board *b, unsigned r)
 {
     xq_move list[XQ_MAX_MOVES];
     int n = xq_gen_legal(b, list);
-    int wins = 0, draws = 0, losses = 0;
+    int draws = 0, losses = 0;
     for (int i = 0; i < n; i++) {
         int v = move_result(t, b, list[i]);
-        wins += v > 0;
         draws += v == 0;
         losses += v < 0;
     }
@@ -146,8 +145,10 @@ static const char *check_dtc(const tb_table *t, xq_board *b, unsigned code, unsi
         int dist = capture ? 1 : dtc_plies(s) + 1;
         if (win && ok && dist < best) best = dist;
         if (!win) {
-            if (!ok) escapes++;
-            else if (dist > longest) longest = dist;
+            if (!ok)
+                escapes++;
+            else if (dist > longest)
+                longest = dist;
         }
     }
     if (win && holds) return best == d ? NULL : "win: the fastest conversion disagrees with its DTC";
@@ -250,7 +251,7 @@ int tb_verify(const tb_table *t, int threads, tb_verify_report *r)
             char fen[XQ_FEN_MAX];
             b.side = (uint8_t)s;
             xq_fen_write(&b, fen);
-            const char *why = code == CELL_UNKNOWN                              ? "value never decided"
+            const char *why = code == CELL_UNKNOWN                            ? "value never decided"
                               : xq_kings_facing(&b) || xq_in_check(&b, s ^ 1) ? "illegal position holds a value"
                                                                               : check_position(t, &b, code);
             if (!why && code == CELL_DRAW && t->ruled[0]) why = check_ruled(t, &b, t->ruled[s][i]);

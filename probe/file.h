@@ -11,12 +11,12 @@
 typedef struct {
     const uint8_t *map; /* whole file, read-only */
     size_t size;
-    int kind;           /* XQF_KIND_WDL or XQF_KIND_DTM */
-    uint64_t entries;   /* per side to move */
+    int kind;         /* XQF_KIND_WDL or XQF_KIND_DTM */
+    uint64_t entries; /* per side to move */
     uint32_t block_entries, blocks, symbol_bytes, nsymbols;
     int32_t max_dtm;
-    uint32_t rules;     /* repetition rule field (tbformat.h) */
-    uint32_t limit;     /* move limit field, plies (0 = none) */
+    uint32_t rules; /* repetition rule field (tbformat.h) */
+    uint32_t limit; /* move limit field, plies (0 = none) */
     const uint8_t *dtm_map, *offsets, *checksums;
 } xqf_file;
 

@@ -34,7 +34,7 @@ typedef struct {
     char name[XQ_MATERIAL_MAX];
     char *path[KINDS]; /* file per kind, NULL if absent */
     pthread_mutex_t lock;
-    int state[KINDS];  /* 0 not opened, 1 open, < 0 the xqtb_status of the failure */
+    int state[KINDS]; /* 0 not opened, 1 open, < 0 the xqtb_status of the failure */
     int index_ready;
     xq_index ix;
     xqf_file file[KINDS];
@@ -307,7 +307,10 @@ static int probe_raw(xqtb_handle *h, const xq_board *b, int kind, unsigned *valu
     return XQTB_OK;
 }
 
-static int wdl_of_symbol(unsigned sym) { return sym == XQF_WDL_WIN ? XQTB_WIN : sym == XQF_WDL_DRAW ? XQTB_DRAW : XQTB_LOSS; }
+static int wdl_of_symbol(unsigned sym)
+{
+    return sym == XQF_WDL_WIN ? XQTB_WIN : sym == XQF_WDL_DRAW ? XQTB_DRAW : XQTB_LOSS;
+}
 
 /* Five-valued result at `counter` plies since the last capture: a win or
  * loss holds if its conversion fits in what is left of the limit. */
@@ -412,10 +415,7 @@ int xqtb_probe_counter(xqtb_handle *h, const xqtb_position *pos, int rule_counte
     return rc;
 }
 
-int xqtb_probe(xqtb_handle *h, const xqtb_position *pos, xqtb_result *r)
-{
-    return xqtb_probe_counter(h, pos, 0, r);
-}
+int xqtb_probe(xqtb_handle *h, const xqtb_position *pos, xqtb_result *r) { return xqtb_probe_counter(h, pos, 0, r); }
 
 /* Sort key of a root move: bigger is better.  Classes from best: a win
  * that holds under the move limit (ordinary, then by a ruling), a cursed

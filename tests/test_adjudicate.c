@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+
 #include <cmocka.h>
 
 #include "tmpdir.h"

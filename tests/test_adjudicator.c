@@ -1,5 +1,5 @@
 /*
- * test_adjudicator.c - the repetition adjudicator (tests/adjudicator.h) on
+ * test_adjudicator.c - the repetition adjudicator (tests/ref/adjudicator.h) on
  * hand-built game histories: real positions (FEN), moves in ICCS, every
  * move checked legal by the adjudicator itself.  Each history ends where it
  * started, so its moves are one cycle.
@@ -23,11 +23,11 @@ static adj_result judge(const char *fen, const char *moves)
     return r;
 }
 
-#define assert_ruling(fen, moves, want)                                                                            \
-    do {                                                                                                           \
-        adj_result got_ = judge((fen), (moves));                                                                   \
-        if (got_ != (want)) fail_msg("%s [%s]: %s, expected %s", (fen), (moves), adj_result_name(got_),            \
-                                     adj_result_name(want));                                                       \
+#define assert_ruling(fen, moves, want)                                                                                \
+    do {                                                                                                               \
+        adj_result got_ = judge((fen), (moves));                                                                       \
+        if (got_ != (want))                                                                                            \
+            fail_msg("%s [%s]: %s, expected %s", (fen), (moves), adj_result_name(got_), adj_result_name(want));        \
     } while (0)
 
 static xq_move iccs(const char *move)

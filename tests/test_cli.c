@@ -224,16 +224,11 @@ static void test_help_and_version(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_perft_2),
-        cmocka_unit_test(test_perft_5),
-        cmocka_unit_test(test_perft_with_fen),
-        cmocka_unit_test(test_perft_divide_sums),
-        cmocka_unit_test(test_perft_bad_input),
-        cmocka_unit_test(test_fen_bad_exits_2_one_line),
-        cmocka_unit_test(test_fen_good),
-        cmocka_unit_test(test_moves),
-        cmocka_unit_test(test_unknown_command),
-        cmocka_unit_test(test_help_and_version),
+        cmocka_unit_test(test_perft_2),         cmocka_unit_test(test_perft_5),
+        cmocka_unit_test(test_perft_with_fen),  cmocka_unit_test(test_perft_divide_sums),
+        cmocka_unit_test(test_perft_bad_input), cmocka_unit_test(test_fen_bad_exits_2_one_line),
+        cmocka_unit_test(test_fen_good),        cmocka_unit_test(test_moves),
+        cmocka_unit_test(test_unknown_command), cmocka_unit_test(test_help_and_version),
     };
     return cmocka_run_group_tests_name("cli", tests, NULL, NULL);
 }

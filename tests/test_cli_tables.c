@@ -12,11 +12,11 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
 #include <cmocka.h>
 
 #include "runxqtb.h"
 #include "tmpdir.h"
-
 
 static void table_path(char *buf, size_t len, const char *dir, const char *name)
 {
@@ -69,8 +69,15 @@ static void test_stats_json(void **state)
     (void)state;
     const char *dir = fresh_dir("json");
     assert_int_equal(run_xqtb("stats --json -d %s KRK", dir), 0);
-    const char *keys[] = {"{\"material\":\"KRK\"", "\"red\":{", "\"black\":{", "\"win\":", "\"draw\":", "\"loss\":",
-                          "\"longest_win\":{\"dtm\":", "\"longest_loss\":{\"dtm\":", "\"fen\":\""};
+    const char *keys[] = {"{\"material\":\"KRK\"",
+                          "\"red\":{",
+                          "\"black\":{",
+                          "\"win\":",
+                          "\"draw\":",
+                          "\"loss\":",
+                          "\"longest_win\":{\"dtm\":",
+                          "\"longest_loss\":{\"dtm\":",
+                          "\"fen\":\""};
     for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
         if (!strstr(xqtb_out, keys[i])) fail_msg("missing %s in %s", keys[i], xqtb_out);
     /* Counts are of boards: red to move in KRK, every legal board is a win. */

@@ -85,8 +85,7 @@ static void test_counters_and_black_to_move_kept(void **state)
     assert_int_equal(b.rule60, 12);
     assert_int_equal(b.fullmove, 34);
     roundtrip(fen, fen);
-    roundtrip("3k5/4a4/9/9/2p6/9/6R2/9/4A4/4K4 b - - 65535 65535",
-              "3k5/4a4/9/9/2p6/9/6R2/9/4A4/4K4 b - - 65535 65535");
+    roundtrip("3k5/4a4/9/9/2p6/9/6R2/9/4A4/4K4 b - - 65535 65535", "3k5/4a4/9/9/2p6/9/6R2/9/4A4/4K4 b - - 65535 65535");
 }
 
 static void test_whitespace_tolerated(void **state)
@@ -131,8 +130,7 @@ static void test_err_malformed_syntax(void **state)
     assert_fen_error("", "empty FEN");
     assert_fen_error("   ", "empty FEN");
     assert_fen_error("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR", "missing side to move");
-    assert_fen_error("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1 9",
-                     "too many fields");
+    assert_fen_error("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1 9", "too many fields");
     xq_board b;
     char err[XQ_ERR_MAX] = "";
     assert_int_equal(xq_fen_parse(NULL, &b, err), -1);
@@ -173,8 +171,11 @@ static void test_err_unknown_letter(void **state)
     assert_fen_error("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABN0 w", "unknown piece letter '0'");
     assert_fen_error("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABN* w", "unknown piece letter '*'");
     /* Bytes that would garble a terminal line are named by value. */
-    assert_fen_error("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABN\x01 w", "unexpected byte 0x01 in rank 0");
-    assert_fen_error("rnbakabnr/9/\xf0" "9/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w", "unexpected byte 0xf0 in rank 7");
+    assert_fen_error("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABN\x01 w",
+                     "unexpected byte 0x01 in rank 0");
+    assert_fen_error("rnbakabnr/9/\xf0"
+                     "9/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w",
+                     "unexpected byte 0xf0 in rank 7");
 }
 
 static void test_err_missing_king(void **state)
@@ -330,7 +331,10 @@ static void test_err_bad_counters(void **state)
 static void test_errors_are_one_line(void **state)
 {
     (void)state;
-    static const char *const bad[] = {"", "x", "9/9/9/9/9/9/9/9/9/9 w", "rnbakabnr w",
+    static const char *const bad[] = {"",
+                                      "x",
+                                      "9/9/9/9/9/9/9/9/9/9 w",
+                                      "rnbakabnr w",
                                       "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR\n\n\x01 - - 0 1",
                                       "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 \v",
                                       "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w \x7f - 0 1",

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
+
 #include <cmocka.h>
 
 #include "cell.h"
@@ -38,8 +39,7 @@ static void compare_with_reference(const char *name)
         tb_value got = tb_value_of(t, &b);
         xq_board_flip(&b, &f);
         tb_value got_flipped = tb_value_of(t, &f);
-        if (got.wdl != want.wdl || got.dtm != want.dtm || got_flipped.wdl != want.wdl ||
-            got_flipped.dtm != want.dtm) {
+        if (got.wdl != want.wdl || got.dtm != want.dtm || got_flipped.wdl != want.wdl || got_flipped.dtm != want.dtm) {
             if (mismatches++ < 5) {
                 char fen[XQ_FEN_MAX];
                 xq_fen_write(&b, fen);
@@ -65,11 +65,11 @@ static void compare_with_reference(const char *name)
     tb_set_free(set);
 }
 
-#define REF_TEST(mat)                                                                                              \
-    static void test_ref_##mat(void **state)                                                                       \
-    {                                                                                                              \
-        (void)state;                                                                                               \
-        compare_with_reference(#mat);                                                                              \
+#define REF_TEST(mat)                                                                                                  \
+    static void test_ref_##mat(void **state)                                                                           \
+    {                                                                                                                  \
+        (void)state;                                                                                                   \
+        compare_with_reference(#mat);                                                                                  \
     }
 REF_TEST(KK)
 REF_TEST(KRK)
@@ -122,11 +122,11 @@ static void test_wide_cells_agree(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_ref_KK),   cmocka_unit_test(test_ref_KRK),  cmocka_unit_test(test_ref_KNK),
-        cmocka_unit_test(test_ref_KPK),  cmocka_unit_test(test_ref_KCK),  cmocka_unit_test(test_ref_KAK),
-        cmocka_unit_test(test_ref_KBK),  cmocka_unit_test(test_ref_KRKA), cmocka_unit_test(test_ref_KNKA),
-        cmocka_unit_test(test_ref_KCKA), cmocka_unit_test(test_ref_KPKB), cmocka_unit_test(test_ref_KRKN),
-        cmocka_unit_test(test_ref_KNKN), cmocka_unit_test(test_ref_KCAK), cmocka_unit_test(test_ref_KAKB),
+        cmocka_unit_test(test_ref_KK),           cmocka_unit_test(test_ref_KRK),  cmocka_unit_test(test_ref_KNK),
+        cmocka_unit_test(test_ref_KPK),          cmocka_unit_test(test_ref_KCK),  cmocka_unit_test(test_ref_KAK),
+        cmocka_unit_test(test_ref_KBK),          cmocka_unit_test(test_ref_KRKA), cmocka_unit_test(test_ref_KNKA),
+        cmocka_unit_test(test_ref_KCKA),         cmocka_unit_test(test_ref_KPKB), cmocka_unit_test(test_ref_KRKN),
+        cmocka_unit_test(test_ref_KNKN),         cmocka_unit_test(test_ref_KCAK), cmocka_unit_test(test_ref_KAKB),
         cmocka_unit_test(test_wide_cells_agree),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -30,12 +30,12 @@
 #include "ref_solver.h"
 
 /* A failed check names the condition and the entry or board it failed on. */
-#define CHECK(cond, ...)                                                                           \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            print_error("check failed: %s\n", #cond);                                              \
-            fail_msg(__VA_ARGS__);                                                                 \
-        }                                                                                          \
+#define CHECK(cond, ...)                                                                                               \
+    do {                                                                                                               \
+        if (!(cond)) {                                                                                                 \
+            print_error("check failed: %s\n", #cond);                                                                  \
+            fail_msg(__VA_ARGS__);                                                                                     \
+        }                                                                                                              \
     } while (0)
 
 /* The materials walked entry by entry. */
@@ -175,8 +175,8 @@ static void test_decode_encode_roundtrip(void **state)
             if (e != i) {
                 char fen[XQ_FEN_MAX];
                 fen_of(&b, fen);
-                fail_msg("%s: entry %llu decodes to %s which encodes to %llu", full_materials[t],
-                         (unsigned long long)i, fen, (unsigned long long)e);
+                fail_msg("%s: entry %llu decodes to %s which encodes to %llu", full_materials[t], (unsigned long long)i,
+                         fen, (unsigned long long)e);
             }
         }
         /* Out of range. */
@@ -345,11 +345,11 @@ static void test_mirror_fold(void **state)
             uint64_t e = xq_index_encode(&ix, &mb, 0);
             int w = xq_index_weight(&ix, i);
             if (kings_on_e(&b)) {
-                CHECK(w == 1, "%s: entry %llu, kings on file e, weight %d", full_materials[t],
-                      (unsigned long long)i, w);
+                CHECK(w == 1, "%s: entry %llu, kings on file e, weight %d", full_materials[t], (unsigned long long)i,
+                      w);
                 if (xq_board_equal(&b, &mb)) {
-                    CHECK(e == i, "%s: symmetric entry %llu mirrors to %llu", full_materials[t],
-                          (unsigned long long)i, (unsigned long long)e);
+                    CHECK(e == i, "%s: symmetric entry %llu mirrors to %llu", full_materials[t], (unsigned long long)i,
+                          (unsigned long long)e);
                     symmetric++;
                 } else {
                     /* Both images are kept: a distinct entry, decoding to
@@ -425,16 +425,16 @@ static void test_flip(void **state)
              * where the mirror image itself does. */
             xq_board_mirror(&b, &mb);
             xq_board_flip(&mb, &mf_b);
-            CHECK(xq_index_encode(&ix, &mf_b, 1) == xq_index_encode(&ix, &mb, 0),
-                  "%s: entry %llu: flip of mirror", full_materials[t], (unsigned long long)i);
+            CHECK(xq_index_encode(&ix, &mf_b, 1) == xq_index_encode(&ix, &mb, 0), "%s: entry %llu: flip of mirror",
+                  full_materials[t], (unsigned long long)i);
             /* The flipped board is a position of the flipped material, and
              * of this one read unflipped only if the material is symmetric. */
             uint64_t g = xq_index_encode(&ixf, &f, 0);
             CHECK(g < ixf.size && xq_index_decode(&ixf, g, &d), "%s: entry %llu: flipped board not in %s index",
                   full_materials[t], (unsigned long long)i, "the flipped");
             if (!symmetric)
-                CHECK(xq_index_encode(&ix, &f, 0) == XQ_INDEX_NONE,
-                      "%s: entry %llu: flipped board encodes unflipped", full_materials[t], (unsigned long long)i);
+                CHECK(xq_index_encode(&ix, &f, 0) == XQ_INDEX_NONE, "%s: entry %llu: flipped board encodes unflipped",
+                      full_materials[t], (unsigned long long)i);
             /* Flipping twice is the identity. */
             xq_board ff;
             xq_board_flip(&f, &ff);
@@ -557,8 +557,8 @@ static void test_legal_count_vs_ref(void **state)
             }
         }
         for (int s = 0; s < 2; s++)
-            CHECK(weighted[s] == (uint64_t)st.positions[s], "%s side %d: index counts %llu, ref solver %d", mats[t],
-                  s, (unsigned long long)weighted[s], st.positions[s]);
+            CHECK(weighted[s] == (uint64_t)st.positions[s], "%s side %d: index counts %llu, ref solver %d", mats[t], s,
+                  (unsigned long long)weighted[s], st.positions[s]);
         /* And position by position: each of the solver's positions lands on
          * a legal entry, each entry hit exactly weight times. */
         for (int p = 0; p < ref_count(db); p++) {
@@ -634,8 +634,7 @@ static void test_random_large(void **state)
             CHECK(kings_on_e(&b) ? (e == i) == xq_board_equal(&b, &mb) : e == i, "%s: mirror of entry %llu",
                   big_materials[t], (unsigned long long)i);
             xq_board_flip(&b, &f);
-            CHECK(xq_index_encode(&ix, &f, 1) == i, "%s: flip of entry %llu", big_materials[t],
-                  (unsigned long long)i);
+            CHECK(xq_index_encode(&ix, &f, 1) == i, "%s: flip of entry %llu", big_materials[t], (unsigned long long)i);
             CHECK(xq_index_encode(&ixf, &f, 0) < ixf.size, "%s: flipped material", big_materials[t]);
             /* A random entry: decode, encode. */
             uint64_t j = rng() % ix.size;
@@ -652,8 +651,8 @@ static void test_random_large(void **state)
             if (xq_index_decode(&ix, j, &d))
                 CHECK(xq_index_encode(&ix, &d, 0) == j, "%s: entry %llu", big_materials[t], (unsigned long long)j);
         }
-        print_message("  %-18s %22llu entries; %d random boards, %llu of %d random entries decode\n",
-                      big_materials[t], (unsigned long long)ix.size, rounds, (unsigned long long)decoded, rounds);
+        print_message("  %-18s %22llu entries; %d random boards, %llu of %d random entries decode\n", big_materials[t],
+                      (unsigned long long)ix.size, rounds, (unsigned long long)decoded, rounds);
         assert_true(decoded > 0);
         xq_index_free(&ixf);
         xq_index_free(&ix);
@@ -794,8 +793,8 @@ static void test_init_overflow(void **state)
 static void test_report(void **state)
 {
     (void)state;
-    print_message("  %-8s %10s %12s %12s %12s %12s %7s %7s\n", "material", "size", "legal(w)", "legal(b)",
-                  "entries(w)", "entries(b)", "eff(w)", "eff(b)");
+    print_message("  %-8s %10s %12s %12s %12s %12s %7s %7s\n", "material", "size", "legal(w)", "legal(b)", "entries(w)",
+                  "entries(b)", "eff(w)", "eff(b)");
     for (int t = 0; t < NFULL; t++) {
         xq_material m;
         xq_index ix;

@@ -18,12 +18,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+
 #include <cmocka.h>
 
 #include "cell.h"
 #include "dtc.h"
-#include "tb.h"
 #include "runxqtb.h"
+#include "tb.h"
 #include "testgen.h"
 #include "tmpdir.h"
 #include "xqtb.h"
@@ -329,7 +330,6 @@ static void test_limits_never_mix(void **state)
     tb_set_free(set);
 }
 
-
 /* `gen --limit 120` writes the DTC file; `probe --counter 100` turns a win
  * that needs 23 plies to convert into a cursed win. */
 static void test_cli_counter(void **state)
@@ -363,8 +363,7 @@ int main(void)
         cmocka_unit_test(test_no_curse_without_pressure), cmocka_unit_test(test_smaller_limit_only_curses),
         cmocka_unit_test(test_dtc_deterministic),         cmocka_unit_test(test_library_follows_table),
         cmocka_unit_test(test_root_converts_in_time),     cmocka_unit_test(test_limits_never_mix),
-        cmocka_unit_test(test_damaged_dtc_file),
-        cmocka_unit_test(test_cli_counter),
+        cmocka_unit_test(test_damaged_dtc_file),          cmocka_unit_test(test_cli_counter),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

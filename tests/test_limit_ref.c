@@ -1,6 +1,6 @@
 /*
  * test_limit_ref.c - the generator's DTC under a move limit (gen/dtc.h)
- * against the independent counter-aware reference (tests/ref_limit.h),
+ * against the independent counter-aware reference (tests/ref/ref_limit.h),
  * state by state.
  *
  * For each material and each limit L (10 and 20 plies: small enough that
@@ -41,6 +41,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
+
 #include <cmocka.h>
 
 #include "dtc.h"
@@ -99,10 +100,7 @@ static int gen_value_at(gen_view g, int limit, int c)
     return holds(g) && dtc_plies(g.code) <= limit - c ? g.v.wdl : 0;
 }
 
-static int gen_class(gen_view g)
-{
-    return g.v.wdl == 0 ? DRAW : holds(g) ? 2 * g.v.wdl : g.v.wdl;
-}
+static int gen_class(gen_view g) { return g.v.wdl == 0 ? DRAW : holds(g) ? 2 * g.v.wdl : g.v.wdl; }
 
 /* The reference's class: its value at counter 0, and for its draws the
  * unlimited result (cursed or blessed if there is one). */
@@ -221,8 +219,8 @@ static void solve_any(any_dtc *any, ref_limit *rl, const ref_db *db, int limit_a
 static void print_tally(const tally *ty)
 {
     for (int s = 0; s < 2; s++) {
-        printf("    %s%s limit %d, %s to move:", ty->name, ty->rules == XQ_RULES_NONE ? "" : " (rules full)",
-               ty->limit, s == 0 ? "red" : "black");
+        printf("    %s%s limit %d, %s to move:", ty->name, ty->rules == XQ_RULES_NONE ? "" : " (rules full)", ty->limit,
+               s == 0 ? "red" : "black");
         for (int k = 4; k >= 0; k--) printf(" %s %ld,", CLASS_NAME[k], ty->count[s][k]);
         printf(" decided by a ruling %ld\n", ty->ruled[s]);
     }
@@ -240,7 +238,8 @@ static long compare_limit(const char *name, const ref_db *db, ref_limit *rl, any
         int limit_any = family_max_dtm(t) > 1 ? family_max_dtm(t) : 1;
         solve_any(any, rl, db, limit_any);
         printf("    %s: reference at L' = %d (the longest DTM of the family) for the unlimited result and the "
-               "distance of cursed wins and blessed losses\n", name, limit_any);
+               "distance of cursed wins and blessed losses\n",
+               name, limit_any);
     }
     if (ref_limit_solve(rl, limit)) fail_msg("reference failed on %s at limit %d", name, limit);
     double t2 = now();
@@ -256,8 +255,10 @@ static long compare_limit(const char *name, const ref_db *db, ref_limit *rl, any
         gen_view g = gen_view_of(t, &b), gf = gen_view_of(t, &f);
         check_board(&ty, id, &b, g);
         check_board(&ty, id, &f, gf);
-        if (g.v.by_rule != XQ_BY_NONE) ty.ruled[b.side]++;
-        else ty.count[b.side][gen_class(g) + 2]++;
+        if (g.v.by_rule != XQ_BY_NONE)
+            ty.ruled[b.side]++;
+        else
+            ty.count[b.side][gen_class(g) + 2]++;
     }
     double t3 = now();
     free(ty.plane);
@@ -296,15 +297,15 @@ static void compare_material(const char *name, int rules, const int *limits, int
     if (expect_cursed == 0 && odd != 0) fail_msg("%s: %ld cursed wins or blessed losses, expected none", name, odd);
 }
 
-#define LIMIT_TEST(mat, expect_cursed, skip_under_san)                                                              \
-    static void test_limit_##mat(void **state)                                                                     \
-    {                                                                                                              \
-        (void)state;                                                                                               \
-        if ((skip_under_san) && env_is_1("XQTB_SAN")) {                                                            \
-            printf("    %s skipped under the sanitizer build (XQTB_SAN=1): too slow there\n", #mat);               \
-            skip();                                                                                                \
-        }                                                                                                          \
-        compare_material(#mat, XQ_RULES_NONE, LIMITS, NLIMITS, expect_cursed);                                     \
+#define LIMIT_TEST(mat, expect_cursed, skip_under_san)                                                                 \
+    static void test_limit_##mat(void **state)                                                                         \
+    {                                                                                                                  \
+        (void)state;                                                                                                   \
+        if ((skip_under_san) && env_is_1("XQTB_SAN")) {                                                                \
+            printf("    %s skipped under the sanitizer build (XQTB_SAN=1): too slow there\n", #mat);                   \
+            skip();                                                                                                    \
+        }                                                                                                              \
+        compare_material(#mat, XQ_RULES_NONE, LIMITS, NLIMITS, expect_cursed);                                         \
     }
 
 /* Whether cursed wins and blessed losses occur at limit 10 or 20 is what
@@ -345,11 +346,16 @@ static void test_limit_KRKN_rules_full(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_limit_KRK),         cmocka_unit_test(test_limit_KNK),
-        cmocka_unit_test(test_limit_KCK),         cmocka_unit_test(test_limit_KPK),
-        cmocka_unit_test(test_limit_KRKN),        cmocka_unit_test(test_limit_KRKA),
-        cmocka_unit_test(test_limit_KCKA),        cmocka_unit_test(test_limit_KNKA),
-        cmocka_unit_test(test_limit_KRKNA),       cmocka_unit_test(test_limit_tiny_limits),
+        cmocka_unit_test(test_limit_KRK),
+        cmocka_unit_test(test_limit_KNK),
+        cmocka_unit_test(test_limit_KCK),
+        cmocka_unit_test(test_limit_KPK),
+        cmocka_unit_test(test_limit_KRKN),
+        cmocka_unit_test(test_limit_KRKA),
+        cmocka_unit_test(test_limit_KCKA),
+        cmocka_unit_test(test_limit_KNKA),
+        cmocka_unit_test(test_limit_KRKNA),
+        cmocka_unit_test(test_limit_tiny_limits),
         cmocka_unit_test(test_limit_KRKN_rules_full),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

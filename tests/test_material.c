@@ -19,20 +19,20 @@ static void name_of(const char *s, char out[XQ_MATERIAL_MAX])
     xq_material_name(&m, out);
 }
 
-#define assert_name(in, expected)                                                                  \
-    do {                                                                                           \
-        char n_[XQ_MATERIAL_MAX];                                                                  \
-        name_of((in), n_);                                                                         \
-        assert_string_equal(n_, (expected));                                                       \
+#define assert_name(in, expected)                                                                                      \
+    do {                                                                                                               \
+        char n_[XQ_MATERIAL_MAX];                                                                                      \
+        name_of((in), n_);                                                                                             \
+        assert_string_equal(n_, (expected));                                                                           \
     } while (0)
 
-#define assert_material_error(in, needle)                                                          \
-    do {                                                                                           \
-        xq_material m_;                                                                            \
-        char err_[XQ_ERR_MAX] = "";                                                                \
-        assert_int_equal(xq_material_parse((in), &m_, err_), -1);                                  \
-        if (!strstr(err_, (needle))) fail_msg("error '%s' does not mention '%s'", err_, (needle)); \
-        for (const char *c_ = err_; *c_; c_++) assert_true(*c_ >= 0x20 && *c_ < 0x7f);            \
+#define assert_material_error(in, needle)                                                                              \
+    do {                                                                                                               \
+        xq_material m_;                                                                                                \
+        char err_[XQ_ERR_MAX] = "";                                                                                    \
+        assert_int_equal(xq_material_parse((in), &m_, err_), -1);                                                      \
+        if (!strstr(err_, (needle))) fail_msg("error '%s' does not mention '%s'", err_, (needle));                     \
+        for (const char *c_ = err_; *c_; c_++) assert_true(*c_ >= 0x20 && *c_ < 0x7f);                                 \
     } while (0)
 
 static void test_parse_counts(void **state)
@@ -55,8 +55,8 @@ static void test_parse_counts(void **state)
 static void test_name_roundtrip(void **state)
 {
     (void)state;
-    static const char *const names[] = {"KRKNAA", "KK", "KRKR", "KCPKAB", "KRNCPABKRNCPAB",
-                                        "KRRNNCCPPPPPAABBKRRNNCCPPPPPAABB"};
+    static const char *const names[] = {
+        "KRKNAA", "KK", "KRKR", "KCPKAB", "KRNCPABKRNCPAB", "KRRNNCCPPPPPAABBKRRNNCCPPPPPAABB"};
     for (size_t i = 0; i < sizeof names / sizeof *names; i++) assert_name(names[i], names[i]);
 }
 
@@ -84,9 +84,10 @@ static void test_stronger_side_first(void **state)
         bool flip;
     } cases[] = {
         {"KRKNAA", "KRKNAA", false}, {"KNAAKR", "KRKNAA", true}, /* rook outweighs horse + advisors */
-        {"KKR", "KRK", true},        {"KRK", "KRK", false},       {"KNKC", "KCKN", true},
-        {"KPKR", "KRKP", true},      {"KNKN", "KNKN", false},     {"KAKB", "KAKB", false},
-        {"KBKA", "KAKB", true}, /* equal value: the canonical order (A before B) decides */
+        {"KKR", "KRK", true},        {"KRK", "KRK", false},      {"KNKC", "KCKN", true}, {"KPKR", "KRKP", true},
+        {"KNKN", "KNKN", false},     {"KAKB", "KAKB", false},    {"KBKA", "KAKB", true}, /* equal value: the canonical
+                                                                                            order (A before B) decides
+                                                                                          */
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         xq_material m, c;
@@ -196,18 +197,12 @@ static void test_err_too_long(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_parse_counts),
-        cmocka_unit_test(test_name_roundtrip),
-        cmocka_unit_test(test_canonical_piece_order),
-        cmocka_unit_test(test_h_and_e_accepted),
-        cmocka_unit_test(test_stronger_side_first),
-        cmocka_unit_test(test_canonical_is_orientation_independent),
-        cmocka_unit_test(test_material_of_board),
-        cmocka_unit_test(test_err_three_rooks),
-        cmocka_unit_test(test_err_six_pawns),
-        cmocka_unit_test(test_err_missing_king),
-        cmocka_unit_test(test_err_extra_king),
-        cmocka_unit_test(test_err_unknown_letter),
+        cmocka_unit_test(test_parse_counts),          cmocka_unit_test(test_name_roundtrip),
+        cmocka_unit_test(test_canonical_piece_order), cmocka_unit_test(test_h_and_e_accepted),
+        cmocka_unit_test(test_stronger_side_first),   cmocka_unit_test(test_canonical_is_orientation_independent),
+        cmocka_unit_test(test_material_of_board),     cmocka_unit_test(test_err_three_rooks),
+        cmocka_unit_test(test_err_six_pawns),         cmocka_unit_test(test_err_missing_king),
+        cmocka_unit_test(test_err_extra_king),        cmocka_unit_test(test_err_unknown_letter),
         cmocka_unit_test(test_err_too_long),
     };
     return cmocka_run_group_tests_name("material", tests, NULL, NULL);

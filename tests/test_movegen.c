@@ -224,11 +224,11 @@ static void attacks(const xq_board *b, const char *from, char *out, size_t cap)
     format_moves(list, n, -1, out, cap);
 }
 
-#define assert_attacks(b, from, expected)                                                          \
-    do {                                                                                           \
-        char got_[256];                                                                            \
-        attacks((b), (from), got_, sizeof got_);                                                   \
-        assert_string_equal(got_, (expected));                                                     \
+#define assert_attacks(b, from, expected)                                                                              \
+    do {                                                                                                               \
+        char got_[256];                                                                                                \
+        attacks((b), (from), got_, sizeof got_);                                                                       \
+        assert_string_equal(got_, (expected));                                                                         \
     } while (0)
 
 /* Boards built square by square: xq_piece_attacks must not depend on the
@@ -241,7 +241,8 @@ static void put(xq_board *b, const char *pieces)
             continue;
         }
         int upper = p[0] >= 'A' && p[0] <= 'Z';
-        xq_board_put(b, sq_of(p + 1), make_piece(upper ? RED : BLACK, xq_kind_from_char(upper ? p[0] : (char)(p[0] - 32))));
+        xq_board_put(b, sq_of(p + 1),
+                     make_piece(upper ? RED : BLACK, xq_kind_from_char(upper ? p[0] : (char)(p[0] - 32))));
         p += 3;
     }
 }

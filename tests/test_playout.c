@@ -1,6 +1,6 @@
 /*
  * test_playout.c - the tables' wins played out against defences, with every
- * repetition judged by the arbiter of tests/adjudicator.c (written apart
+ * repetition judged by the arbiter of tests/ref/adjudicator.c (written apart
  * from the generator, with its own move labels).
  *
  * From sampled positions the table calls won (ordinary wins and wins by a
@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
 #include <cmocka.h>
 
 #include "adjudicator.h"
@@ -38,9 +39,9 @@ enum { MAX_PLIES = 400, BRANCH_PLIES = 2 };
 typedef struct {
     xqtb_handle *h;
     xq_board start;
-    int winner;    /* colour */
-    int ruled;     /* the start is a win by a ruling */
-    int dtm;       /* ordinary win: plies stated by the table */
+    int winner; /* colour */
+    int ruled;  /* the start is a win by a ruling */
+    int dtm;    /* ordinary win: plies stated by the table */
     uint64_t rng;
     int games, by_mate, by_repetition;
 } playout;
@@ -133,7 +134,7 @@ static void play_on(playout *po, xq_board *b, char names[][5], int n, int order)
                 xq_board c = *b;
                 xq_undo u;
                 xq_make_move(&c, list[i], &u);
-                char (*copy)[5] = malloc(sizeof(char[MAX_PLIES + 1][5]));
+                char(*copy)[5] = malloc(sizeof(char[MAX_PLIES + 1][5]));
                 assert_non_null(copy);
                 memcpy(copy, names, sizeof(char[5]) * (size_t)n);
                 xqtb_move_name(list[i], copy[n]);
@@ -156,7 +157,7 @@ static void play_from(playout *po, const xq_board *start, int ruled, int dtm)
     po->winner = start->side;
     po->ruled = ruled;
     po->dtm = dtm;
-    char (*names)[5] = malloc(sizeof(char[MAX_PLIES + 1][5]));
+    char(*names)[5] = malloc(sizeof(char[MAX_PLIES + 1][5]));
     assert_non_null(names);
     xq_board b = *start;
     play_on(po, &b, names, 0, 0);
@@ -208,8 +209,8 @@ static int playout_table(const char *name, int samples, int which)
                 played[kind]++;
             }
     }
-    print_message("%s: %d ordinary and %d ruled wins played out, %d games (%d mates, %d judged repetitions)\n",
-                  name, played[0], played[1], po.games, po.by_mate, po.by_repetition);
+    print_message("%s: %d ordinary and %d ruled wins played out, %d games (%d mates, %d judged repetitions)\n", name,
+                  played[0], played[1], po.games, po.by_mate, po.by_repetition);
     xqtb_close(po.h);
     tb_set_free(set);
     return played[1];

@@ -44,6 +44,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <xxhash.h>
+
 #include <cmocka.h>
 
 #include "cell.h"
@@ -107,7 +108,10 @@ static layout layout_of(const uint8_t *f, int kind)
     return l;
 }
 
-static uint64_t block_offset(const uint8_t *f, const layout *l, uint64_t k) { return xqf_get64(f + l->offsets_at + 8 * k); }
+static uint64_t block_offset(const uint8_t *f, const layout *l, uint64_t k)
+{
+    return xqf_get64(f + l->offsets_at + 8 * k);
+}
 
 /* Recomputes the meta hash as core/tbformat.h defines it: XXH64 of bytes
  * [0, 104) and [128, first block). */
@@ -150,21 +154,21 @@ typedef struct {
     uint64_t entry;       /* in the canonical table */
     int side;
     int wdl, dtm;
-    int nroot;            /* root moves (baseline), -1 if not root-probed */
+    int nroot; /* root moves (baseline), -1 if not root-probed */
     xqtb_root_move root[XQTB_MAX_MOVES];
 } sample;
 
 typedef struct {
     const char *name;
-    char dir[512];      /* the directory probed: good files, one replaced */
-    char path[2][600];  /* NAME.xqw, NAME.xqd in dir */
+    char dir[512];     /* the directory probed: good files, one replaced */
+    char path[2][600]; /* NAME.xqw, NAME.xqd in dir */
     uint8_t *orig[2];
     size_t size[2];
     layout lay[2];
     sample *s;
     size_t n;
     uint8_t *reachable[2]; /* per block of each file: some sample reads it */
-    size_t refused_stride;  /* when the whole file must be refused, probe every n-th sample */
+    size_t refused_stride; /* when the whole file must be refused, probe every n-th sample */
 } subject;
 
 /* What one damaged file is expected to do to the probes of its kind. */
@@ -257,7 +261,8 @@ static void subject_init(subject *sj, tb_set *set, const char *name, const char 
                 if (last == UINT64_MAX || last / be != i / be) pick = 1;
             }
             uint64_t next_legal = i + 1;
-            while (next_legal < t->ix.size && cell_get(t->cells[side], t->width, next_legal) == CELL_ILLEGAL) next_legal++;
+            while (next_legal < t->ix.size && cell_get(t->cells[side], t->width, next_legal) == CELL_ILLEGAL)
+                next_legal++;
             for (int k = 0; k < 2; k++)
                 if (next_legal >= t->ix.size || next_legal / sj->lay[k].block_entries != i / sj->lay[k].block_entries)
                     pick = 1;
@@ -350,8 +355,8 @@ static void judge(const subject *sj, const sample *s, int c, int kind, int damag
                  xqtb_status_string(rc), rc);
     if (e->mode == OK_OR_FAIL) {
         if (rc != XQTB_ERR_CORRUPT && rc != XQTB_ERR_MISMATCH && rc != XQTB_ERR_IO)
-            fail_msg("%s: %s %s: unclean error %s (%d)", e->what, probe, fen_of_pos(&s->pos[c]),
-                     xqtb_status_string(rc), rc);
+            fail_msg("%s: %s %s: unclean error %s (%d)", e->what, probe, fen_of_pos(&s->pos[c]), xqtb_status_string(rc),
+                     rc);
     } else if (rc != e->status) {
         fail_msg("%s: %s %s failed with %s, expected %s", e->what, probe, fen_of_pos(&s->pos[c]),
                  xqtb_status_string(rc), xqtb_status_string(e->status));
@@ -409,12 +414,14 @@ static void run_case(subject *sj, int kind, const uint8_t *data, size_t size, co
         if (n >= 0) {
             /* the root reads only DTM files, of this material and of the
              * materials captures lead to */
-            if (n != s->nroot) fail_msg("%s: root %s: %d moves, expected %d", e->what, fen_of_pos(&s->pos[0]), n, s->nroot);
+            if (n != s->nroot)
+                fail_msg("%s: root %s: %d moves, expected %d", e->what, fen_of_pos(&s->pos[0]), n, s->nroot);
             for (int j = 0; j < n; j++)
                 if (mv[j].move != s->root[j].move || mv[j].wdl != s->root[j].wdl || mv[j].dtm != s->root[j].dtm)
                     fail_msg("%s: WRONG ROOT MOVE for %s at %d", e->what, fen_of_pos(&s->pos[0]), j);
         } else {
-            if (kind != D) fail_msg("%s: root %s failed (%d) with only the WDL file damaged", e->what, fen_of_pos(&s->pos[0]), n);
+            if (kind != D)
+                fail_msg("%s: root %s failed (%d) with only the WDL file damaged", e->what, fen_of_pos(&s->pos[0]), n);
             if (e->mode == OK_OR_FAIL ? n != XQTB_ERR_CORRUPT && n != XQTB_ERR_MISMATCH && n != XQTB_ERR_IO
                                       : n != e->status)
                 fail_msg("%s: root %s: unexpected %s", e->what, fen_of_pos(&s->pos[0]), xqtb_status_string(n));
@@ -498,8 +505,8 @@ static void flip_bytes(subject *sj, int kind, uint64_t stride, tally *t)
     assert_true(meta_flips >= 3 * XQF_HEADER_SIZE);
     print_message("    %s.%s (%zu bytes, %u blocks/side): %llu metadata flips, %llu block flips all caught, %llu flips "
                   "in blocks no legal position reads\n",
-                  sj->name, ext[kind], size, l->blocks, (unsigned long long)meta_flips,
-                  (unsigned long long)block_flips, (unsigned long long)unreachable_flips);
+                  sj->name, ext[kind], size, l->blocks, (unsigned long long)meta_flips, (unsigned long long)block_flips,
+                  (unsigned long long)unreachable_flips);
     free(buf);
 }
 
@@ -624,7 +631,7 @@ static void resigned_header(subject *sj, int kind, uint64_t stride, tally *t)
         /* harmless only if the file is a single block per side anyway */
         {"block entries / 2", XQF_OFF_BLOCK_ENTRIES, l->block_entries / 2,
          l->blocks == 1 && xqf_get64(sj->orig[kind] + XQF_OFF_ENTRIES) <= l->block_entries / 2 ? XQTB_OK
-                                                                                             : XQTB_ERR_CORRUPT},
+                                                                                               : XQTB_ERR_CORRUPT},
         {"block entries 0", XQF_OFF_BLOCK_ENTRIES, 0, XQTB_ERR_CORRUPT},
         {"block entries 2^31", XQF_OFF_BLOCK_ENTRIES, 1u << 31, XQTB_ERR_CORRUPT},
         {"blocks + 1", XQF_OFF_BLOCKS, l->blocks + 1, XQTB_ERR_CORRUPT},
@@ -815,10 +822,10 @@ typedef struct {
     uint64_t resign_stride;
 } density;
 
-static density dens(uint64_t sample, size_t refused, uint64_t wblock, uint64_t dblock, uint64_t resign)
+static density dens(uint64_t sample_stride, size_t refused, uint64_t wblock, uint64_t dblock, uint64_t resign)
 {
     int san = sanitized();
-    density d = {sample, refused, {wblock, dblock}, resign};
+    density d = {sample_stride, refused, {wblock, dblock}, resign};
     if (san) {
         d.refused_stride *= 4;
         d.block_stride[0] = d.block_stride[0] * 3 + 1;
@@ -959,9 +966,9 @@ static void test_failure_remembered(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_krk_every_byte),     cmocka_unit_test(test_krk_small_blocks),
-        cmocka_unit_test(test_krkn_flips),         cmocka_unit_test(test_krkn_truncated_and_foreign),
-        cmocka_unit_test(test_krkn_resigned),      cmocka_unit_test(test_failure_remembered),
+        cmocka_unit_test(test_krk_every_byte), cmocka_unit_test(test_krk_small_blocks),
+        cmocka_unit_test(test_krkn_flips),     cmocka_unit_test(test_krkn_truncated_and_foreign),
+        cmocka_unit_test(test_krkn_resigned),  cmocka_unit_test(test_failure_remembered),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

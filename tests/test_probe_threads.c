@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+
 #include <cmocka.h>
 
 #include "cell.h"
@@ -46,11 +47,11 @@ static int slow_build(void)
 typedef struct {
     xqtb_handle *h;
     tb_set *set;
-    const tb_table *t;        /* KRKN, canonical */
-    const uint32_t *legal;    /* entry << 1 | side, every legal entry */
+    const tb_table *t;     /* KRKN, canonical */
+    const uint32_t *legal; /* entry << 1 | side, every legal entry */
     size_t nlegal;
-    xqtb_position damaged;    /* a KCK position: its files are truncated */
-    xqtb_position missing;    /* a KAK position: no table */
+    xqtb_position damaged; /* a KCK position: its files are truncated */
+    xqtb_position missing; /* a KAK position: no table */
     pthread_barrier_t *start;
     int id, probes, root_every;
     /* results, checked by the main thread (cmocka is not thread-safe) */
@@ -97,7 +98,7 @@ static tb_value generator_value(worker *w, const xq_board *b)
     xq_material m;
     xq_material_of(b, &m);
     tb_table *t = tb_set_find(w->set, &m);
-    if (!t) return (tb_value){0, -2};
+    if (!t) return (tb_value){.wdl = 0, .dtm = -2, .by_rule = XQ_BY_NONE};
     return tb_value_of(t, b);
 }
 
@@ -164,8 +165,7 @@ static void *work(void *arg)
         if (rc1 != XQTB_OK || rc2 != XQTB_OK)
             report_failure(w, &v, "probe failed: wdl %s, dtm %s", xqtb_status_string(rc1), xqtb_status_string(rc2));
         else if (wdl_only != want.wdl || wdl != want.wdl || dtm != want.dtm)
-            report_failure(w, &v, "probe %d/%d (WDL file %d), generator %d/%d", wdl, dtm, wdl_only, want.wdl,
-                           want.dtm);
+            report_failure(w, &v, "probe %d/%d (WDL file %d), generator %d/%d", wdl, dtm, wdl_only, want.wdl, want.dtm);
         if (k % w->root_every == 0) check_root(w, &v, &p, want);
         if (k % 64 == 0) {
             /* the damaged table fails the same way every time, on every

@@ -1,5 +1,5 @@
 /*
- * test_ref.c - sanity of the reference solver (tests/ref_solver.h) itself,
+ * test_ref.c - sanity of the reference solver (tests/ref/ref_solver.h) itself,
  * before anything is checked against it: its square lists, two bare kings,
  * the known result of rook against bare king, hand-computed positions, and
  * the consistency of every value with the values of its successors.
@@ -21,12 +21,12 @@
 #include "movegen.h"
 #include "ref_solver.h"
 
-#define CHECK(cond, ...)                                                                           \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            print_error("check failed: %s\n", #cond);                                              \
-            fail_msg(__VA_ARGS__);                                                                 \
-        }                                                                                          \
+#define CHECK(cond, ...)                                                                                               \
+    do {                                                                                                               \
+        if (!(cond)) {                                                                                                 \
+            print_error("check failed: %s\n", #cond);                                                                  \
+            fail_msg(__VA_ARGS__);                                                                                     \
+        }                                                                                                              \
     } while (0)
 
 static ref_db *solve(const char *name)
@@ -69,8 +69,8 @@ static void test_allowed_squares(void **state)
                 listed[out[i]] = true;
             }
             for (int s = 0; s < XQ_SQUARES; s++)
-                CHECK(listed[s] == xq_square_allowed(c, k, s), "colour %d kind %d square %d: ref %d core %d", c, k,
-                      s, listed[s], xq_square_allowed(c, k, s));
+                CHECK(listed[s] == xq_square_allowed(c, k, s), "colour %d kind %d square %d: ref %d core %d", c, k, s,
+                      listed[s], xq_square_allowed(c, k, s));
             /* The lists of the two colours are each other's rank flips. */
             uint8_t other[XQ_SQUARES];
             assert_int_equal(ref_allowed_squares(c ^ 1, k, other), n);

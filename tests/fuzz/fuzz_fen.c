@@ -18,12 +18,12 @@
 #include "movegen.h"
 #include "xqtb.h"
 
-#define CHECK(cond)                                                                                \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            fprintf(stderr, "check failed: %s (line %d)\n", #cond, __LINE__);                      \
-            abort();                                                                               \
-        }                                                                                          \
+#define CHECK(cond)                                                                                                    \
+    do {                                                                                                               \
+        if (!(cond)) {                                                                                                 \
+            fprintf(stderr, "check failed: %s (line %d)\n", #cond, __LINE__);                                          \
+            abort();                                                                                                   \
+        }                                                                                                              \
     } while (0)
 
 static void check_message(const char *err)

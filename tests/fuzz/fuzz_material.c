@@ -12,12 +12,12 @@
 
 #include "material.h"
 
-#define CHECK(cond)                                                                                \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            fprintf(stderr, "check failed: %s (line %d)\n", #cond, __LINE__);                      \
-            abort();                                                                               \
-        }                                                                                          \
+#define CHECK(cond)                                                                                                    \
+    do {                                                                                                               \
+        if (!(cond)) {                                                                                                 \
+            fprintf(stderr, "check failed: %s (line %d)\n", #cond, __LINE__);                                          \
+            abort();                                                                                                   \
+        }                                                                                                              \
     } while (0)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -40,12 +40,12 @@
 #include "tbformat.h"
 #include "xqtb.h"
 
-#define CHECK(cond)                                                                                \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            fprintf(stderr, "check failed: %s (line %d)\n", #cond, __LINE__);                      \
-            abort();                                                                               \
-        }                                                                                          \
+#define CHECK(cond)                                                                                                    \
+    do {                                                                                                               \
+        if (!(cond)) {                                                                                                 \
+            fprintf(stderr, "check failed: %s (line %d)\n", #cond, __LINE__);                                          \
+            abort();                                                                                                   \
+        }                                                                                                              \
     } while (0)
 
 enum { MAX_POSITIONS = 160, ROOT_EVERY = 16, MAX_MATERIALS = 16 };
@@ -276,7 +276,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     CHECK(copy);
     memcpy(copy, data, size);
     /* DTM probes of this material read the input when it is a DTM file */
-    int32_t max_dtm = dtm && !is_dtc && size >= XQF_HEADER_SIZE ? (int32_t)xqf_get32(data + XQF_OFF_MAX_DTM) : INT32_MAX;
+    int32_t max_dtm =
+        dtm && !is_dtc && size >= XQF_HEADER_SIZE ? (int32_t)xqf_get32(data + XQF_OFF_MAX_DTM) : INT32_MAX;
     for (int variant = 0; variant < 2; variant++) {
         if (variant == 1) {
             resign(copy, size, dtm);

@@ -1,5 +1,5 @@
 /*
- * cli_util.c - helpers shared by the subcommands.
+ * util.c - helpers shared by the subcommands.
  */
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /*
- * cli_gen.c - subcommands over generated tables: gen, stats, verify.
+ * tables.c - subcommands over generated tables: gen, stats, verify.
  */
 #include <stdio.h>
 #include <string.h>
@@ -33,17 +33,28 @@ static int parse_table_args(const char *cmd, int argc, char **argv, const char *
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i];
         char flag = 0;
-        if (!strcmp(o, "-t")) flag = 't';
-        else if (!strcmp(o, "-d")) flag = 'd';
-        else if (!strcmp(o, "-q")) flag = 'q';
-        else if (!strcmp(o, "--json")) flag = 'j';
-        else if (!strcmp(o, "--force")) flag = 'f';
-        else if (!strcmp(o, "--wide")) flag = 'w';
-        else if (!strcmp(o, "--max-memory")) flag = 'm';
-        else if (!strcmp(o, "--all")) flag = 'a';
-        else if (!strcmp(o, "--rules")) flag = 'r';
-        else if (!strcmp(o, "--limit")) flag = 'l';
-        else if (o[0] == '-') return cli_usage_error(cmd, "unknown option '%s'", o);
+        if (!strcmp(o, "-t"))
+            flag = 't';
+        else if (!strcmp(o, "-d"))
+            flag = 'd';
+        else if (!strcmp(o, "-q"))
+            flag = 'q';
+        else if (!strcmp(o, "--json"))
+            flag = 'j';
+        else if (!strcmp(o, "--force"))
+            flag = 'f';
+        else if (!strcmp(o, "--wide"))
+            flag = 'w';
+        else if (!strcmp(o, "--max-memory"))
+            flag = 'm';
+        else if (!strcmp(o, "--all"))
+            flag = 'a';
+        else if (!strcmp(o, "--rules"))
+            flag = 'r';
+        else if (!strcmp(o, "--limit"))
+            flag = 'l';
+        else if (o[0] == '-')
+            return cli_usage_error(cmd, "unknown option '%s'", o);
         if (flag && !strchr(allowed, flag)) return cli_usage_error(cmd, "option '%s' does not apply here", o);
         if (flag == 'm') {
             if (++i == argc) return cli_usage_error(cmd, "option %s needs a value", o);
@@ -60,14 +71,15 @@ static int parse_table_args(const char *cmd, int argc, char **argv, const char *
         } else if (flag == 'r') {
             if (++i == argc) return cli_usage_error(cmd, "option %s needs a value", o);
             a->rules = xq_rules_parse(argv[i]);
-            if (a->rules < 0)
-                return cli_usage_error(cmd, "--rules takes none, check or full, not '%.40s'", argv[i]);
+            if (a->rules < 0) return cli_usage_error(cmd, "--rules takes none, check or full, not '%.40s'", argv[i]);
         } else if (flag == 'w') {
             a->wide = 1;
         } else if (flag == 'a') {
             if (++i == argc) return cli_usage_error(cmd, "option %s needs a piece count", o);
             long n = cli_parse_uint(argv[i], 8);
-            if (n < 2) return cli_usage_error(cmd, "--all needs a piece count from 2 to 8 (kings included), not '%s'", argv[i]);
+            if (n < 2)
+                return cli_usage_error(cmd, "--all needs a piece count from 2 to 8 (kings included), not '%s'",
+                                       argv[i]);
             a->all = (int)n;
         } else if (flag == 't' || flag == 'd') {
             if (++i == argc) return cli_usage_error(cmd, "option %s needs a value", o);
@@ -157,8 +169,8 @@ static void print_stats_text(const char *dir, const tb_table *t, const tb_stats 
     uint64_t wb, db, cb;
     compressed_sizes(dir, &t->mat, &wb, &db, &cb);
     if (wb || db) {
-        printf("  files: WDL %llu bytes (%.3f bits per legal position), DTM %llu bytes (%.3f)",
-               (unsigned long long)wb, bits_per(wb, legal), (unsigned long long)db, bits_per(db, legal));
+        printf("  files: WDL %llu bytes (%.3f bits per legal position), DTM %llu bytes (%.3f)", (unsigned long long)wb,
+               bits_per(wb, legal), (unsigned long long)db, bits_per(db, legal));
         if (cb) printf(", DTC %llu bytes (%.3f)", (unsigned long long)cb, bits_per(cb, legal));
         printf("\n");
     }
@@ -169,8 +181,8 @@ static void print_stats_text(const char *dir, const tb_table *t, const tb_stats 
                      b->ruled_win[1] + b->ruled_loss[0] + b->ruled_loss[1];
         int orders = r->max_order > b->max_order ? r->max_order : b->max_order;
         printf("  repetition rules: %s; %llu positions (%.2f%%) decided by a ruling, %d order%s\n",
-               xq_rules_name(st->rules), (unsigned long long)n, legal ? 100.0 * (double)n / (double)legal : 0.0,
-               orders, orders == 1 ? "" : "s");
+               xq_rules_name(st->rules), (unsigned long long)n, legal ? 100.0 * (double)n / (double)legal : 0.0, orders,
+               orders == 1 ? "" : "s");
     } else {
         printf("  repetition rules: none (every repetition is a draw)\n");
     }
@@ -198,8 +210,7 @@ static void print_stats_json(const char *dir, const tb_table *t, const tb_stats 
     xq_material_name(&t->mat, name);
     uint64_t used = st->side[0].entries + st->side[1].entries;
     printf("{\"material\":\"%s\",\"rules\":\"%s\",\"index_size\":%llu,\"index_efficiency\":%.4f", name,
-           xq_rules_name(st->rules),
-           (unsigned long long)st->index_size,
+           xq_rules_name(st->rules), (unsigned long long)st->index_size,
            st->index_size ? (double)used / (2.0 * (double)st->index_size) : 0.0);
     uint64_t wb, db, cb, legal = st->side[0].legal + st->side[1].legal;
     compressed_sizes(dir, &t->mat, &wb, &db, &cb);
@@ -220,9 +231,15 @@ static void print_stats_json(const char *dir, const tb_table *t, const tb_stats 
         for (int k = 0; k < 2; k++) {
             printf("%s\"%s\":{\"win\":%llu,\"loss\":%llu,\"win_example\":", k ? "," : "", by[k],
                    (unsigned long long)ss->ruled_win[k], (unsigned long long)ss->ruled_loss[k]);
-            if (ss->ruled_win[k]) printf("\"%s\"", ss->ruled_win_fen[k]); else printf("null");
+            if (ss->ruled_win[k])
+                printf("\"%s\"", ss->ruled_win_fen[k]);
+            else
+                printf("null");
             printf(",\"loss_example\":");
-            if (ss->ruled_loss[k]) printf("\"%s\"", ss->ruled_loss_fen[k]); else printf("null");
+            if (ss->ruled_loss[k])
+                printf("\"%s\"", ss->ruled_loss_fen[k]);
+            else
+                printf("null");
             printf("}");
         }
         printf(",\"max_order\":%d}", ss->max_order);
@@ -277,7 +294,7 @@ static int all_materials(int pieces, xq_material *out, int cap)
 static int show_stats(const char *cmd, const char *dir, const xq_material *m, int json, int histogram)
 {
     char err[XQ_ERR_MAX];
-    tb_table *t = tb_file_read(dir, m, err);
+    tb_table *t = tb_raw_read(dir, m, err);
     if (!t) return load_failure(cmd, err);
     tb_stats st;
     tb_compute_stats(t, &st);

@@ -82,10 +82,10 @@ int ref_allowed_squares(int colour, int kind, uint8_t out[XQ_SQUARES]);
 
 /* Summary of a db, for reports and the theory checks. */
 typedef struct {
-    int positions[2];      /* legal positions per side to move */
+    int positions[2]; /* legal positions per side to move */
     int wins[2], draws[2], losses[2];
-    int max_dtm[2];        /* longest DTM among decided positions */
-    int max_dtm_id[2];     /* a position reaching it, -1 if none */
+    int max_dtm[2];    /* longest DTM among decided positions */
+    int max_dtm_id[2]; /* a position reaching it, -1 if none */
 } ref_stats;
 void ref_get_stats(const ref_db *db, ref_stats *st);
 

@@ -1,9 +1,9 @@
 /*
- * test_ref_rules.c - the reference for the repetition rulings on its own,
+ * test_ref_repetition.c - the reference for the repetition rulings on its own,
  * before the generator is compared with it (test_rules_ref.c):
  *   - ref_labels' attack and legality logic against the core's legal
  *     captures and check test on every position of a few tables, and its
- *     labels against the generator's (core/rulings.h) move by move;
+ *     labels against the generator's (core/labels.h) move by move;
  *   - the parity-game machinery: under rules none it must reproduce the
  *     reference solver, and the full product (every position) must give
  *     what the default product over the draws gives, with the results of
@@ -14,9 +14,10 @@
  */
 #include "testutil.h"
 
+#include "labels.h"
 #include "ref_labels.h"
-#include "ref_rules.h"
-#include "rulings.h"
+#include "ref_repetition.h"
+#include "ruleset.h"
 #include "tb.h"
 #include "testgen.h"
 
@@ -46,7 +47,8 @@ static void check_attacks_against_core(const char *name)
         xq_board b;
         ref_board(db, i, &b);
         for (int c = 0; c < 2; c++)
-            if (ref_king_attacked(&b, c) != xq_in_check(&b, c)) fail_msg("%s: check test differs, position %d", name, i);
+            if (ref_king_attacked(&b, c) != xq_in_check(&b, c))
+                fail_msg("%s: check test differs, position %d", name, i);
         bool core[XQ_SQUARES][XQ_SQUARES] = {{false}};
         xq_move list[XQ_MAX_MOVES];
         int n = xq_gen_legal(&b, list);
@@ -99,8 +101,7 @@ static void assert_label(const char *fen, const char *move, bool check, const ch
         o += (size_t)snprintf(got + o, sizeof got - o, "%s%s", i ? " " : "", s);
     }
     if (l.check != check || strcmp(got, chased) != 0)
-        fail_msg("%s %s: check %d chased '%s', expected check %d chased '%s'", fen, move, l.check, got, check,
-                 chased);
+        fail_msg("%s %s: check %d chased '%s', expected check %d chased '%s'", fen, move, l.check, got, check, chased);
 }
 
 static void test_labels_by_hand(void **state)
@@ -128,7 +129,7 @@ static void test_labels_by_hand(void **state)
     assert_label(fen_of("Kd0 Ra0 ke7 pc4", "w"), "a0a4", false, "c4");
 }
 
-/* The generator's labeller (core/rulings.h) against this one, move by move:
+/* The generator's labeller (core/labels.h) against this one, move by move:
  * the table comparison cannot see chase labels while no table has a
  * chase-decided position, so they are compared directly. */
 static void check_labels_against_core(const char *name)
@@ -157,8 +158,8 @@ static void check_labels_against_core(const char *name)
                 char fen[XQ_FEN_MAX], mv[5];
                 xq_fen_write(&b, fen);
                 xq_move_name(list[j], mv);
-                fail_msg("%s %s: check %d chases %d here, core check %d chases %d", fen, mv, mine.check,
-                         mine.nchased, core.check, core.nchased);
+                fail_msg("%s %s: check %d chases %d here, core check %d chases %d", fen, mv, mine.check, mine.nchased,
+                         core.check, core.nchased);
             }
         }
     }

@@ -1,6 +1,6 @@
 /*
- * test_rules.c - properties of the repetition rulings as the generator
- * applies them (gen/rules.c), independent of how they are computed:
+ * test_repetition.c - properties of the repetition rulings as the generator
+ * applies them (gen/repetition.c), independent of how they are computed:
  *
  *   - the rulings only turn draws into wins and losses: every cell (the
  *     value without rulings) is the same under none, check and full, and
@@ -21,11 +21,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+
 #include <cmocka.h>
 
 #include "cell.h"
-#include "tb.h"
 #include "runxqtb.h"
+#include "tb.h"
 #include "testgen.h"
 #include "tmpdir.h"
 
@@ -172,7 +173,7 @@ static void test_rule_sets_never_mix(void **state)
     char err[XQ_ERR_MAX], dir[512];
     snprintf(dir, sizeof dir, "%s/mix", test_tmpdir());
     /* KRKN (full) into a set whose KRK and KK are built without rulings */
-    tb_table *krkn = tb_file_read(dir, &krkn_m, err);
+    tb_table *krkn = tb_raw_read(dir, &krkn_m, err);
     assert_non_null(krkn);
     int rc = tb_set_add(other, krkn, err);
     if (rc == 0) fail_msg("a full-rules table linked to subtables built without rulings");
@@ -180,7 +181,6 @@ static void test_rule_sets_never_mix(void **state)
     tb_table_free(krkn);
     tb_set_free(other);
 }
-
 
 /* The CLI end to end: gen (default rules full), stats, probe. */
 static void test_cli_reports_rulings(void **state)
@@ -202,7 +202,8 @@ static void test_cli_reports_rulings(void **state)
     const char *fen = "9/9/4k4/9/9/9/9/9/1n7/R2K5 w - - 0 1";
     assert_int_equal(run_xqtb("probe --json -d %s '%s'", dir, fen), 0);
     assert_non_null(strstr(xqtb_out, "\"rules\":\"full\""));
-    assert_non_null(strstr(xqtb_out, "\"wdl\":\"win\",\"dtm\":null,\"dtc\":null,\"by_rule\":\"perpetual_check\",\"order\":1"));
+    assert_non_null(
+        strstr(xqtb_out, "\"wdl\":\"win\",\"dtm\":null,\"dtc\":null,\"by_rule\":\"perpetual_check\",\"order\":1"));
     assert_int_equal(run_xqtb("probe -d %s '%s'", dir, fen), 0);
     assert_non_null(strstr(xqtb_out, "win by the perpetual-check ruling (order 1)"));
     assert_non_null(strstr(xqtb_out, "repetition rules: full"));

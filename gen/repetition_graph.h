@@ -1,11 +1,11 @@
 /*
- * rules_graph.h - the game graph the repetition rulings are solved on
- * (rules.c), internal to the generator.
+ * repetition_graph.h - the game graph the repetition rulings are solved on
+ * (repetition.c), internal to the generator.
  *
  * For one question, "where does side w win by the rulings under this rule
  * mode?", the graph holds the drawn positions where w might win (those the
- * other side cannot leave by idling: rules_escape.c) and, for each, the
- * chase-tracking sets the play can carry there (rules_graph.c).  Moves
+ * other side cannot leave by idling: repetition_escape.c) and, for each, the
+ * chase-tracking sets the play can carry there (repetition_graph.c).  Moves
  * that leave the graph end in exits whose value is known.
  */
 #ifndef XQ_RULES_GRAPH_H
@@ -15,17 +15,17 @@
 
 #include "tb.h"
 
-/* Edge targets above NODE_MAX are exits, from the mover's point of view. */
-enum {
-    EXIT_LOSS = 0xFFFFFFF0u, /* mover loses: ordinary, or by check in a subtable */
-    EXIT_LOSS_CHASE,         /* mover loses by the chase ruling in a subtable */
-    EXIT_DRAW,               /* a draw, or a position where w cannot win */
-    EXIT_WIN,                /* mover wins by the check ruling in a subtable */
-    EXIT_WIN_CHASE,          /* mover wins by the chase ruling in a subtable */
-    NODE_MAX = 0xFFFFFFE0u,
-    NODE_NONE = 0xFFFFFFFFu,
-};
-enum { F_CHECK = 1, F_RESET = 2 };   /* edge flags */
+/* Edge targets above NODE_MAX are exits, from the mover's point of view.
+ * Node ids are uint32_t and these sit at its top, beyond what an enum
+ * constant (an int) may hold, so they are typed constants. */
+#define EXIT_LOSS ((uint32_t)0xFFFFFFF0u)       /* mover loses: ordinary, or by check in a subtable */
+#define EXIT_LOSS_CHASE ((uint32_t)0xFFFFFFF1u) /* mover loses by the chase ruling in a subtable */
+#define EXIT_DRAW ((uint32_t)0xFFFFFFF2u)       /* a draw, or a position where w cannot win */
+#define EXIT_WIN ((uint32_t)0xFFFFFFF3u)        /* mover wins by the check ruling in a subtable */
+#define EXIT_WIN_CHASE ((uint32_t)0xFFFFFFF4u)  /* mover wins by the chase ruling in a subtable */
+#define NODE_MAX ((uint32_t)0xFFFFFFE0u)
+#define NODE_NONE ((uint32_t)0xFFFFFFFFu)
+enum { F_CHECK = 1, F_RESET = 2 };      /* edge flags */
 enum { MODE_CHECK = 0, MODE_FULL = 1 }; /* chases ignored / counted */
 
 typedef struct {
@@ -40,7 +40,7 @@ typedef struct {
     uint64_t npos;
     uint64_t *pos_entry; /* position -> index << 1 | side to move */
     uint32_t *local;     /* position -> node with empty sets, NODE_NONE if w cannot win there */
-    uint32_t *witness;   /* rules_escape.c's scratch, per position */
+    uint32_t *witness;   /* repetition_escape.c's scratch, per position */
     /* nodes: a position and, per colour c, the set of pieces of colour c^1
      * that c has chased on each of its moves since its chase was broken,
      * as a bit mask over those pieces in ascending square order on the
@@ -48,7 +48,7 @@ typedef struct {
     uint32_t nnodes, node_cap;
     uint32_t *node_pos;
     uint8_t (*node_set)[4]; /* [RED], [BLACK]: the sets; [NODE_SIDE]: side to move (kept here for the solver's scans) */
-    uint64_t *hkey; /* nodes with a non-empty set: key -> node */
+    uint64_t *hkey;         /* nodes with a non-empty set: key -> node */
     uint32_t *hval;
     uint64_t hcap, hcount;
     /* successors, as compressed rows, and predecessors */
@@ -70,7 +70,7 @@ uint32_t rg_pos_id(const rgraph *g, int side, uint64_t i);
  * NODE_NONE if the capture was not legal (it reaches an illegal position). */
 uint32_t rg_capture_exit(const tb_table *t, xq_piece taken, const xq_board *after);
 /* Marks in g->local (NODE_NONE) the positions where g->w cannot win
- * because the other side can always idle (rules_escape.c); the others get
+ * because the other side can always idle (repetition_escape.c); the others get
  * 0.  Returns how many are left, or -1 on failure. */
 int64_t rg_escapes(rgraph *g);
 /* Builds nodes, edges and predecessor lists over the positions g->local

@@ -1,5 +1,5 @@
 /*
- * cli_probe.c - `xqtb probe`: a tablebase explorer on the public library
+ * probe.c - `xqtb probe`: a tablebase explorer on the public library
  * API alone (xqtb.h), as an engine or GUI would use it: the position's value
  * and every legal move with the value it leads to, best first.
  */
@@ -20,7 +20,7 @@ static const char *wdl5_word(int wdl5)
 
 static const char *rule_word(int by_rule)
 {
-    return by_rule == XQTB_BY_PERPETUAL_CHECK ? "perpetual_check"
+    return by_rule == XQTB_BY_PERPETUAL_CHECK   ? "perpetual_check"
            : by_rule == XQTB_BY_PERPETUAL_CHASE ? "perpetual_chase"
                                                 : NULL;
 }
@@ -69,8 +69,8 @@ static int failure(xqtb_handle *h, const xqtb_position *pos, int status, const c
 /* The line of best moves to the end of the game, or for a result decided by
  * a ruling, to the first repeated position; n moves into line, *repeats set
  * if it ends in a repetition. */
-static int best_line(xqtb_handle *h, const xqtb_position *start, int counter, uint16_t line[], int max,
-                     int *status, int *repeats)
+static int best_line(xqtb_handle *h, const xqtb_position *start, int counter, uint16_t line[], int max, int *status,
+                     int *repeats)
 {
     static xqtb_position seen[1025];
     xqtb_position p = *start;
@@ -150,9 +150,11 @@ int cmd_probe(int argc, char **argv)
         else if (!fen)
             fen = argv[i];
         else
-            return cli_usage_error("probe", "give one FEN, quoted (usage: xqtb probe [-d DIR] [--json] [--line] [--counter N] FEN)");
+            return cli_usage_error(
+                "probe", "give one FEN, quoted (usage: xqtb probe [-d DIR] [--json] [--line] [--counter N] FEN)");
     }
-    if (!fen) return cli_usage_error("probe", "missing FEN (usage: xqtb probe [-d DIR] [--json] [--line] [--counter N] FEN)");
+    if (!fen)
+        return cli_usage_error("probe", "missing FEN (usage: xqtb probe [-d DIR] [--json] [--line] [--counter N] FEN)");
     xqtb_position pos;
     char err[XQTB_ERR_MAX];
     if (xqtb_position_from_fen(fen, &pos, err) != XQTB_OK) return cli_usage_error("probe", "bad FEN: %s", err);
@@ -196,8 +198,8 @@ int cmd_probe(int argc, char **argv)
     xqtb_position_to_fen(&pos, canon);
     xqtb_material_name(&pos, material);
     if (json) {
-        printf("{\"fen\":\"%s\",\"material\":\"%s\",\"rules\":\"%s\",\"limit\":%d,\"counter\":%d,", canon,
-               material, rules_word(xqtb_rules(h)), limit, counter);
+        printf("{\"fen\":\"%s\",\"material\":\"%s\",\"rules\":\"%s\",\"limit\":%d,\"counter\":%d,", canon, material,
+               rules_word(xqtb_rules(h)), limit, counter);
         print_json_value(limit, wdl, res.wdl5, dtm, res.dtc, res.by_rule, res.order);
         printf(",\"moves\":[");
         for (int i = 0; i < n; i++) {

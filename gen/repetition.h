@@ -1,5 +1,5 @@
 /*
- * rules.h - the repetition rulings on top of ordinary retrograde analysis:
+ * repetition.h - the repetition rulings on top of ordinary retrograde analysis:
  * which of the positions retro.c leaves drawn are won or lost because one
  * side would have to check (or chase) perpetually.
  */
@@ -14,13 +14,13 @@ typedef struct {
     uint64_t edges;
     uint64_t decided[2]; /* entries decided by check / by chase */
     int orders;          /* highest order of any ruling */
-} rules_report;
+} repetition_report;
 
 /* Applies t->rules to t, solved by retro_solve (its subtables solved under
  * the same rules): allocates t->ruled and marks every drawn position the
  * rulings decide.  max_memory bounds the graph (0 = what is available).
  * Deterministic for any thread count.  Returns 0, or -1 with a message (out of memory, or more
  * orders than a ruled byte holds). */
-int rules_solve(tb_table *t, int threads, uint64_t max_memory, rules_report *rep, char err[XQ_ERR_MAX]);
+int repetition_solve(tb_table *t, int threads, uint64_t max_memory, repetition_report *rep, char err[XQ_ERR_MAX]);
 
 #endif

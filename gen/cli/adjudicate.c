@@ -1,5 +1,5 @@
 /*
- * cli_adjudicate.c - `xqtb adjudicate`: an arbiter's view of a game record
+ * adjudicate.c - `xqtb adjudicate`: an arbiter's view of a game record
  * under the natural move limit, on the public library API alone.
  *
  * The record is a FEN on its first line, then ICCS moves ("h2e2")
@@ -116,8 +116,8 @@ static int parse_record(char *text, int counter0, record *rec)
         const char *who = p.side == XQTB_RED ? "red" : "black";
         uint16_t m = strlen(tok) == 4 ? xqtb_move_parse(tok) : 0;
         if (!m)
-            return cli_usage_error("adjudicate", "move %d (%s): '%.12s' is not an ICCS move such as h2e2", number,
-                                   who, tok);
+            return cli_usage_error("adjudicate", "move %d (%s): '%.12s' is not an ICCS move such as h2e2", number, who,
+                                   tok);
         if (rec->nmoves == MAX_PLIES)
             return cli_usage_error("adjudicate", "the record is longer than %d plies", MAX_PLIES);
         int capture = p.board[m >> 7] != 0;
@@ -155,7 +155,8 @@ static int judge_positions(xqtb_handle *h, const record *rec, int counter0, cons
     xqtb_probe(h, &p, &first);
     int limit = xqtb_limit(h);
     if (limit > 0 && counter0 > limit) {
-        fprintf(stderr, "xqtb adjudicate: the FEN's counter %d is beyond the move limit of %d plies\n", counter0, limit);
+        fprintf(stderr, "xqtb adjudicate: the FEN's counter %d is beyond the move limit of %d plies\n", counter0,
+                limit);
         return EXIT_BAD_INPUT;
     }
     int counter = counter0, covered = 0;
@@ -340,7 +341,8 @@ int cmd_adjudicate(int argc, char **argv)
         else if (!path)
             path = argv[i];
         else
-            return cli_usage_error("adjudicate", "give one record file (usage: xqtb adjudicate [-d DIR] [--json] [FILE])");
+            return cli_usage_error("adjudicate",
+                                   "give one record file (usage: xqtb adjudicate [-d DIR] [--json] [FILE])");
     }
     FILE *f = !path || !strcmp(path, "-") ? stdin : fopen(path, "r");
     if (!f) return cli_usage_error("adjudicate", "cannot open %.200s", path);

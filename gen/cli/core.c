@@ -1,5 +1,5 @@
 /*
- * cli_rules.c - subcommands over the rules core: perft, fen, moves.
+ * core.c - subcommands over the rules core: perft, fen, moves.
  */
 #include <stdio.h>
 #include <string.h>

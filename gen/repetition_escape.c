@@ -1,8 +1,8 @@
 /*
- * rules_escape.c - where side w cannot win by a ruling, found without the
+ * repetition_escape.c - where side w cannot win by a ruling, found without the
  * game graph, so that the graph is built only where it can matter.
  *
- * Let L be the other side.  Under the condition of rules.c, w wins an
+ * Let L be the other side.  Under the condition of repetition.c, w wins an
  * infinite play only if, from some point on, L never makes an idle move
  * (a non-checking move that chases nothing resets L's chase: priority 3).
  * So w cannot win from any position of the largest set S of drawn positions
@@ -22,12 +22,15 @@
 #include <string.h>
 
 #include "cell.h"
+#include "labels.h"
 #include "movegen.h"
 #include "parallel.h"
-#include "rules_graph.h"
+#include "repetition_graph.h"
 #include "unmove.h"
 
-enum { WITNESS_NONE = 0xFFFFFFFFu, WITNESS_EXIT = 0xFFFFFFFEu };
+/* witness values beyond any position id (uint32_t, so not enum constants) */
+#define WITNESS_NONE ((uint32_t)0xFFFFFFFFu)
+#define WITNESS_EXIT ((uint32_t)0xFFFFFFFEu)
 
 /* True if quiet move m of the side to move in b is idle under the mode. */
 static int idle_move(const rgraph *g, const xq_board *b, xq_move m)
@@ -58,7 +61,8 @@ static uint32_t find_escape(const rgraph *g, xq_board *b, uint64_t idx)
             xq_make_move(b, list[k], &u);
             uint32_t x = rg_capture_exit(t, u.captured, b);
             xq_unmake_move(b, list[k], &u);
-            if (x != NODE_NONE && !rg_exit_mover_loses(x, g->mode) && !rg_exit_mover_wins(x, g->mode)) return WITNESS_EXIT;
+            if (x != NODE_NONE && !rg_exit_mover_loses(x, g->mode) && !rg_exit_mover_wins(x, g->mode))
+                return WITNESS_EXIT;
             continue;
         }
         uint64_t j = xq_index_after_move(&t->ix, idx, b, list[k]);

@@ -1,5 +1,5 @@
 /*
- * ref_rules.c - the reference solver of ref_rules.h.
+ * ref_repetition.c - the reference solver of ref_repetition.h.
  *
  * ---- The condition ------------------------------------------------------
  * Moves inside one material are labelled (ref_labels.h) check, chase of a
@@ -89,7 +89,7 @@
  * must be won by the same player; that is checked, as a test of the
  * construction.
  */
-#include "ref_rules.h"
+#include "ref_repetition.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -201,7 +201,7 @@ static void report(const char *what, const xq_board *b)
 {
     char fen[XQ_FEN_MAX];
     xq_fen_write(b, fen);
-    fprintf(stderr, "ref_rules: %s: %s\n", what, fen);
+    fprintf(stderr, "ref_repetition: %s: %s\n", what, fen);
 }
 
 /* Builds the graph of family member f: moves, labels and exits. */
@@ -243,8 +243,7 @@ static int build_graph(ref_rules_db *db, int f, int flags)
                 int sf = family_index(db, &sm);
                 int id = sf < 0 ? -1 : ref_find(db->fam[sf].base, &after);
                 if (id < 0) return report("capture successor not found", &after), -1;
-                if (push_u32(&g->cap_sub, &nc, &ccap, (uint32_t)sf) ||
-                    push_u32(&g->cap_id, &nc2, &ccap2, (uint32_t)id))
+                if (push_u32(&g->cap_sub, &nc, &ccap, (uint32_t)sf) || push_u32(&g->cap_id, &nc2, &ccap2, (uint32_t)id))
                     return -1;
                 continue;
             }
@@ -276,8 +275,8 @@ enum { SINK_RED = 0, SINK_BLACK = 1, SINK_DRAW = 2, NSINKS = 3 };
 
 static uint64_t key_of(const pstate *s)
 {
-    return (uint64_t)s->pos | (uint64_t)s->m[RED] << 26 | (uint64_t)s->m[BLACK] << 42 |
-           (uint64_t)s->last[RED] << 58 | (uint64_t)s->last[BLACK] << 60 | (uint64_t)s->sw << 62;
+    return (uint64_t)s->pos | (uint64_t)s->m[RED] << 26 | (uint64_t)s->m[BLACK] << 42 | (uint64_t)s->last[RED] << 58 |
+           (uint64_t)s->last[BLACK] << 60 | (uint64_t)s->sw << 62;
 }
 
 static pstate state_of(uint64_t k)
@@ -461,7 +460,7 @@ static int build_product(const ref_rules_db *db, const mat_graph *g, int r, prod
             if (tid == UINT32_MAX || push_u32(&p->out, &nout, &ocap, tid)) goto out;
         }
         if (p->out_start[id] == nout) {
-            fprintf(stderr, "ref_rules: a product vertex without successors\n");
+            fprintf(stderr, "ref_repetition: a product vertex without successors\n");
             goto out;
         }
     }
@@ -474,8 +473,7 @@ static int build_product(const ref_rules_db *db, const mat_graph *g, int r, prod
     p->in_start = calloc((size_t)p->n + 1, sizeof *p->in_start);
     p->in = malloc((nout ? nout : 1) * sizeof *p->in);
     if (!p->colour || !p->in_start || !p->in) goto out;
-    for (uint32_t id = 0; id < p->n; id++)
-        p->colour[id] = id < NSINKS ? RED : g->side[state_of(p->keys[id]).pos];
+    for (uint32_t id = 0; id < p->n; id++) p->colour[id] = id < NSINKS ? RED : g->side[state_of(p->keys[id]).pos];
     for (size_t e = 0; e < nout; e++) p->in_start[p->out[e] + 1]++;
     for (uint32_t id = 0; id < p->n; id++) p->in_start[id + 1] += p->in_start[id];
     {
@@ -511,7 +509,7 @@ static uint8_t priority(const product *p, uint32_t id, int P, int rules)
 /* ---- Zielonka's algorithm ---------------------------------------------- */
 typedef struct {
     const product *p;
-    uint8_t *owner;  /* 0 = even player (P), 1 = odd player */
+    uint8_t *owner; /* 0 = even player (P), 1 = odd player */
     uint8_t *prio;
     uint8_t *winner; /* 0 = even, 1 = odd */
     int8_t *level;   /* a vertex is in the current subgame of depth d iff level >= d */

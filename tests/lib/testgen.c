@@ -4,10 +4,11 @@
 #include "testgen.h"
 
 #include <setjmp.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+
 #include <cmocka.h>
 
 #include <errno.h>
@@ -32,10 +33,7 @@ static tb_table *load_from(const char *name, const char *dir, int rules, int lim
     return t;
 }
 
-tb_table *testgen_load(const char *name, tb_set **set)
-{
-    return load_from(name, test_tmpdir(), XQ_RULES_NONE, 0, set);
-}
+tb_table *testgen_load(const char *name, tb_set **set) { return load_from(name, test_tmpdir(), XQ_RULES_NONE, 0, set); }
 
 tb_table *testgen_load_rules(const char *name, int rules, tb_set **set)
 {

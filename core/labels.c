@@ -1,5 +1,5 @@
 /*
- * rulings.c - move labels for the repetition rulings (rulings.h).
+ * labels.c - move labels for the repetition rulings (labels.h).
  *
  * The chase test follows the Chinese Xiangqi Association's rules as
  * simplified in docs/RULES.md: an attack counts only if it is new, the
@@ -8,25 +8,11 @@
  * the threatened capture, so a protector that is pinned, or that would
  * expose its own king, does not protect.
  */
-#include "rulings.h"
+#include "labels.h"
 
 #include <string.h>
 
 #include "movegen.h"
-
-static const char *const rules_names[XQ_RULES_NB] = {"none", "check", "full"};
-
-const char *xq_rules_name(int rules)
-{
-    return rules >= 0 && rules < XQ_RULES_NB ? rules_names[rules] : NULL;
-}
-
-int xq_rules_parse(const char *s)
-{
-    for (int r = 0; r < XQ_RULES_NB; r++)
-        if (s && strcmp(s, rules_names[r]) == 0) return r;
-    return -1;
-}
 
 /* True if a move of `colour`'s piece from `from` to `to` is legal in b,
  * whoever is to move in b. */
@@ -59,15 +45,9 @@ static bool can_capture_on(xq_board *b, int colour, int sq)
 }
 
 /* A pawn may be chased only once it has crossed the river. */
-static bool chaseable(xq_piece t)
-{
-    return kind_of(t) != KING;
-}
+static bool chaseable(xq_piece t) { return kind_of(t) != KING; }
 
-static bool pawn_crossed(int colour, int sq)
-{
-    return colour == RED ? rank_of(sq) >= 5 : rank_of(sq) <= 4;
-}
+static bool pawn_crossed(int colour, int sq) { return colour == RED ? rank_of(sq) >= 5 : rank_of(sq) <= 4; }
 
 /* Attacker kind a is worth less than target kind t in the sense of the
  * rules: horse or cannon on a rook; advisor or elephant on a rook, horse or

@@ -101,9 +101,7 @@ int ref_allowed_squares(int colour, int kind, uint8_t out[XQ_SQUARES])
         int rr = colour == RED ? r : 9 - r; /* rank counted from the colour's own edge */
         bool ok;
         switch (kind) {
-        case KING:
-            ok = f >= 3 && f <= 5 && rr <= 2;
-            break;
+        case KING: ok = f >= 3 && f <= 5 && rr <= 2; break;
         case ADVISOR: /* d0 f0 e1 d2 f2 */
             ok = (rr == 0 && (f == 3 || f == 5)) || (rr == 1 && f == 4) || (rr == 2 && (f == 3 || f == 5));
             break;
@@ -114,8 +112,7 @@ int ref_allowed_squares(int colour, int kind, uint8_t out[XQ_SQUARES])
         case PAWN: /* start rank 3 on a c e g i; only forward before the river */
             ok = (rr >= 3 && rr <= 4 && f % 2 == 0) || rr >= 5;
             break;
-        default:
-            ok = true;
+        default: ok = true;
         }
         if (ok) out[n++] = (uint8_t)sq;
     }
@@ -263,8 +260,7 @@ static int solve(ref_db *db)
     cap_nonwin = calloc((size_t)n + 1, 1);
     nmoves = calloc((size_t)n + 1, 1);
     todo = malloc(((size_t)n + 1) * sizeof *todo);
-    if (!db->wdl || !db->dtm || !estart || !cap_loss_min || !cap_win_max || !cap_nonwin || !nmoves || !todo)
-        goto out;
+    if (!db->wdl || !db->dtm || !estart || !cap_loss_min || !cap_win_max || !cap_nonwin || !nmoves || !todo) goto out;
 
     /* Forward moves.  Quiet moves become edges; captures are looked up in
      * the subtables at once and summarised: the shortest loss they reach
@@ -471,9 +467,12 @@ void ref_get_stats(const ref_db *db, ref_stats *st)
         int s = db->keys[(size_t)i * KEY_BYTES + 45];
         st->positions[s]++;
         if (!db->wdl) continue; /* ref_enumerate: positions only */
-        if (db->wdl[i] > 0) st->wins[s]++;
-        else if (db->wdl[i] < 0) st->losses[s]++;
-        else st->draws[s]++;
+        if (db->wdl[i] > 0)
+            st->wins[s]++;
+        else if (db->wdl[i] < 0)
+            st->losses[s]++;
+        else
+            st->draws[s]++;
         if (db->wdl[i] != 0 && db->dtm[i] > st->max_dtm[s]) {
             st->max_dtm[s] = db->dtm[i];
             st->max_dtm_id[s] = i;

@@ -1,7 +1,7 @@
 /*
- * atomic.c - see atomic.h.
+ * atomic_file.c - see atomic_file.h.
  */
-#include "atomic.h"
+#include "atomic_file.h"
 
 #include <errno.h>
 #include <fcntl.h>

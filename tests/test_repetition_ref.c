@@ -1,6 +1,6 @@
 /*
- * test_rules_ref.c - the generator's repetition rulings against the
- * independent reference (tests/ref_rules.h: own move labels, explicit
+ * test_repetition_ref.c - the generator's repetition rulings against the
+ * independent reference (tests/ref/ref_repetition.h: own move labels, explicit
  * product game, Zielonka's algorithm), position by position.
  *
  * For each material the generator builds the table under rules check and
@@ -20,9 +20,10 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
+
 #include <cmocka.h>
 
-#include "ref_rules.h"
+#include "ref_repetition.h"
 #include "tb.h"
 #include "testgen.h"
 
@@ -107,12 +108,12 @@ static void compare_material(const char *name, int expect_ruled)
     assert_int_equal(bad, 0);
 }
 
-#define RULES_TEST(mat, expect_ruled, cost)                                                                        \
-    static void test_rules_##mat(void **state)                                                                     \
-    {                                                                                                              \
-        (void)state;                                                                                               \
-        if (!runs_here(#mat, cost)) skip();                                                                        \
-        compare_material(#mat, expect_ruled);                                                                      \
+#define RULES_TEST(mat, expect_ruled, cost)                                                                            \
+    static void test_rules_##mat(void **state)                                                                         \
+    {                                                                                                                  \
+        (void)state;                                                                                                   \
+        if (!runs_here(#mat, cost)) skip();                                                                            \
+        compare_material(#mat, expect_ruled);                                                                          \
     }
 
 /* Tables where no repetition can matter: the rulings must change nothing. */
@@ -135,9 +136,10 @@ RULES_TEST(KCKPP, 1, SLOW_ONLY)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_rules_KRK),  cmocka_unit_test(test_rules_KCK),  cmocka_unit_test(test_rules_KPK),
-        cmocka_unit_test(test_rules_KNKA), cmocka_unit_test(test_rules_KRKR), cmocka_unit_test(test_rules_KNKN),
-        cmocka_unit_test(test_rules_KCKN), cmocka_unit_test(test_rules_KRKN), cmocka_unit_test(test_rules_KRKNA), cmocka_unit_test(test_rules_KCKPP),
+        cmocka_unit_test(test_rules_KRK),   cmocka_unit_test(test_rules_KCK),  cmocka_unit_test(test_rules_KPK),
+        cmocka_unit_test(test_rules_KNKA),  cmocka_unit_test(test_rules_KRKR), cmocka_unit_test(test_rules_KNKN),
+        cmocka_unit_test(test_rules_KCKN),  cmocka_unit_test(test_rules_KRKN), cmocka_unit_test(test_rules_KRKNA),
+        cmocka_unit_test(test_rules_KCKPP),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -37,8 +37,7 @@ static bool reaches_capture(const xq_board *b, int from, int to)
         if (adf + adr == 1 && in_palace(c, to)) return true;
         /* Flying general: the kings see each other along an open file. */
         return df == 0 && b->sq[to] == make_piece(c ^ 1, KING) && count_between(b, from, to) == 0;
-    case ADVISOR:
-        return adf == 1 && adr == 1 && in_palace(c, to);
+    case ADVISOR: return adf == 1 && adr == 1 && in_palace(c, to);
     case ELEPHANT: {
         if (adf != 2 || adr != 2 || !own_half(c, to)) return false;
         int eye = make_square(file_of(from) + df / 2, rank_of(from) + dr / 2);
@@ -51,17 +50,14 @@ static bool reaches_capture(const xq_board *b, int from, int to)
                            : make_square(file_of(from) + df / 2, rank_of(from));
         return b->sq[leg] == EMPTY;
     }
-    case ROOK:
-        return count_between(b, from, to) == 0;
-    case CANNON:
-        return count_between(b, from, to) == 1; /* exactly one screen */
+    case ROOK: return count_between(b, from, to) == 0;
+    case CANNON: return count_between(b, from, to) == 1; /* exactly one screen */
     case PAWN: {
         int forward = c == RED ? 1 : -1;
         if (df == 0 && dr == forward) return true;
         return !own_half(c, from) && adf == 1 && dr == 0; /* sideways once across */
     }
-    default:
-        return false;
+    default: return false;
     }
 }
 

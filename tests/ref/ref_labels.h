@@ -1,7 +1,7 @@
 /*
  * ref_labels.h - an independent labeller of moves for the repetition
  * rulings (issue 5, docs/RULES.md), written from the rules text for the
- * tests.  It shares nothing with core/rulings.c: its attack and protection
+ * tests.  It shares nothing with core/labels.c: its attack and protection
  * logic is its own (piece geometry written out here, legality by playing the
  * move on a copy and asking this file's own check test).  From the core it
  * uses only the board, make_move and the piece/square helpers.

@@ -17,14 +17,17 @@ static const command commands[] = {
     {"perft", cmd_perft, "perft [--divide] DEPTH [FEN]   count leaf nodes of the move tree"},
     {"fen", cmd_fen, "fen FEN                         validate a position, print canonical FEN and board"},
     {"moves", cmd_moves, "moves FEN                       list the legal moves"},
-    {"gen", cmd_gen, "gen [-t N] [-d DIR] [-q] [--rules none|check|full] [--limit PLIES] [--force]\n"
-                     "      [--max-memory MIB] MATERIAL...\n"
-                     "                                  generate tables (and their subtables)"},
+    {"gen", cmd_gen,
+     "gen [-t N] [-d DIR] [-q] [--rules none|check|full] [--limit PLIES] [--force]\n"
+     "      [--max-memory MIB] MATERIAL...\n"
+     "                                  generate tables (and their subtables)"},
     {"stats", cmd_stats, "stats [--json] [-d DIR] MATERIAL  counts, longest wins, DTM histogram"},
-    {"probe", cmd_probe, "probe [-d DIR[:DIR...]] [--json] [--line] [--counter N] FEN\n"
-                         "                                  value of a position and of every legal move"},
-    {"adjudicate", cmd_adjudicate, "adjudicate [-d DIR[:DIR...]] [--json] [FILE]\n"
-                                   "                                  judge a game record under the move limit"},
+    {"probe", cmd_probe,
+     "probe [-d DIR[:DIR...]] [--json] [--line] [--counter N] FEN\n"
+     "                                  value of a position and of every legal move"},
+    {"adjudicate", cmd_adjudicate,
+     "adjudicate [-d DIR[:DIR...]] [--json] [FILE]\n"
+     "                                  judge a game record under the move limit"},
     {"verify", cmd_verify, "verify [-t N] [-d DIR] MATERIAL...  check every value against its successors"},
 };
 

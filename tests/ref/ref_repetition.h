@@ -1,11 +1,11 @@
 /*
- * ref_rules.h - a reference solver for the repetition rulings (issue 5) on
+ * ref_repetition.h - a reference solver for the repetition rulings (issue 5) on
  * explicit game graphs, for checking the generator.  It shares with the
  * generator only the rules core (board, make_move, legal move generation)
- * and the enums of core/rulings.h; positions come from the reference solver
+ * and the enums of core/labels.h; positions come from the reference solver
  * (ref_solver.h), move labels from ref_labels.h, and the infinite-play
  * condition is solved with Zielonka's recursive algorithm on an explicit
- * product parity game (the method is explained in ref_rules.c).
+ * product parity game (the method is explained in ref_repetition.c).
  *
  * Values are from the side to move's point of view: wdl 1 / 0 / -1.
  * by_rule (xq_by_rule) says which rule set first decides a result: NONE if
@@ -19,7 +19,7 @@
 
 #include "material.h"
 #include "ref_solver.h"
-#include "rulings.h"
+#include "ruleset.h"
 
 typedef struct ref_rules_db ref_rules_db;
 

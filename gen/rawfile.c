@@ -1,5 +1,5 @@
 /*
- * tbfile.c - the generator's plain table file (docs/FORMAT-RAW.md): a fixed
+ * rawfile.c - the generator's plain table file (docs/FORMAT-RAW.md): a fixed
  * header, then every cell of both sides to move, then (unless the rule set
  * is "none") the ruled byte of every entry of both sides, then nothing.  Written
  * atomically; read back with every header field and the checksum checked.
@@ -13,17 +13,17 @@
 #include <unistd.h>
 #include <xxhash.h>
 
-#include "atomic.h"
+#include "atomic_file.h"
 #include "cell.h"
+#include "dtc.h"
 #include "tb.h"
 #include "tbformat.h"
-#include "dtc.h"
 
 enum { RAW_VERSION = 2, RAW_HEADER = 96, RAW_NAME = 36, RAW_SUM = 88 };
 
 static const char raw_magic[8] = {'X', 'Q', 'T', 'B', 'R', 'A', 'W', 0};
 
-void tb_file_path(const char *dir, const xq_material *m, char *buf, size_t len)
+void tb_raw_path(const char *dir, const xq_material *m, char *buf, size_t len)
 {
     char name[XQ_MATERIAL_MAX];
     xq_material_name(m, name);
@@ -65,10 +65,10 @@ static void cells_to_bytes(const tb_table *t, int side, uint64_t from, uint64_t 
     u16_to_bytes((const uint16_t *)t->cells[side] + from, n, out);
 }
 
-int tb_file_write(const tb_table *t, const char *dir, char err[XQ_ERR_MAX])
+int tb_raw_write(const tb_table *t, const char *dir, char err[XQ_ERR_MAX])
 {
     char path[4096];
-    tb_file_path(dir, &t->mat, path, sizeof path);
+    tb_raw_path(dir, &t->mat, path, sizeof path);
     uint8_t h[RAW_HEADER];
     header_fill(t, h);
     enum { CHUNK = 1 << 20 };
@@ -136,13 +136,13 @@ static int read_all(int fd, uint8_t *p, size_t n)
     return 0;
 }
 
-tb_table *tb_file_read(const char *dir, const xq_material *m, char err[XQ_ERR_MAX])
+tb_table *tb_raw_read(const char *dir, const xq_material *m, char err[XQ_ERR_MAX])
 {
     char path[4096], name[XQ_MATERIAL_MAX];
     xq_material canon;
     xq_material_canonical(m, &canon);
     xq_material_name(&canon, name);
-    tb_file_path(dir, &canon, path, sizeof path);
+    tb_raw_path(dir, &canon, path, sizeof path);
     int fd = open(path, O_RDONLY);
     if (fd < 0) {
         snprintf(err, XQ_ERR_MAX, "table %s: cannot open %.60s: %s", name, path, strerror(errno));
@@ -156,8 +156,7 @@ tb_table *tb_file_read(const char *dir, const xq_material *m, char err[XQ_ERR_MA
         goto fail;
     }
     if (memcmp(h, raw_magic, 8) || xqf_get32(h + 8) != RAW_VERSION) {
-        snprintf(err, XQ_ERR_MAX, "table %s: %.60s is not an xqtb raw table of version %d", name, path,
-                 RAW_VERSION);
+        snprintf(err, XQ_ERR_MAX, "table %s: %.60s is not an xqtb raw table of version %d", name, path, RAW_VERSION);
         goto fail;
     }
     if (xqf_get32(h + 64) != TB_GEN_REVISION) {
@@ -172,8 +171,8 @@ tb_table *tb_file_read(const char *dir, const xq_material *m, char err[XQ_ERR_MA
     int reserved = xqf_get32(h + 76) || xqf_get64(h + 80);
     if ((width != 1 && width != 2) || strcmp(fname, name) || rules >= XQ_RULES_NB || limit > DTC_MAX_LIMIT ||
         reserved) {
-        snprintf(err, XQ_ERR_MAX, "table %s: %.40s has a bad header (material %.16s, width %u, rules %u)", name,
-                 path, fname, width & 0xFF, rules & 0xFF);
+        snprintf(err, XQ_ERR_MAX, "table %s: %.40s has a bad header (material %.16s, width %u, rules %u)", name, path,
+                 fname, width & 0xFF, rules & 0xFF);
         goto fail;
     }
     t = tb_table_new(&canon, (int)width);
@@ -185,10 +184,8 @@ tb_table *tb_file_read(const char *dir, const xq_material *m, char err[XQ_ERR_MA
     t->limit = (int)limit;
     uint64_t bytes = t->ix.size * width, ruled_bytes = rules != XQ_RULES_NONE ? t->ix.size : 0;
     uint64_t dtc_bytes = limit ? 2 * t->ix.size : 0;
-    if (xqf_get64(h + 56) != t->ix.size ||
-        (uint64_t)sb.st_size != RAW_HEADER + 2 * (bytes + ruled_bytes + dtc_bytes)) {
-        snprintf(err, XQ_ERR_MAX, "table %s: %.60s has the wrong size (truncated or not this version)", name,
-                 path);
+    if (xqf_get64(h + 56) != t->ix.size || (uint64_t)sb.st_size != RAW_HEADER + 2 * (bytes + ruled_bytes + dtc_bytes)) {
+        snprintf(err, XQ_ERR_MAX, "table %s: %.60s has the wrong size (truncated or not this version)", name, path);
         goto fail;
     }
     t->max_dtm = (int32_t)xqf_get32(h + 52);
@@ -202,13 +199,14 @@ tb_table *tb_file_read(const char *dir, const xq_material *m, char err[XQ_ERR_MA
         if (read_all(fd, c, bytes)) bad = 1;
         XXH64_update(st, c, bytes);
         if (width == 2) /* file order is little-endian */
-            for (uint64_t i = 0; i < t->ix.size; i++)
-                ((uint16_t *)c)[i] = (uint16_t)(c[2 * i] | c[2 * i + 1] << 8);
+            for (uint64_t i = 0; i < t->ix.size; i++) ((uint16_t *)c)[i] = (uint16_t)(c[2 * i] | c[2 * i + 1] << 8);
     }
     for (int s = 0; s < 2 && !bad && ruled_bytes; s++) {
         t->ruled[s] = malloc(ruled_bytes);
-        if (!t->ruled[s] || read_all(fd, t->ruled[s], ruled_bytes)) bad = 1;
-        else XXH64_update(st, t->ruled[s], ruled_bytes);
+        if (!t->ruled[s] || read_all(fd, t->ruled[s], ruled_bytes))
+            bad = 1;
+        else
+            XXH64_update(st, t->ruled[s], ruled_bytes);
     }
     for (int s = 0; s < 2 && !bad && dtc_bytes; s++) {
         t->dtc[s] = malloc(dtc_bytes);

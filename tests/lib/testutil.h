@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+
 #include <cmocka.h>
 
 #include <stdio.h>
@@ -103,20 +104,20 @@ static inline void legal_from(const char *fen, const char *from, char *out, size
     format_moves(list, n, from ? sq_of(from) : -1, out, cap);
 }
 
-#define assert_legal_from(fen, from, expected)                                                     \
-    do {                                                                                           \
-        char got_[1024];                                                                           \
-        legal_from((fen), (from), got_, sizeof got_);                                              \
-        assert_string_equal(got_, (expected));                                                     \
+#define assert_legal_from(fen, from, expected)                                                                         \
+    do {                                                                                                               \
+        char got_[1024];                                                                                               \
+        legal_from((fen), (from), got_, sizeof got_);                                                                  \
+        assert_string_equal(got_, (expected));                                                                         \
     } while (0)
 
 /* Asserts that fen is rejected and that the message contains `needle`. */
-#define assert_fen_error(fen, needle)                                                              \
-    do {                                                                                           \
-        xq_board b_;                                                                               \
-        char err_[XQ_ERR_MAX] = "";                                                                \
-        assert_int_equal(xq_fen_parse((fen), &b_, err_), -1);                                      \
-        if (!strstr(err_, (needle))) fail_msg("error '%s' does not mention '%s'", err_, (needle)); \
+#define assert_fen_error(fen, needle)                                                                                  \
+    do {                                                                                                               \
+        xq_board b_;                                                                                                   \
+        char err_[XQ_ERR_MAX] = "";                                                                                    \
+        assert_int_equal(xq_fen_parse((fen), &b_, err_), -1);                                                          \
+        if (!strstr(err_, (needle))) fail_msg("error '%s' does not mention '%s'", err_, (needle));                     \
     } while (0)
 
 /* Every field of the board, so that make/unmake tests catch a stale mask or

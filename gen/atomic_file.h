@@ -1,5 +1,5 @@
 /*
- * atomic.h - writing a file so that its name appears only when its content
+ * atomic_file.h - writing a file so that its name appears only when its content
  * is complete and on disk: a temporary file beside it, fsync, rename, and
  * a sync of the directory.  An interrupted or failed write (a full disk)
  * leaves the old file, or none, never a partial one under the real name.

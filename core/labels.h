@@ -1,6 +1,6 @@
 /*
- * rulings.h - the repetition rulings (docs/RULES.md, "Repetition"): which
- * rule set a table is built under, and how each move is labelled for them.
+ * labels.h - how each move is labelled for the repetition rulings
+ * (docs/RULES.md, "Repetition"): check, chase of some pieces, or idle.
  *
  * A move is labelled from the position after it (Chinese Xiangqi
  * Association rules, as simplified in docs/RULES.md):
@@ -14,30 +14,10 @@
  *              is not a chase;
  *   idle       anything else.
  */
-#ifndef XQ_RULINGS_H
-#define XQ_RULINGS_H
+#ifndef XQ_LABELS_H
+#define XQ_LABELS_H
 
 #include "board.h"
-
-/* Rule sets, as recorded in table files (format field "repetition rule"). */
-typedef enum {
-    XQ_RULES_NONE = 0,  /* every repetition is a draw */
-    XQ_RULES_CHECK = 1, /* perpetual check loses */
-    XQ_RULES_FULL = 2,  /* perpetual check and perpetual chase lose */
-    XQ_RULES_NB = 3,
-} xq_rules;
-
-/* Which ruling decided a result (tb_value.by_rule, probe output). */
-typedef enum {
-    XQ_BY_NONE = 0,  /* ordinary result: mate, stalemate or a draw */
-    XQ_BY_CHECK = 1, /* holds already when only perpetual check is ruled */
-    XQ_BY_CHASE = 2, /* needs the perpetual-chase ruling as well */
-} xq_by_rule;
-
-/* "none", "check", "full"; NULL for an unknown value. */
-const char *xq_rules_name(int rules);
-/* Parses a rule-set name.  Returns the xq_rules value or -1. */
-int xq_rules_parse(const char *s);
 
 /* Label of a move: whether it checks, and the squares of the enemy pieces
  * it chases (after the move). */

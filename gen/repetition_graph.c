@@ -1,5 +1,5 @@
 /*
- * rules_graph.c - building the game graph of rules_graph.h: the drawn
+ * repetition_graph.c - building the game graph of repetition_graph.h: the drawn
  * region, nodes (positions with chase-tracking sets), edges with their
  * labels, and predecessor lists.
  *
@@ -8,7 +8,8 @@
  * then the move's chase set, else the shared pieces.  A chased piece that
  * moves is followed to its new square.
  */
-#include "rules_graph.h"
+#include "repetition_graph.h"
+#include "labels.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -268,7 +269,7 @@ static uint32_t quiet_target(rgraph *g, uint32_t u, xq_board *b, uint64_t idx, x
     if (j == XQ_INDEX_NONE) return NODE_NONE;
     unsigned v = cell_get(t->cells[them], t->width, j);
     *flags = 0;
-    if (v == CELL_ILLEGAL) return NODE_NONE; /* the move was not legal */
+    if (v == CELL_ILLEGAL) return NODE_NONE;                          /* the move was not legal */
     if (v != CELL_DRAW) return cell_is_win(v) ? EXIT_LOSS : EXIT_WIN; /* (a win cannot occur in the region) */
     uint32_t q = rg_pos_id(g, them, j);
     if (g->local[q] == NODE_NONE) return EXIT_DRAW;

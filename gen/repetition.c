@@ -1,9 +1,9 @@
 /*
- * rules.c - the repetition rulings (docs/RULES.md, "Repetition") as a game
+ * repetition.c - the repetition rulings (docs/RULES.md, "Repetition") as a game
  * on the positions retro.c leaves drawn.
  *
  * Model.  Every move is labelled check, chase of a set of enemy pieces, or
- * idle (core/rulings.c).  An infinite play is lost by the side that checks
+ * idle (core/labels.c).  An infinite play is lost by the side that checks
  * on every move from some point on while the other does not; failing that,
  * by the side that chases one same piece (followed through its moves) on
  * every move while the other neither checks nor chases on every move.
@@ -31,7 +31,7 @@
  * ignores any finite prefix), so a position's value is that of the node
  * with both sets empty: no earlier history.
  *
- * Pruning.  Before the graph is built, rules_escape.c removes the drawn
+ * Pruning.  Before the graph is built, repetition_escape.c removes the drawn
  * positions where the loser can always idle: w cannot win there, so they
  * become exits (draws) of the graph, which is built for one w and one mode
  * at a time over what is left.
@@ -51,15 +51,14 @@
  * consistency condition): a decision that needs the chase ruling is flagged
  * so.
  */
-#include "rules.h"
+#include "repetition.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cell.h"
-#include "rules_graph.h"
-
+#include "repetition_graph.h"
 
 /* ---- the parity game --------------------------------------------------------- */
 /* Priority of an edge with `flags` from node u, for winner w. */
@@ -75,8 +74,8 @@ static int priority(const rgraph *g, uint32_t u, uint8_t flags, int w, int mode)
 enum { IN_A = 1, IN_Z2 = 2, IN_Z1 = 4 };
 
 typedef struct {
-    uint8_t *st;     /* IN_* bits per node */
-    int32_t *need;   /* loser nodes: edges still to fall into Z1; -1 never */
+    uint8_t *st;   /* IN_* bits per node */
+    int32_t *need; /* loser nodes: edges still to fall into Z1; -1 never */
     uint32_t *queue;
 } solve_work;
 
@@ -93,9 +92,9 @@ static uint32_t seed(const rgraph *g, solve_work *s, int w, int mode)
         for (uint64_t e = g->first[u]; e < g->first[u + 1]; e++) {
             uint32_t v = g->to[e];
             if (mine) {
-                if (v >= NODE_MAX ? rg_exit_mover_wins(v, mode)
-                                  : (s->st[v] & IN_A) ||
-                                        ((s->st[v] & IN_Z2) && priority(g, u, g->flags[e], w, mode) == 2)) {
+                if (v >= NODE_MAX
+                        ? rg_exit_mover_wins(v, mode)
+                        : (s->st[v] & IN_A) || ((s->st[v] & IN_Z2) && priority(g, u, g->flags[e], w, mode) == 2)) {
                     ok = 1;
                     break;
                 }
@@ -190,7 +189,7 @@ enum { WON_BY_BLACK = 0x80 };
 
 /* Solves "where does w win under mode" into res (per position); returns
  * the highest order, or -1. */
-static int solve_one(rgraph *g, int w, int mode, uint8_t *res, rules_report *rep)
+static int solve_one(rgraph *g, int w, int mode, uint8_t *res, repetition_report *rep)
 {
     g->w = w;
     g->mode = mode;
@@ -226,7 +225,7 @@ static int solve_one(rgraph *g, int w, int mode, uint8_t *res, rules_report *rep
 
 /* Solves both sides under mode into res.  Returns how many positions were
  * decided, or -1. */
-static int64_t solve_mode(rgraph *g, int mode, uint8_t *res, rules_report *rep)
+static int64_t solve_mode(rgraph *g, int mode, uint8_t *res, repetition_report *rep)
 {
     memset(res, 0, g->npos);
     for (int w = 0; w < 2; w++) {
@@ -239,7 +238,7 @@ static int64_t solve_mode(rgraph *g, int mode, uint8_t *res, rules_report *rep)
     return n;
 }
 
-int rules_solve(tb_table *t, int threads, uint64_t max_memory, rules_report *rep, char err[XQ_ERR_MAX])
+int repetition_solve(tb_table *t, int threads, uint64_t max_memory, repetition_report *rep, char err[XQ_ERR_MAX])
 {
     memset(rep, 0, sizeof *rep);
     err[0] = 0;
@@ -288,8 +287,10 @@ int rules_solve(tb_table *t, int threads, uint64_t max_memory, rules_report *rep
         if (!res[p]) continue;
         if (t->rules == XQ_RULES_FULL && res == by_check &&
             (!by_chase[p] || (by_check[p] & WON_BY_BLACK) != (by_chase[p] & WON_BY_BLACK))) {
-            snprintf(err, XQ_ERR_MAX, "internal error: a result decided by checks alone is not decided the same "
-                                      "way with chases (entry %llu)", (unsigned long long)i);
+            snprintf(err, XQ_ERR_MAX,
+                     "internal error: a result decided by checks alone is not decided the same "
+                     "way with chases (entry %llu)",
+                     (unsigned long long)i);
             goto out;
         }
         int w = (res[p] & WON_BY_BLACK) ? BLACK : RED;

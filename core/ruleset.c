@@ -1,0 +1,17 @@
+/*
+ * ruleset.c - names of the rule sets (ruleset.h).
+ */
+#include "ruleset.h"
+
+#include <string.h>
+
+static const char *const rules_names[XQ_RULES_NB] = {"none", "check", "full"};
+
+const char *xq_rules_name(int rules) { return rules >= 0 && rules < XQ_RULES_NB ? rules_names[rules] : NULL; }
+
+int xq_rules_parse(const char *s)
+{
+    for (int r = 0; r < XQ_RULES_NB; r++)
+        if (s && strcmp(s, rules_names[r]) == 0) return r;
+    return -1;
+}
