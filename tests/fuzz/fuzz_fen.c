@@ -18,6 +18,9 @@
 #include "movegen.h"
 #include "xqtb.h"
 
+/* libFuzzer's entry points (it declares them nowhere we can include). */
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
 #define CHECK(cond)                                                                                                    \
     do {                                                                                                               \
         if (!(cond)) {                                                                                                 \

@@ -12,6 +12,9 @@
 
 #include "material.h"
 
+/* libFuzzer's entry points (it declares them nowhere we can include). */
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
 #define CHECK(cond)                                                                                                    \
     do {                                                                                                               \
         if (!(cond)) {                                                                                                 \

@@ -40,6 +40,10 @@
 #include "tbformat.h"
 #include "xqtb.h"
 
+/* libFuzzer's entry points (it declares them nowhere we can include). */
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
 #define CHECK(cond)                                                                                                    \
     do {                                                                                                               \
         if (!(cond)) {                                                                                                 \
