@@ -1,30 +1,54 @@
 /*
- * tbformat.h - the compressed table files engines read (docs/FORMAT.md):
- * constants and header layout shared by the writer (gen/compress.c) and
- * the reader (probe/).  All integers on disk are little-endian.
+ * tbformat.h - the table files (docs/FORMAT.md): the file kinds, and the
+ * layout of the compressed files engines read, shared by the writer
+ * (gen/compress.c), the reader (probe/file.c) and the checker (tbcheck.h).
+ * All integers on disk are little-endian.
  *
- * Two files per material, loadable independently:
+ * The files of one material, each loadable on its own:
  *   NAME.xqw   WDL: 2 bits per entry (loss, draw, win), what a search needs
  *   NAME.xqd   DTM: one symbol per entry, mapped to a DTM (or draw) through
  *              a table ordered by frequency
  *   NAME.xqc   DTC (tables built with a move limit): one symbol per entry,
  *              mapped the same way to a distance to conversion
- * Each holds both sides to move, red's entries first, cut into blocks of
- * block_entries entries that LZ4 compresses independently.
+ *   NAME.xqtb  the generator's raw file (gen/rawfile.c), which engines never
+ *              read
+ * Each compressed file holds both sides to move, red's entries first, cut
+ * into blocks of block_entries entries that LZ4 compresses independently.
  */
 #ifndef XQ_TBFORMAT_H
 #define XQ_TBFORMAT_H
 
+#include <stddef.h>
 #include <stdint.h>
+
+/* The file kinds, numbered here once for every reader and writer; the
+ * compressed kinds come first.  The number is never stored: on disk a kind
+ * is told by its magic and its extension. */
+typedef enum {
+    XQF_KIND_WDL = 0,
+    XQF_KIND_DTM = 1,
+    XQF_KIND_DTC = 2,
+    XQF_KIND_RAW = 3,
+    XQF_KINDS = 4,
+    XQF_COMPRESSED_KINDS = 3,
+} xqf_kind;
+
+/* "xqw", "xqd", "xqc", "xqtb"; NULL for another value. */
+const char *xqf_kind_ext(int kind);
+/* "WDL", "DTM", "DTC", "raw"; NULL for another value. */
+const char *xqf_kind_name(int kind);
+/* The kind of a file extension (without the dot), or -1. */
+int xqf_kind_of_ext(const char *ext);
+/* The 8-byte magic of a kind (NULL for another value). */
+const char *xqf_kind_magic(int kind);
+/* DIR/NAME.EXT into buf (cut to len). */
+void xqf_path(const char *dir, const char *name, int kind, char *buf, size_t len);
 
 enum {
     XQF_VERSION = 1, /* format version this code reads and writes */
     XQF_HEADER_SIZE = 128,
     XQF_NAME_SIZE = 36,
-    XQF_INDEX_LAYOUT = 1, /* core/index.c's numbering of entries */
-    XQF_KIND_WDL = 1,
-    XQF_KIND_DTM = 2,
-    XQF_KIND_DTC = 3,
+    XQF_INDEX_LAYOUT = 1,          /* core/index.c's numbering of entries */
     XQF_MAX_BLOCK_BYTES = 1 << 20, /* bound on one block, decompressed */
     XQF_MAX_SYMBOLS = 65536,
     /* Revision of the generator's results.  Bumped with any change that
@@ -57,7 +81,7 @@ enum { XQF_REPETITION_MAX = 2 };
 
 /* Header field offsets (bytes). */
 enum {
-    XQF_OFF_MAGIC = 0,          /* 8: "XQTBWDL\0" or "XQTBDTM\0" */
+    XQF_OFF_MAGIC = 0,          /* 8: "XQTBWDL\0", "XQTBDTM\0" or "XQTBDTC\0" */
     XQF_OFF_VERSION = 8,        /* u32 */
     XQF_OFF_HEADER_SIZE = 12,   /* u32, 128 */
     XQF_OFF_NAME = 16,          /* 36: canonical material, NUL-padded */
@@ -73,12 +97,8 @@ enum {
     XQF_OFF_SYMBOLS = 92,       /* u32: M, entries of the DTM map (WDL 0) */
     XQF_OFF_FILE_SIZE = 96,     /* u64 */
     XQF_OFF_META_HASH = 104,    /* u64: XXH64 of bytes [0,104) and [128, data) */
-    /* 112..127 reserved, zero */
+    XQF_OFF_RESERVED = 112,     /* 16 bytes, zero */
 };
-
-static const char xqf_magic_wdl[8] = {'X', 'Q', 'T', 'B', 'W', 'D', 'L', 0};
-static const char xqf_magic_dtm[8] = {'X', 'Q', 'T', 'B', 'D', 'T', 'M', 0};
-static const char xqf_magic_dtc[8] = {'X', 'Q', 'T', 'B', 'D', 'T', 'C', 0};
 
 /* After the header, in order:
  *   DTM map      M x u16, padded with zeros to a multiple of 8 bytes
@@ -109,5 +129,55 @@ static inline uint64_t xqf_block_bytes(uint32_t symbol_bytes, uint64_t entries)
 {
     return symbol_bytes == 0 ? (entries + 3) / 4 : entries * symbol_bytes;
 }
+
+/* ---- reading a compressed file's header and metadata -------------------
+ * The checks of docs/FORMAT.md ("What a compressed reader must check"), in
+ * two steps, so that a reader can hold the metadata wherever it likes (the
+ * library copies it to the heap, the checker reads it once): first the
+ * 128-byte header, which says how long the metadata is, then the metadata
+ * (header, symbol map, offsets, checksums), then each block on its own. */
+
+/* Results of the checks: a file is sound, damaged, or sound but built for
+ * something else (another format version, index layout, rule set field
+ * value, or generator revision), which regenerating fixes. */
+enum { XQF_OK = 0, XQF_CORRUPT = -1, XQF_MISMATCH = -2 };
+enum { XQF_WHY_MAX = 160 };
+
+typedef struct {
+    int kind;         /* XQF_KIND_WDL, _DTM or _DTC */
+    uint64_t size;    /* bytes of the whole file */
+    uint64_t entries; /* N, per side to move */
+    uint32_t block_entries, blocks, symbol_bytes, nsymbols;
+    int32_t max_dtm;     /* longest DTM (DTC in a DTC file), -1 if none */
+    uint32_t rules;      /* repetition rule field */
+    uint32_t limit;      /* move limit field, plies (0 = none) */
+    uint64_t meta_bytes; /* header, map, offsets and checksums: [0, meta_bytes) */
+    /* Into the metadata, once xqf_check_meta has accepted it. */
+    const uint8_t *map, *offsets, *checksums;
+} xqf_info;
+
+/* Checks the first XQF_HEADER_SIZE bytes h of a file of `size` bytes that
+ * should be a file of `kind` for canonical material `name` with `entries`
+ * entries per side, and fills f (checks 1-6 and the size field of 7).
+ * RETURN: XQF_OK, XQF_CORRUPT or XQF_MISMATCH, with a reason in why (if
+ * not NULL). */
+int xqf_parse_header(xqf_info *f, const uint8_t *h, uint64_t size, int kind, const char *name, uint64_t entries,
+                     char why[XQF_WHY_MAX]);
+
+/* Checks the metadata meta (f->meta_bytes bytes from the start of the file,
+ * header included) of a file xqf_parse_header accepted: the meta hash, the
+ * offsets, the symbol map, then the rule fields (checks 6-9).  On success f's
+ * map, offsets and checksums point into meta, which must outlive their use.
+ * RETURN: as xqf_parse_header. */
+int xqf_check_meta(xqf_info *f, const uint8_t *meta, char why[XQF_WHY_MAX]);
+
+/* Where compressed block k (0 .. 2 * blocks - 1) lies in the file, and how
+ * many bytes its symbols take decompressed. */
+static inline uint64_t xqf_block_begin(const xqf_info *f, uint64_t k) { return xqf_get64(f->offsets + 8 * k); }
+static inline uint64_t xqf_block_end(const xqf_info *f, uint64_t k) { return xqf_get64(f->offsets + 8 * (k + 1)); }
+uint64_t xqf_block_symbol_bytes(const xqf_info *f, uint64_t k);
+
+/* Whether the compressed bytes of block k hash to its stored checksum. */
+int xqf_block_sound(const xqf_info *f, uint64_t k, const uint8_t *data);
 
 #endif

@@ -13,11 +13,13 @@
  */
 #include "compress.h"
 
+#include <errno.h>
 #include <lz4.h>
 #include <lz4hc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <xxhash.h>
 
 #include "atomic_file.h"
@@ -30,7 +32,7 @@ void tb_compressed_path(const char *dir, const xq_material *m, int kind, char *b
 {
     char name[XQ_MATERIAL_MAX];
     xq_material_name(m, name);
-    snprintf(buf, len, "%s/%s.%s", dir, name, kind == XQF_KIND_WDL ? "xqw" : kind == XQF_KIND_DTM ? "xqd" : "xqc");
+    xqf_path(dir, name, kind, buf, len);
 }
 
 /* ---- symbols ------------------------------------------------------------ */
@@ -255,7 +257,7 @@ static int write_kind(const tb_table *t, const char *dir, int kind, uint32_t blo
         goto out;
     }
     /* header */
-    memcpy(m, kind == XQF_KIND_WDL ? xqf_magic_wdl : kind == XQF_KIND_DTM ? xqf_magic_dtm : xqf_magic_dtc, 8);
+    memcpy(m, xqf_kind_magic(kind), 8);
     xqf_put32(m + XQF_OFF_VERSION, XQF_VERSION);
     xqf_put32(m + XQF_OFF_HEADER_SIZE, XQF_HEADER_SIZE);
     xq_material_name(&t->mat, (char *)m + XQF_OFF_NAME);
@@ -338,6 +340,15 @@ int tb_compress_write(const tb_table *t, const char *dir, const tb_compress_opti
             r->legal_entries += cell_get(t->cells[s], t->width, i) != CELL_ILLEGAL;
     if (write_kind(t, dir, XQF_KIND_WDL, wb, level, threads, &r->wdl_bytes, &r->wdl_raw, err)) return -1;
     if (write_kind(t, dir, XQF_KIND_DTM, db, level, threads, &r->dtm_bytes, &r->dtm_raw, err)) return -1;
-    if (!t->limit) return 0;
-    return write_kind(t, dir, XQF_KIND_DTC, db, level, threads, &r->dtc_bytes, &r->dtc_raw, err);
+    if (t->limit) return write_kind(t, dir, XQF_KIND_DTC, db, level, threads, &r->dtc_bytes, &r->dtc_raw, err);
+    /* A DTC file left by a build with a move limit would describe another
+     * game than the files just written: `xqtb check` reports it as stale,
+     * and nothing should read it. */
+    char path[4096];
+    tb_compressed_path(dir, &t->mat, XQF_KIND_DTC, path, sizeof path);
+    if (unlink(path) && errno != ENOENT) {
+        snprintf(err, XQ_ERR_MAX, "cannot remove the stale %.60s: %s", path, strerror(errno));
+        return -1;
+    }
+    return 0;
 }

@@ -33,6 +33,7 @@ typedef struct {
     _Alignas(64) pthread_mutex_t lock;
     slot *slots;
     uint32_t nslots, hand;
+    xqf_scratch scratch; /* a compressed block on its way in, under lock */
 } shard;
 
 struct xq_cache {
@@ -74,12 +75,13 @@ void xq_cache_free(xq_cache *c)
     for (int s = 0; s < SHARDS; s++) {
         for (uint32_t i = 0; c->shard[s].slots && i < c->shard[s].nslots; i++) free(c->shard[s].slots[i].data);
         free(c->shard[s].slots);
+        free(c->shard[s].scratch.data);
         pthread_mutex_destroy(&c->shard[s].lock);
     }
     free(c);
 }
 
-static unsigned extract(const xqf_file *f, const uint8_t *data, uint64_t e)
+static unsigned extract(const xqf_info *f, const uint8_t *data, uint64_t e)
 {
     if (f->symbol_bytes == 0) return (data[e / 4] >> (2 * (e % 4))) & 3;
     if (f->symbol_bytes == 1) return data[e];
@@ -111,9 +113,10 @@ static slot *find_slot(shard *sh, uint64_t key, uint64_t h, int *hit)
     }
 }
 
-int xq_cache_symbol(xq_cache *c, const xqf_file *f, uint32_t file_id, int side, uint64_t entry, unsigned *symbol)
+int xq_cache_symbol(xq_cache *c, xqf_file *f, uint32_t file_id, int side, uint64_t entry, unsigned *symbol)
 {
-    uint64_t block = (uint64_t)side * f->blocks + entry / f->block_entries;
+    const xqf_info *info = &f->info;
+    uint64_t block = (uint64_t)side * info->blocks + entry / info->block_entries;
     uint64_t key = ((uint64_t)file_id << 32 | block) + 1;
     uint64_t h = mix(key);
     shard *sh = &c->shard[h % SHARDS];
@@ -132,12 +135,12 @@ int xq_cache_symbol(xq_cache *c, const xqf_file *f, uint32_t file_id, int side, 
             s->cap = need;
         }
         s->key = 0; /* stays empty unless the block reads back whole */
-        rc = xqf_read_block(f, block, s->data, s->cap, &s->len);
+        rc = xqf_read_block(f, block, &sh->scratch, s->data, s->cap, &s->len);
         if (rc != XQTB_OK) goto out;
         s->key = key;
     }
     s->used = 1;
-    *symbol = extract(f, s->data, entry % f->block_entries);
+    *symbol = extract(info, s->data, entry % info->block_entries);
 out:
     pthread_mutex_unlock(&sh->lock);
     return rc;

@@ -1,117 +1,43 @@
 /*
- * file.c - mapping and checking compressed table files.  Every number read
- * from a file is bounded before it is used as a size or an offset, so a
- * damaged or hostile file gives XQTB_ERR_CORRUPT, never a wild read.
+ * file.c - opening, checking and reading compressed table files (file.h).
+ * The checks themselves are core/tbformat.c's, shared with `xqtb check`.
  */
 #include "file.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <lz4.h>
+#include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <xxhash.h>
 
-#include "tbformat.h"
 #include "xqtb.h"
 
-static int check_header(xqf_file *f, const uint8_t *h, int kind, const char *name, uint64_t entries)
+static int status_of(int xqf_rc)
 {
-    const char *magic = kind == XQF_KIND_WDL ? xqf_magic_wdl : kind == XQF_KIND_DTM ? xqf_magic_dtm : xqf_magic_dtc;
-    if (memcmp(h, magic, 8)) return XQTB_ERR_CORRUPT;
-    if (xqf_get32(h + XQF_OFF_VERSION) != XQF_VERSION || xqf_get32(h + XQF_OFF_INDEX_LAYOUT) != XQF_INDEX_LAYOUT)
-        return XQTB_ERR_MISMATCH;
-    if (xqf_get32(h + XQF_OFF_HEADER_SIZE) != XQF_HEADER_SIZE) return XQTB_ERR_CORRUPT;
-    char fname[XQF_NAME_SIZE + 1];
-    memcpy(fname, h + XQF_OFF_NAME, XQF_NAME_SIZE);
-    fname[XQF_NAME_SIZE] = 0;
-    if (strcmp(fname, name) || xqf_get64(h + XQF_OFF_ENTRIES) != entries) return XQTB_ERR_CORRUPT;
-    for (int i = 112; i < XQF_HEADER_SIZE; i++)
-        if (h[i]) return XQTB_ERR_CORRUPT;
-    f->kind = kind;
-    f->entries = entries;
-    f->block_entries = xqf_get32(h + XQF_OFF_BLOCK_ENTRIES);
-    f->symbol_bytes = xqf_get32(h + XQF_OFF_SYMBOL_BYTES);
-    f->blocks = xqf_get32(h + XQF_OFF_BLOCKS);
-    f->max_dtm = (int32_t)xqf_get32(h + XQF_OFF_MAX_DTM);
-    f->nsymbols = xqf_get32(h + XQF_OFF_SYMBOLS);
-    if (f->block_entries == 0 || f->block_entries % 4 ||
-        xqf_block_bytes(f->symbol_bytes, f->block_entries) > XQF_MAX_BLOCK_BYTES)
-        return XQTB_ERR_CORRUPT;
-    if ((uint64_t)f->blocks != (entries + f->block_entries - 1) / f->block_entries) return XQTB_ERR_CORRUPT;
-    if (kind == XQF_KIND_WDL) {
-        if (f->symbol_bytes != 0 || f->nsymbols != 0) return XQTB_ERR_CORRUPT;
-    } else {
-        if (f->symbol_bytes < 1 || f->symbol_bytes > 2 || f->nsymbols < 1 || f->nsymbols > XQF_MAX_SYMBOLS ||
-            (f->symbol_bytes == 1 && f->nsymbols > 256))
-            return XQTB_ERR_CORRUPT;
-    }
-    if (xqf_get64(h + XQF_OFF_FILE_SIZE) != f->size) return XQTB_ERR_CORRUPT;
-    return XQTB_OK;
+    return xqf_rc == XQF_OK ? XQTB_OK : xqf_rc == XQF_MISMATCH ? XQTB_ERR_MISMATCH : XQTB_ERR_CORRUPT;
 }
 
-/* The region after the header: DTM map, offsets, checksums; then the
- * blocks, whose offsets must rise to exactly the end of the file. */
-static int check_layout(xqf_file *f)
+/* Reads exactly n bytes at offset off; a short read (the file shrank) is
+ * an error like any other. */
+static int read_at(int fd, uint8_t *p, size_t n, uint64_t off)
 {
-    uint64_t map_bytes = f->kind != XQF_KIND_WDL ? ((uint64_t)f->nsymbols * 2 + 7) / 8 * 8 : 0;
-    uint64_t nblocks = 2 * (uint64_t)f->blocks;
-    uint64_t meta = XQF_HEADER_SIZE + map_bytes + (nblocks + 1) * 8 + nblocks * 8;
-    if (meta > f->size) return XQTB_ERR_CORRUPT;
-    f->dtm_map = f->map + XQF_HEADER_SIZE;
-    f->offsets = f->dtm_map + map_bytes;
-    f->checksums = f->offsets + (nblocks + 1) * 8;
-    XXH64_state_t *st = XXH64_createState();
-    if (!st) return XQTB_ERR_NOMEM;
-    XXH64_reset(st, 0);
-    XXH64_update(st, f->map, XQF_OFF_META_HASH);
-    XXH64_update(st, f->map + XQF_HEADER_SIZE, meta - XQF_HEADER_SIZE);
-    uint64_t h = XXH64_digest(st);
-    XXH64_freeState(st);
-    if (h != xqf_get64(f->map + XQF_OFF_META_HASH)) return XQTB_ERR_CORRUPT;
-    uint64_t prev = meta;
-    if (xqf_get64(f->offsets) != meta) return XQTB_ERR_CORRUPT;
-    int bound = LZ4_compressBound(XQF_MAX_BLOCK_BYTES);
-    for (uint64_t k = 1; k <= nblocks; k++) {
-        uint64_t o = xqf_get64(f->offsets + 8 * k);
-        if (o < prev || o > f->size || o - prev > (uint64_t)bound) return XQTB_ERR_CORRUPT;
-        prev = o;
+    while (n) {
+        ssize_t r = pread(fd, p, n, (off_t)off);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) return -1;
+        p += r;
+        n -= (size_t)r;
+        off += (uint64_t)r;
     }
-    if (prev != f->size) return XQTB_ERR_CORRUPT;
-    for (uint32_t i = 0; f->kind == XQF_KIND_DTC && i < f->nsymbols; i++) {
-        unsigned v = (unsigned)f->dtm_map[2 * i] | (unsigned)f->dtm_map[2 * i + 1] << 8;
-        if (v != XQF_DTC_NONE && (int64_t)(v & ~(unsigned)XQF_DTC_BEYOND) > f->max_dtm) return XQTB_ERR_CORRUPT;
-    }
-    for (uint32_t i = 0; f->kind == XQF_KIND_DTM && i < f->nsymbols; i++) {
-        unsigned v = (unsigned)f->dtm_map[2 * i] | (unsigned)f->dtm_map[2 * i + 1] << 8;
-        if (v == XQF_DTM_DRAW) continue;
-        if (v & XQF_DTM_RULED) {
-            /* order 1..63 in bits 2-7, nothing above bit 7 */
-            if ((v & 0x7F00) || (v & 0xFF) >> 2 == 0) return XQTB_ERR_CORRUPT;
-        } else if ((int64_t)v > f->max_dtm) {
-            return XQTB_ERR_CORRUPT;
-        }
-    }
-    return XQTB_OK;
-}
-
-/* Tables built under other rules, or by a generator whose results differ,
- * would give silently different answers.  Checked after the meta hash, so
- * that a damaged field reads as damage and only a sound file of another
- * kind as a mismatch.  (Version and index layout are checked first: a newer
- * format may not even hash the same way.) */
-static int check_rules(const uint8_t *h)
-{
-    if (xqf_get32(h + XQF_OFF_REPETITION) > XQF_REPETITION_MAX || xqf_get32(h + XQF_OFF_MOVE_LIMIT) > XQF_MAX_LIMIT ||
-        xqf_get32(h + XQF_OFF_GEN_REVISION) != XQF_GEN_REVISION)
-        return XQTB_ERR_MISMATCH;
-    return XQTB_OK;
+    return 0;
 }
 
 int xqf_open(xqf_file *f, const char *path, int kind, const char *name, uint64_t entries)
 {
     memset(f, 0, sizeof *f);
+    f->fd = -1;
     /* O_NONBLOCK: opening a FIFO (or a device) that sits under a table's
      * name must not wait for a writer; fstat then rejects it. */
     int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
@@ -121,44 +47,73 @@ int xqf_open(xqf_file *f, const char *path, int kind, const char *name, uint64_t
         close(fd);
         return XQTB_ERR_IO;
     }
-    if ((uint64_t)sb.st_size < XQF_HEADER_SIZE) {
+    uint8_t h[XQF_HEADER_SIZE];
+    int rc = XQTB_ERR_CORRUPT;
+    if ((uint64_t)sb.st_size >= XQF_HEADER_SIZE && read_at(fd, h, sizeof h, 0) == 0)
+        rc = status_of(xqf_parse_header(&f->info, h, (uint64_t)sb.st_size, kind, name, entries, NULL));
+    if (rc == XQTB_OK && !(f->meta = malloc((size_t)f->info.meta_bytes))) rc = XQTB_ERR_NOMEM;
+    if (rc == XQTB_OK && read_at(fd, f->meta, (size_t)f->info.meta_bytes, 0)) rc = XQTB_ERR_CORRUPT;
+    if (rc == XQTB_OK) rc = status_of(xqf_check_meta(&f->info, f->meta, NULL));
+    if (rc != XQTB_OK) {
+        free(f->meta);
+        f->meta = NULL;
         close(fd);
-        return XQTB_ERR_CORRUPT;
+        return rc;
     }
-    void *m = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-    close(fd);
-    if (m == MAP_FAILED) return XQTB_ERR_IO;
-    f->map = m;
-    f->size = (size_t)sb.st_size;
-    int rc = check_header(f, f->map, kind, name, entries);
-    if (rc == XQTB_OK) rc = check_layout(f);
-    if (rc == XQTB_OK) rc = check_rules(f->map);
-    if (rc == XQTB_OK) f->rules = xqf_get32(f->map + XQF_OFF_REPETITION);
-    if (rc == XQTB_OK) f->limit = xqf_get32(f->map + XQF_OFF_MOVE_LIMIT);
-    /* a DTC file exists only for a move limit */
-    if (rc == XQTB_OK && kind == XQF_KIND_DTC && f->limit == 0) rc = XQTB_ERR_CORRUPT;
-    if (rc != XQTB_OK) xqf_close(f);
-    return rc;
+    f->fd = fd;
+    f->dev = sb.st_dev;
+    f->ino = sb.st_ino;
+    f->size = sb.st_size;
+    f->mtime = sb.st_mtim;
+    return XQTB_OK;
 }
 
 void xqf_close(xqf_file *f)
 {
-    if (f->map) munmap((void *)f->map, f->size);
+    if (f->fd >= 0) close(f->fd);
+    free(f->meta);
     memset(f, 0, sizeof *f);
+    f->fd = -1;
 }
 
-size_t xqf_max_block_bytes(const xqf_file *f) { return xqf_block_bytes(f->symbol_bytes, f->block_entries); }
-
-int xqf_read_block(const xqf_file *f, uint64_t k, uint8_t *out, size_t cap, size_t *n)
+size_t xqf_max_block_bytes(const xqf_file *f)
 {
-    if (k >= 2 * (uint64_t)f->blocks) return XQTB_ERR_CORRUPT;
-    uint64_t begin = xqf_get64(f->offsets + 8 * k), end = xqf_get64(f->offsets + 8 * (k + 1));
-    uint64_t first = (k % f->blocks) * f->block_entries;
-    uint64_t count = f->entries - first < f->block_entries ? f->entries - first : f->block_entries;
-    size_t want = (size_t)xqf_block_bytes(f->symbol_bytes, count);
+    return (size_t)xqf_block_bytes(f->info.symbol_bytes, f->info.block_entries);
+}
+
+/* Whether the file still is the one opened.  Replacing a table by rename
+ * (what `xqtb gen` does) leaves the open descriptor on the old file, which
+ * stays consistent; writing into it in place does not. */
+static int same_file(const xqf_file *f)
+{
+    struct stat sb;
+    return fstat(f->fd, &sb) == 0 && sb.st_dev == f->dev && sb.st_ino == f->ino && sb.st_size == f->size &&
+           sb.st_mtim.tv_sec == f->mtime.tv_sec && sb.st_mtim.tv_nsec == f->mtime.tv_nsec;
+}
+
+static int mark_changed(xqf_file *f)
+{
+    __atomic_store_n(&f->changed, 1, __ATOMIC_RELEASE);
+    return XQTB_ERR_CORRUPT;
+}
+
+int xqf_read_block(xqf_file *f, uint64_t k, xqf_scratch *scratch, uint8_t *out, size_t cap, size_t *n)
+{
+    const xqf_info *i = &f->info;
+    if (k >= 2 * (uint64_t)i->blocks) return XQTB_ERR_CORRUPT;
+    uint64_t begin = xqf_block_begin(i, k), len = xqf_block_end(i, k) - begin;
+    size_t want = (size_t)xqf_block_symbol_bytes(i, k);
     if (want > cap) return XQTB_ERR_CORRUPT;
-    if (XXH64(f->map + begin, (size_t)(end - begin), 0) != xqf_get64(f->checksums + 8 * k)) return XQTB_ERR_CORRUPT;
-    int got = LZ4_decompress_safe((const char *)f->map + begin, (char *)out, (int)(end - begin), (int)want);
+    if (scratch->cap < len) {
+        uint8_t *d = realloc(scratch->data, (size_t)len);
+        if (!d) return XQTB_ERR_NOMEM;
+        scratch->data = d;
+        scratch->cap = (size_t)len;
+    }
+    if (!same_file(f)) return mark_changed(f);
+    if (read_at(f->fd, scratch->data, (size_t)len, begin)) return same_file(f) ? XQTB_ERR_IO : mark_changed(f);
+    if (!xqf_block_sound(i, k, scratch->data)) return same_file(f) ? XQTB_ERR_CORRUPT : mark_changed(f);
+    int got = LZ4_decompress_safe((const char *)scratch->data, (char *)out, (int)len, (int)want);
     if (got < 0 || (size_t)got != want) return XQTB_ERR_CORRUPT;
     *n = want;
     return XQTB_OK;

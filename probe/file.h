@@ -1,37 +1,61 @@
 /*
- * file.h - one compressed table file (core/tbformat.h), mapped read-only
- * and checked before any of it is trusted.
+ * file.h - one compressed table file (core/tbformat.h), checked before any
+ * of it is trusted, and read block by block.
+ *
+ * The file is not mapped: its metadata (header, symbol map, block offsets
+ * and checksums) is copied to the heap when it is opened, and each block is
+ * read with pread when the cache misses it.  A mapping would turn a file
+ * truncated under a running engine into SIGBUS; a read turns it into a
+ * short read, and a block rewritten in place into a checksum that no
+ * longer matches the copy taken at open.  The file's identity (device,
+ * inode, size, modification time) is checked before every read as well, so
+ * a file replaced in place is noticed even where a block happens to match.
  */
 #ifndef XQ_PROBE_FILE_H
 #define XQ_PROBE_FILE_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
+#include <time.h>
+
+#include "tbformat.h"
 
 typedef struct {
-    const uint8_t *map; /* whole file, read-only */
-    size_t size;
-    int kind;         /* XQF_KIND_WDL or XQF_KIND_DTM */
-    uint64_t entries; /* per side to move */
-    uint32_t block_entries, blocks, symbol_bytes, nsymbols;
-    int32_t max_dtm;
-    uint32_t rules; /* repetition rule field (tbformat.h) */
-    uint32_t limit; /* move limit field, plies (0 = none) */
-    const uint8_t *dtm_map, *offsets, *checksums;
+    xqf_info info; /* header fields; map, offsets, checksums point into meta */
+    uint8_t *meta; /* copy of the file's bytes [0, info.meta_bytes) */
+    int fd;        /* open for the handle's life; -1 when closed */
+    /* What the file was when it was opened. */
+    dev_t dev;
+    ino_t ino;
+    off_t size;
+    struct timespec mtime;
+    int changed; /* set once a read found the file changed (atomic) */
 } xqf_file;
 
-/* Maps `path` and checks it: the header fields against what the reader
- * expects (kind, material name, index layout and size, rule settings,
- * generator revision), every offset against the file size, and the meta
- * checksum.  Returns XQTB_OK or a negative xqtb_status (XQTB_ERR_IO,
- * XQTB_ERR_CORRUPT, XQTB_ERR_MISMATCH); nothing stays mapped on error. */
+/* A growing buffer for one compressed block, owned by the caller (one per
+ * cache shard, used under its lock). */
+typedef struct {
+    uint8_t *data;
+    size_t cap;
+} xqf_scratch;
+
+/* Opens `path` and checks it: header fields against what the reader
+ * expects (kind, material name, index size), the metadata (meta checksum,
+ * offsets, symbol map), then the rule fields and generator revision.
+ * Returns XQTB_OK or a negative xqtb_status (XQTB_ERR_IO, XQTB_ERR_CORRUPT,
+ * XQTB_ERR_MISMATCH, XQTB_ERR_NOMEM); nothing stays open on error. */
 int xqf_open(xqf_file *f, const char *path, int kind, const char *name, uint64_t entries);
 void xqf_close(xqf_file *f);
 
-/* Decompresses block k (0 .. 2*blocks-1) into out after checking its
- * checksum.  *n receives the bytes written (xqf_block_bytes of the entries
- * in that block).  Returns XQTB_OK or XQTB_ERR_CORRUPT. */
-int xqf_read_block(const xqf_file *f, uint64_t k, uint8_t *out, size_t cap, size_t *n);
+/* Reads block k (0 .. 2*blocks-1) through scratch, checks its checksum and
+ * decompresses it into out.  *n receives the bytes written.  Returns
+ * XQTB_OK, XQTB_ERR_NOMEM, or XQTB_ERR_CORRUPT (damaged block, or the file
+ * changed since it was opened: then f->changed is set too). */
+int xqf_read_block(xqf_file *f, uint64_t k, xqf_scratch *scratch, uint8_t *out, size_t cap, size_t *n);
+
+/* Whether a read has found the file changed since it was opened. */
+static inline int xqf_changed(const xqf_file *f) { return __atomic_load_n(&f->changed, __ATOMIC_ACQUIRE); }
 
 /* Bytes the largest decompressed block of f needs. */
 size_t xqf_max_block_bytes(const xqf_file *f);

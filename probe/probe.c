@@ -25,8 +25,8 @@
 #include "tbformat.h"
 #include "xqtb.h"
 
-enum { KIND_WDL = 0, KIND_DTM = 1, KIND_DTC = 2, KINDS = 3, DEFAULT_CACHE = 64 << 20 };
-static const int file_kind[KINDS] = {XQF_KIND_WDL, XQF_KIND_DTM, XQF_KIND_DTC};
+/* The compressed kinds of tbformat.h, which number 0 .. KINDS - 1. */
+enum { KINDS = XQF_COMPRESSED_KINDS, DEFAULT_CACHE = 64 << 20 };
 
 typedef struct {
     uint64_t key; /* material_key of the canonical material */
@@ -75,8 +75,8 @@ static int add_file(xqtb_handle *h, int *cap, const char *dir, const char *file)
     size_t len = strlen(file);
     if (len < 5 || len > 4 + XQ_MATERIAL_MAX || file[len - 4] != '.') return 0;
     const char *ext = file + len - 3;
-    int kind = !strcmp(ext, "xqw") ? KIND_WDL : !strcmp(ext, "xqd") ? KIND_DTM : !strcmp(ext, "xqc") ? KIND_DTC : -1;
-    if (kind < 0) return 0;
+    int kind = xqf_kind_of_ext(ext);
+    if (kind < 0 || kind >= KINDS) return 0;
     char name[XQ_MATERIAL_MAX + 1], err[XQ_ERR_MAX], canon_name[XQ_MATERIAL_MAX];
     memcpy(name, file, len - 4);
     name[len - 4] = 0;
@@ -179,10 +179,8 @@ xqtb_handle *xqtb_open(const char *paths, const xqtb_options *opt, int *status)
 fail:
     free(list);
     if (h) {
-        for (int i = 0; i < h->n; i++) {
-            free(h->e[i].path[0]);
-            free(h->e[i].path[1]);
-        }
+        for (int i = 0; i < h->n; i++)
+            for (int k = 0; k < KINDS; k++) free(h->e[i].path[k]);
         free(h->e);
         free(h);
     }
@@ -196,7 +194,7 @@ void xqtb_close(xqtb_handle *h)
     for (int i = 0; i < h->n; i++) {
         tb_entry *e = &h->e[i];
         for (int k = 0; k < KINDS; k++) {
-            if (e->state[k] == 1) xqf_close(&e->file[k]);
+            if (e->file[k].meta) xqf_close(&e->file[k]); /* open, or failed after opening */
             free(e->path[k]);
         }
         if (e->index_ready) xq_index_free(&e->ix);
@@ -230,8 +228,8 @@ static tb_entry *find_entry(xqtb_handle *h, const xq_material *canon)
  * options may require a rule set); returns false for a file of others. */
 static int settle_rules(xqtb_handle *h, const xqf_file *f)
 {
-    if (h->require_rules >= 0 && (int)f->rules != h->require_rules) return 0;
-    int key = (int)(f->rules | f->limit << 2), expected = -1;
+    if (h->require_rules >= 0 && (int)f->info.rules != h->require_rules) return 0;
+    int key = (int)(f->info.rules | f->info.limit << 2), expected = -1;
     if (__atomic_compare_exchange_n(&h->settled, &expected, key, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) return 1;
     return expected == key;
 }
@@ -262,7 +260,7 @@ static int ensure_open(xqtb_handle *h, tb_entry *e, int kind)
             st = XQTB_ERR_NOMEM;
         } else {
             e->index_ready = 1;
-            int rc = xqf_open(&e->file[kind], e->path[kind], file_kind[kind], e->name, e->ix.size);
+            int rc = xqf_open(&e->file[kind], e->path[kind], kind, e->name, e->ix.size);
             if (rc == XQTB_OK && !settle_rules(h, &e->file[kind])) {
                 xqf_close(&e->file[kind]);
                 rc = XQTB_ERR_MISMATCH;
@@ -291,19 +289,24 @@ static int probe_raw(xqtb_handle *h, const xq_board *b, int kind, unsigned *valu
     if (!e) return XQTB_ERR_NO_TABLE;
     int st = ensure_open(h, e, kind);
     if (st != 1) return st;
-    const xqf_file *f = &e->file[kind];
+    xqf_file *f = &e->file[kind];
     uint64_t idx = xq_index_encode(&e->ix, b, flip ? XQ_INDEX_FLIP : 0);
-    if (idx >= f->entries) return XQTB_ERR_INVALID;
+    if (idx >= f->info.entries) return XQTB_ERR_INVALID;
     unsigned sym;
     int rc = xq_cache_symbol(h->cache, f, e->file_id[kind], b->side ^ flip, idx, &sym);
-    if (rc != XQTB_OK) return rc;
-    if (kind == KIND_WDL) {
+    if (rc != XQTB_OK) {
+        /* A file changed under the handle answers nothing more, not even
+         * from blocks still cached, so that no probe mixes two files. */
+        if (xqf_changed(f)) __atomic_store_n(&e->state[kind], XQTB_ERR_CORRUPT, __ATOMIC_RELEASE);
+        return rc;
+    }
+    if (kind == XQF_KIND_WDL) {
         if (sym > XQF_WDL_WIN) return XQTB_ERR_CORRUPT;
         *value = sym;
         return XQTB_OK;
     }
-    if (sym >= f->nsymbols) return XQTB_ERR_CORRUPT;
-    *value = (unsigned)f->dtm_map[2 * sym] | (unsigned)f->dtm_map[2 * sym + 1] << 8;
+    if (sym >= f->info.nsymbols) return XQTB_ERR_CORRUPT;
+    *value = (unsigned)f->info.map[2 * sym] | (unsigned)f->info.map[2 * sym + 1] << 8;
     return XQTB_OK;
 }
 
@@ -327,7 +330,7 @@ static int probe_dtc_code(xqtb_handle *h, const xq_board *b, unsigned *dtc)
 {
     *dtc = XQF_DTC_NONE;
     if (xqtb_limit(h) <= 0) return XQTB_OK;
-    return probe_raw(h, b, KIND_DTC, dtc);
+    return probe_raw(h, b, XQF_KIND_DTC, dtc);
 }
 
 /* Everything about a legal board at a counter (0 .. limit + 1: one past
@@ -335,7 +338,7 @@ static int probe_dtc_code(xqtb_handle *h, const xq_board *b, unsigned *dtc)
 static int probe_full(xqtb_handle *h, const xq_board *b, int counter, xqtb_result *r)
 {
     unsigned v;
-    int rc = probe_raw(h, b, KIND_DTM, &v);
+    int rc = probe_raw(h, b, XQF_KIND_DTM, &v);
     if (rc != XQTB_OK) return rc;
     memset(r, 0, sizeof *r);
     r->dtc = -1;
@@ -368,7 +371,7 @@ int xqtb_probe_wdl(xqtb_handle *h, const xqtb_position *pos, int *wdl)
     xq_board b;
     if (!h || !wdl || xq_position_to_board(pos, &b, NULL)) return XQTB_ERR_INVALID;
     unsigned sym;
-    int rc = probe_raw(h, &b, KIND_WDL, &sym);
+    int rc = probe_raw(h, &b, XQF_KIND_WDL, &sym);
     if (rc == XQTB_OK) *wdl = wdl_of_symbol(sym);
     return rc;
 }
@@ -378,7 +381,7 @@ int xqtb_probe_wdl_counter(xqtb_handle *h, const xqtb_position *pos, int rule_co
     xq_board b;
     if (!h || !wdl5 || rule_counter < 0 || xq_position_to_board(pos, &b, NULL)) return XQTB_ERR_INVALID;
     unsigned sym, dtc = XQF_DTC_NONE;
-    int rc = probe_raw(h, &b, KIND_WDL, &sym);
+    int rc = probe_raw(h, &b, XQF_KIND_WDL, &sym);
     if (rc != XQTB_OK) return rc;
     if (!counter_ok(h, rule_counter)) return XQTB_ERR_INVALID;
     int wdl = wdl_of_symbol(sym);
@@ -392,7 +395,7 @@ int xqtb_probe_dtm(xqtb_handle *h, const xqtb_position *pos, int *wdl, int *dtm)
     xq_board b;
     if (!h || !wdl || !dtm || xq_position_to_board(pos, &b, NULL)) return XQTB_ERR_INVALID;
     unsigned v;
-    int rc = probe_raw(h, &b, KIND_DTM, &v);
+    int rc = probe_raw(h, &b, XQF_KIND_DTM, &v);
     if (rc != XQTB_OK) return rc;
     if (v == XQF_DTM_DRAW) {
         *wdl = XQTB_DRAW;

@@ -270,8 +270,8 @@ static void check_probes(const material_positions *mp, int32_t max_dtm)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size > (1 << 20)) return 0;
-    int is_dtc = size >= 8 && !memcmp(data, xqf_magic_dtc, 8);
-    int dtm = is_dtc || (size >= 8 && !memcmp(data, xqf_magic_dtm, 8)); /* a symbol map to re-sign */
+    int is_dtc = size >= 8 && !memcmp(data, xqf_kind_magic(XQF_KIND_DTC), 8);
+    int dtm = is_dtc || (size >= 8 && !memcmp(data, xqf_kind_magic(XQF_KIND_DTM), 8)); /* a symbol map to re-sign */
     int kind = is_dtc ? XQF_KIND_DTC : dtm ? XQF_KIND_DTM : XQF_KIND_WDL;
     const material_positions *mp = positions_of(material_of(data, size));
     char path[512];

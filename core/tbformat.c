@@ -1,0 +1,191 @@
+/*
+ * tbformat.c - file kinds, and the checks of a compressed file's header and
+ * metadata (docs/FORMAT.md, "What a compressed reader must check"; the
+ * numbers in the comments are that list's).  Every number read from a file
+ * is bounded before it is used as a size or an offset, so a damaged or
+ * hostile file is refused, never followed.
+ */
+#include "tbformat.h"
+
+#include <lz4.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#define XXH_STATIC_LINKING_ONLY /* XXH64_state_t on the stack: no allocation to fail */
+#include <xxhash.h>
+
+static const char *const kind_ext[XQF_KINDS] = {"xqw", "xqd", "xqc", "xqtb"};
+static const char *const kind_name[XQF_KINDS] = {"WDL", "DTM", "DTC", "raw"};
+static const char kind_magic[XQF_KINDS][8] = {
+    {'X', 'Q', 'T', 'B', 'W', 'D', 'L', 0},
+    {'X', 'Q', 'T', 'B', 'D', 'T', 'M', 0},
+    {'X', 'Q', 'T', 'B', 'D', 'T', 'C', 0},
+    {'X', 'Q', 'T', 'B', 'R', 'A', 'W', 0},
+};
+
+const char *xqf_kind_ext(int kind) { return kind >= 0 && kind < XQF_KINDS ? kind_ext[kind] : NULL; }
+const char *xqf_kind_name(int kind) { return kind >= 0 && kind < XQF_KINDS ? kind_name[kind] : NULL; }
+const char *xqf_kind_magic(int kind) { return kind >= 0 && kind < XQF_KINDS ? kind_magic[kind] : NULL; }
+
+int xqf_kind_of_ext(const char *ext)
+{
+    for (int k = 0; ext && k < XQF_KINDS; k++)
+        if (!strcmp(ext, kind_ext[k])) return k;
+    return -1;
+}
+
+void xqf_path(const char *dir, const char *name, int kind, char *buf, size_t len)
+{
+    const char *ext = xqf_kind_ext(kind);
+    snprintf(buf, len, "%s/%s.%s", dir, name, ext ? ext : "?");
+}
+
+/* Returns rc after writing the reason, if the caller wants one. */
+static int refuse(int rc, char *why, const char *fmt, ...)
+{
+    if (why) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(why, XQF_WHY_MAX, fmt, ap);
+        va_end(ap);
+    }
+    return rc;
+}
+
+int xqf_parse_header(xqf_info *f, const uint8_t *h, uint64_t size, int kind, const char *name, uint64_t entries,
+                     char why[XQF_WHY_MAX])
+{
+    memset(f, 0, sizeof *f);
+    if (kind < 0 || kind >= XQF_COMPRESSED_KINDS) return refuse(XQF_CORRUPT, why, "not a compressed file kind");
+    /* 1 */
+    if (size < XQF_HEADER_SIZE)
+        return refuse(XQF_CORRUPT, why, "only %llu bytes, shorter than a header", (unsigned long long)size);
+    if (memcmp(h, kind_magic[kind], 8)) return refuse(XQF_CORRUPT, why, "not a %s file (bad magic)", kind_name[kind]);
+    /* 2: a newer format may not even hash the same way, so these come
+     * before anything that relies on the layout */
+    uint32_t version = xqf_get32(h + XQF_OFF_VERSION), layout = xqf_get32(h + XQF_OFF_INDEX_LAYOUT);
+    if (version != XQF_VERSION)
+        return refuse(XQF_MISMATCH, why, "format version %u, this reader knows %d: regenerate it", version,
+                      XQF_VERSION);
+    if (layout != XQF_INDEX_LAYOUT)
+        return refuse(XQF_MISMATCH, why, "index layout %u, this reader knows %d: regenerate it", layout,
+                      XQF_INDEX_LAYOUT);
+    if (xqf_get32(h + XQF_OFF_HEADER_SIZE) != XQF_HEADER_SIZE) return refuse(XQF_CORRUPT, why, "bad header size field");
+    /* 3 */
+    char fname[XQF_NAME_SIZE + 1];
+    memcpy(fname, h + XQF_OFF_NAME, XQF_NAME_SIZE);
+    fname[XQF_NAME_SIZE] = 0;
+    if (strcmp(fname, name)) return refuse(XQF_CORRUPT, why, "the header names another material");
+    if (xqf_get64(h + XQF_OFF_ENTRIES) != entries)
+        return refuse(XQF_CORRUPT, why, "the header's entry count is not the size of %s's index", name);
+    /* 4 */
+    for (int i = XQF_OFF_RESERVED; i < XQF_HEADER_SIZE; i++)
+        if (h[i]) return refuse(XQF_CORRUPT, why, "reserved header bytes are not zero");
+    f->kind = kind;
+    f->size = size;
+    f->entries = entries;
+    f->block_entries = xqf_get32(h + XQF_OFF_BLOCK_ENTRIES);
+    f->symbol_bytes = xqf_get32(h + XQF_OFF_SYMBOL_BYTES);
+    f->blocks = xqf_get32(h + XQF_OFF_BLOCKS);
+    f->max_dtm = (int32_t)xqf_get32(h + XQF_OFF_MAX_DTM);
+    f->nsymbols = xqf_get32(h + XQF_OFF_SYMBOLS);
+    /* 5 */
+    if (f->block_entries == 0 || f->block_entries % 4 ||
+        xqf_block_bytes(f->symbol_bytes, f->block_entries) > XQF_MAX_BLOCK_BYTES)
+        return refuse(XQF_CORRUPT, why, "bad block size");
+    if ((uint64_t)f->blocks != (entries + f->block_entries - 1) / f->block_entries)
+        return refuse(XQF_CORRUPT, why, "bad block count");
+    /* 6 */
+    if (kind == XQF_KIND_WDL) {
+        if (f->symbol_bytes != 0 || f->nsymbols != 0) return refuse(XQF_CORRUPT, why, "bad symbol fields");
+    } else if (f->symbol_bytes < 1 || f->symbol_bytes > 2 || f->nsymbols < 1 || f->nsymbols > XQF_MAX_SYMBOLS ||
+               (f->symbol_bytes == 1 && f->nsymbols > 256)) {
+        return refuse(XQF_CORRUPT, why, "bad symbol fields");
+    }
+    /* 7 */
+    if (xqf_get64(h + XQF_OFF_FILE_SIZE) != size)
+        return refuse(XQF_CORRUPT, why, "%llu bytes, but the header says %llu (truncated or extended)",
+                      (unsigned long long)size, (unsigned long long)xqf_get64(h + XQF_OFF_FILE_SIZE));
+    uint64_t map_bytes = kind != XQF_KIND_WDL ? ((uint64_t)f->nsymbols * 2 + 7) / 8 * 8 : 0;
+    uint64_t nblocks = 2 * (uint64_t)f->blocks;
+    f->meta_bytes = XQF_HEADER_SIZE + map_bytes + (nblocks + 1) * 8 + nblocks * 8;
+    if (f->meta_bytes > size) return refuse(XQF_CORRUPT, why, "the block tables do not fit in the file");
+    return XQF_OK;
+}
+
+/* 6: every map value is one a reader can interpret. */
+static int check_map(const xqf_info *f, char *why)
+{
+    for (uint32_t i = 0; i < f->nsymbols; i++) {
+        unsigned v = (unsigned)f->map[2 * i] | (unsigned)f->map[2 * i + 1] << 8;
+        if (f->kind == XQF_KIND_DTC) {
+            if (v != XQF_DTC_NONE && (int64_t)(v & ~(unsigned)XQF_DTC_BEYOND) > f->max_dtm)
+                return refuse(XQF_CORRUPT, why, "DTC map value %u beyond the longest DTC", v);
+        } else if (v == XQF_DTM_DRAW) {
+            continue;
+        } else if (v & XQF_DTM_RULED) {
+            /* order 1..63 in bits 2-7, nothing above bit 7 */
+            if ((v & 0x7F00) || (v & 0xFF) >> 2 == 0) return refuse(XQF_CORRUPT, why, "bad ruled map value %u", v);
+        } else if ((int64_t)v > f->max_dtm) {
+            return refuse(XQF_CORRUPT, why, "DTM map value %u beyond the longest DTM", v);
+        }
+    }
+    return XQF_OK;
+}
+
+int xqf_check_meta(xqf_info *f, const uint8_t *meta, char why[XQF_WHY_MAX])
+{
+    uint64_t map_bytes = f->kind != XQF_KIND_WDL ? ((uint64_t)f->nsymbols * 2 + 7) / 8 * 8 : 0;
+    uint64_t nblocks = 2 * (uint64_t)f->blocks;
+    /* 7: the meta hash covers the header but itself, and everything up to
+     * the first block, so with the block checksums every byte is covered */
+    XXH64_state_t st;
+    XXH64_reset(&st, 0);
+    XXH64_update(&st, meta, XQF_OFF_META_HASH);
+    XXH64_update(&st, meta + XQF_HEADER_SIZE, (size_t)(f->meta_bytes - XQF_HEADER_SIZE));
+    if (XXH64_digest(&st) != xqf_get64(meta + XQF_OFF_META_HASH))
+        return refuse(XQF_CORRUPT, why, "header or block tables damaged (meta checksum)");
+    f->map = meta + XQF_HEADER_SIZE;
+    f->offsets = f->map + map_bytes;
+    f->checksums = f->offsets + (nblocks + 1) * 8;
+    /* 8 */
+    if (xqf_get64(f->offsets) != f->meta_bytes) return refuse(XQF_CORRUPT, why, "the first block is misplaced");
+    uint64_t prev = f->meta_bytes, bound = (uint64_t)LZ4_compressBound(XQF_MAX_BLOCK_BYTES);
+    for (uint64_t k = 1; k <= nblocks; k++) {
+        uint64_t o = xqf_get64(f->offsets + 8 * k);
+        if (o < prev || o > f->size || o - prev > bound)
+            return refuse(XQF_CORRUPT, why, "block %llu is out of bounds", (unsigned long long)(k - 1));
+        prev = o;
+    }
+    if (prev != f->size) return refuse(XQF_CORRUPT, why, "the blocks do not end at the end of the file");
+    int rc = check_map(f, why);
+    if (rc != XQF_OK) return rc;
+    /* 9: only now, with the header known intact, so that a damaged field
+     * reads as damage and only a sound file built otherwise as a mismatch */
+    f->rules = xqf_get32(meta + XQF_OFF_REPETITION);
+    f->limit = xqf_get32(meta + XQF_OFF_MOVE_LIMIT);
+    uint32_t revision = xqf_get32(meta + XQF_OFF_GEN_REVISION);
+    if (f->rules > XQF_REPETITION_MAX)
+        return refuse(XQF_MISMATCH, why, "repetition rule %u is unknown to this reader", f->rules);
+    if (f->limit > XQF_MAX_LIMIT)
+        return refuse(XQF_MISMATCH, why, "move limit %u is beyond %d", f->limit, XQF_MAX_LIMIT);
+    if (revision != XQF_GEN_REVISION)
+        return refuse(XQF_MISMATCH, why, "built by generator revision %u, not %d: regenerate it", revision,
+                      XQF_GEN_REVISION);
+    /* a DTC file exists only for a move limit */
+    if (f->kind == XQF_KIND_DTC && f->limit == 0) return refuse(XQF_CORRUPT, why, "a DTC file without a move limit");
+    return XQF_OK;
+}
+
+uint64_t xqf_block_symbol_bytes(const xqf_info *f, uint64_t k)
+{
+    uint64_t first = (k % f->blocks) * f->block_entries;
+    uint64_t count = f->entries - first < f->block_entries ? f->entries - first : f->block_entries;
+    return xqf_block_bytes(f->symbol_bytes, count);
+}
+
+int xqf_block_sound(const xqf_info *f, uint64_t k, const uint8_t *data)
+{
+    uint64_t n = xqf_block_end(f, k) - xqf_block_begin(f, k);
+    return XXH64(data, (size_t)n, 0) == xqf_get64(f->checksums + 8 * k);
+}
