@@ -19,31 +19,43 @@
 #include "tb.h"
 #include "tbformat.h"
 
-enum { RAW_VERSION = 2, RAW_HEADER = 96, RAW_NAME = 36, RAW_SUM = 88 };
+enum { RAW_VERSION = 2, RAW_HEADER = 96, RAW_NAME = 36 };
 
-static const char raw_magic[8] = {'X', 'Q', 'T', 'B', 'R', 'A', 'W', 0};
+/* Header field offsets (bytes), as docs/FORMAT.md's raw header table. */
+enum {
+    RAW_OFF_MAGIC = 0,         /* 8: "XQTBRAW\0" */
+    RAW_OFF_VERSION = 8,       /* u32: RAW_VERSION */
+    RAW_OFF_WIDTH = 12,        /* u32: cell width, 1 or 2 */
+    RAW_OFF_NAME = 16,         /* 36: canonical material, NUL-padded */
+    RAW_OFF_MAX_DTM = 52,      /* i32: longest DTM, -1 if none */
+    RAW_OFF_ENTRIES = 56,      /* u64: N, entries per side to move */
+    RAW_OFF_GEN_REVISION = 64, /* u32 */
+    RAW_OFF_REPETITION = 68,   /* u32: rule set */
+    RAW_OFF_MOVE_LIMIT = 72,   /* u32: plies, 0 = none */
+    RAW_OFF_RESERVED = 76,     /* 12 bytes, zero */
+    RAW_OFF_CHECKSUM = 88,     /* u64: XXH64 of bytes [0, 88) and all data */
+};
 
 void tb_raw_path(const char *dir, const xq_material *m, char *buf, size_t len)
 {
     char name[XQ_MATERIAL_MAX];
     xq_material_name(m, name);
-    snprintf(buf, len, "%s/%s.xqtb", dir, name);
+    xqf_path(dir, name, XQF_KIND_RAW, buf, len);
 }
 
-/* Header bytes 0..87; bytes 88..95 hold the checksum of header and data. */
+/* The header but its checksum, which covers the data too. */
 static void header_fill(const tb_table *t, uint8_t h[RAW_HEADER])
 {
     memset(h, 0, RAW_HEADER);
-    memcpy(h, raw_magic, 8);
-    xqf_put32(h + 8, RAW_VERSION);
-    xqf_put32(h + 12, (uint32_t)t->width);
-    xq_material_name(&t->mat, (char *)h + 16);
-    xqf_put32(h + 52, (uint32_t)(int32_t)t->max_dtm);
-    xqf_put64(h + 56, t->ix.size);
-    xqf_put32(h + 64, TB_GEN_REVISION);
-    xqf_put32(h + 68, (uint32_t)t->rules);
-    xqf_put32(h + 72, (uint32_t)t->limit);
-    /* 76..87 reserved, zero */
+    memcpy(h + RAW_OFF_MAGIC, xqf_kind_magic(XQF_KIND_RAW), 8);
+    xqf_put32(h + RAW_OFF_VERSION, RAW_VERSION);
+    xqf_put32(h + RAW_OFF_WIDTH, (uint32_t)t->width);
+    xq_material_name(&t->mat, (char *)h + RAW_OFF_NAME);
+    xqf_put32(h + RAW_OFF_MAX_DTM, (uint32_t)(int32_t)t->max_dtm);
+    xqf_put64(h + RAW_OFF_ENTRIES, t->ix.size);
+    xqf_put32(h + RAW_OFF_GEN_REVISION, TB_GEN_REVISION);
+    xqf_put32(h + RAW_OFF_REPETITION, (uint32_t)t->rules);
+    xqf_put32(h + RAW_OFF_MOVE_LIMIT, (uint32_t)t->limit);
 }
 
 /* 16-bit values in file byte order (little-endian). */
@@ -83,7 +95,7 @@ int tb_raw_write(const tb_table *t, const char *dir, char err[XQ_ERR_MAX])
     /* The checksum goes in the header, so the cells are converted twice:
      * once to hash, once to write; no second copy of the table. */
     XXH64_reset(st, 0);
-    XXH64_update(st, h, RAW_SUM);
+    XXH64_update(st, h, RAW_OFF_CHECKSUM);
     for (int s = 0; s < 2; s++)
         for (uint64_t i = 0; i < t->ix.size; i += CHUNK) {
             uint64_t n = t->ix.size - i < CHUNK ? t->ix.size - i : CHUNK;
@@ -97,7 +109,7 @@ int tb_raw_write(const tb_table *t, const char *dir, char err[XQ_ERR_MAX])
             u16_to_bytes(t->dtc[s] + i, n, buf);
             XXH64_update(st, buf, 2 * n);
         }
-    xqf_put64(h + RAW_SUM, XXH64_digest(st));
+    xqf_put64(h + RAW_OFF_CHECKSUM, XXH64_digest(st));
     XXH64_freeState(st);
     atomic_file f;
     int rc = atomic_open(&f, path, err);
@@ -143,7 +155,9 @@ tb_table *tb_raw_read(const char *dir, const xq_material *m, char err[XQ_ERR_MAX
     xq_material_canonical(m, &canon);
     xq_material_name(&canon, name);
     tb_raw_path(dir, &canon, path, sizeof path);
-    int fd = open(path, O_RDONLY);
+    /* O_NONBLOCK: a FIFO or device under a table's name must not hang the
+     * open waiting for a writer; it is refused below as not a file. */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0) {
         snprintf(err, XQ_ERR_MAX, "table %s: cannot open %.60s: %s", name, path, strerror(errno));
         return NULL;
@@ -151,24 +165,31 @@ tb_table *tb_raw_read(const char *dir, const xq_material *m, char err[XQ_ERR_MAX
     uint8_t h[RAW_HEADER];
     struct stat sb;
     tb_table *t = NULL;
-    if (fstat(fd, &sb) || read_all(fd, h, RAW_HEADER)) {
+    if (fstat(fd, &sb) || !S_ISREG(sb.st_mode)) {
+        snprintf(err, XQ_ERR_MAX, "table %s: %.60s is not a regular file", name, path);
+        goto fail;
+    }
+    /* back to blocking reads: the file is a regular one */
+    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    if (read_all(fd, h, RAW_HEADER)) {
         snprintf(err, XQ_ERR_MAX, "table %s: %.60s is truncated (no complete header)", name, path);
         goto fail;
     }
-    if (memcmp(h, raw_magic, 8) || xqf_get32(h + 8) != RAW_VERSION) {
+    if (memcmp(h + RAW_OFF_MAGIC, xqf_kind_magic(XQF_KIND_RAW), 8) || xqf_get32(h + RAW_OFF_VERSION) != RAW_VERSION) {
         snprintf(err, XQ_ERR_MAX, "table %s: %.60s is not an xqtb raw table of version %d", name, path, RAW_VERSION);
         goto fail;
     }
-    if (xqf_get32(h + 64) != TB_GEN_REVISION) {
+    if (xqf_get32(h + RAW_OFF_GEN_REVISION) != TB_GEN_REVISION) {
         snprintf(err, XQ_ERR_MAX, "table %s: %.60s was built by generator revision %u, not %d: regenerate it", name,
-                 path, xqf_get32(h + 64), TB_GEN_REVISION);
+                 path, xqf_get32(h + RAW_OFF_GEN_REVISION), TB_GEN_REVISION);
         goto fail;
     }
-    uint32_t width = xqf_get32(h + 12), rules = xqf_get32(h + 68), limit = xqf_get32(h + 72);
+    uint32_t width = xqf_get32(h + RAW_OFF_WIDTH), rules = xqf_get32(h + RAW_OFF_REPETITION);
+    uint32_t limit = xqf_get32(h + RAW_OFF_MOVE_LIMIT);
     char fname[RAW_NAME + 1];
-    memcpy(fname, h + 16, RAW_NAME);
+    memcpy(fname, h + RAW_OFF_NAME, RAW_NAME);
     fname[RAW_NAME] = 0;
-    int reserved = xqf_get32(h + 76) || xqf_get64(h + 80);
+    int reserved = xqf_get32(h + RAW_OFF_RESERVED) || xqf_get64(h + RAW_OFF_RESERVED + 4);
     if ((width != 1 && width != 2) || strcmp(fname, name) || rules >= XQ_RULES_NB || limit > DTC_MAX_LIMIT ||
         reserved) {
         snprintf(err, XQ_ERR_MAX, "table %s: %.40s has a bad header (material %.16s, width %u, rules %u)", name, path,
@@ -184,15 +205,16 @@ tb_table *tb_raw_read(const char *dir, const xq_material *m, char err[XQ_ERR_MAX
     t->limit = (int)limit;
     uint64_t bytes = t->ix.size * width, ruled_bytes = rules != XQ_RULES_NONE ? t->ix.size : 0;
     uint64_t dtc_bytes = limit ? 2 * t->ix.size : 0;
-    if (xqf_get64(h + 56) != t->ix.size || (uint64_t)sb.st_size != RAW_HEADER + 2 * (bytes + ruled_bytes + dtc_bytes)) {
+    if (xqf_get64(h + RAW_OFF_ENTRIES) != t->ix.size ||
+        (uint64_t)sb.st_size != RAW_HEADER + 2 * (bytes + ruled_bytes + dtc_bytes)) {
         snprintf(err, XQ_ERR_MAX, "table %s: %.60s has the wrong size (truncated or not this version)", name, path);
         goto fail;
     }
-    t->max_dtm = (int32_t)xqf_get32(h + 52);
+    t->max_dtm = (int32_t)xqf_get32(h + RAW_OFF_MAX_DTM);
     XXH64_state_t *st = XXH64_createState();
     if (!st) goto nomem;
     XXH64_reset(st, 0);
-    XXH64_update(st, h, RAW_SUM);
+    XXH64_update(st, h, RAW_OFF_CHECKSUM);
     int bad = 0;
     for (int s = 0; s < 2 && !bad; s++) {
         uint8_t *c = t->cells[s];
@@ -220,7 +242,7 @@ tb_table *tb_raw_read(const char *dir, const xq_material *m, char err[XQ_ERR_MAX
     }
     uint64_t sum = XXH64_digest(st);
     XXH64_freeState(st);
-    if (bad || sum != xqf_get64(h + RAW_SUM)) {
+    if (bad || sum != xqf_get64(h + RAW_OFF_CHECKSUM)) {
         snprintf(err, XQ_ERR_MAX, "table %s: %.60s is corrupt (checksum mismatch)", name, path);
         goto fail;
     }

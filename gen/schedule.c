@@ -16,11 +16,12 @@
 #include "repetition.h"
 #include "retro.h"
 #include "tb.h"
+#include "tbcheck.h"
 #include "tbformat.h"
 
 typedef struct {
     const char *name;
-    int quiet;
+    int progress;
     struct timespec t0;
 } progress_state;
 
@@ -34,7 +35,7 @@ static double seconds_since(const struct timespec *t0)
 static void show_progress(void *arg, const retro_progress *p)
 {
     progress_state *s = arg;
-    if (s->quiet) return;
+    if (!s->progress) return;
     double secs = seconds_since(&s->t0);
     fprintf(stderr, "\r%-10s ply %4d: %10llu decided, %5.1f%% of %llu legal entries, %6.1f s ", s->name, p->ply,
             (unsigned long long)p->resolved, p->legal ? 100.0 * (double)p->total / (double)p->legal : 0.0,
@@ -50,20 +51,39 @@ static int write_compressed(const tb_table *t, const tb_gen_options *opt, char e
     tb_compress_options co = {.threads = opt->threads};
     tb_compress_report r;
     if (tb_compress_write(t, opt->dir, &co, &r, err)) return -1;
-    if (!opt->quiet && r.legal_entries)
+    if (opt->progress && r.legal_entries)
         fprintf(stderr, "%-10s compressed: WDL %llu bytes (%.3f bits per legal entry), DTM %llu bytes (%.3f)\n", name,
                 (unsigned long long)r.wdl_bytes, 8.0 * (double)r.wdl_bytes / (double)r.legal_entries,
                 (unsigned long long)r.dtm_bytes, 8.0 * (double)r.dtm_bytes / (double)r.legal_entries);
     return 0;
 }
 
-static int compressed_files_exist(const tb_gen_options *opt, const xq_material *m)
+/* Whether every compressed file table t calls for (WDL and DTM, and DTC
+ * with a move limit) is present, intact as `xqtb check` sees it (header,
+ * metadata, every block's checksum: core/tbcheck.h), and built under t's
+ * rule set and move limit.  If not, why names the first file that is not
+ * and what is wrong with it. */
+static int compressed_files_sound(const tb_gen_options *opt, const tb_table *t, char why[XQ_ERR_MAX])
 {
-    char path[4096];
-    tb_compressed_path(opt->dir, m, XQF_KIND_WDL, path, sizeof path);
-    if (access(path, F_OK)) return 0;
-    tb_compressed_path(opt->dir, m, XQF_KIND_DTM, path, sizeof path);
-    return access(path, F_OK) == 0;
+    char name[XQ_MATERIAL_MAX], path[4096];
+    xq_material_name(&t->mat, name);
+    for (int kind = 0; kind < (t->limit ? XQF_COMPRESSED_KINDS : XQF_KIND_DTC); kind++) {
+        xqf_path(opt->dir, name, kind, path, sizeof path);
+        xqf_check_report r;
+        if (xqf_check_file(path, kind, name, t->ix.size, 0, &r) != XQF_OK) {
+            if (r.status == XQF_MISSING)
+                snprintf(why, XQ_ERR_MAX, "%.60s is missing", path);
+            else
+                snprintf(why, XQ_ERR_MAX, "%.60s is %s (%.80s)", path, xqf_check_status_name(r.status), r.why);
+            return 0;
+        }
+        if (r.info.rules != (uint32_t)t->rules || r.info.limit != (uint32_t)t->limit) {
+            snprintf(why, XQ_ERR_MAX, "%.60s was built under rules %s and a limit of %u plies, not %s and %d", path,
+                     xq_rules_name((int)r.info.rules), r.info.limit, xq_rules_name(t->rules), t->limit);
+            return 0;
+        }
+    }
+    return 1;
 }
 
 /* The repetition rulings over what retro_solve left drawn. */
@@ -78,7 +98,7 @@ static int apply_rules(tb_table *t, const char *name, const tb_gen_options *opt,
         snprintf(err, XQ_ERR_MAX, "%s: %.120s", name, why);
         return -1;
     }
-    if (!opt->quiet && t->rules != XQ_RULES_NONE)
+    if (opt->progress && t->rules != XQ_RULES_NONE)
         fprintf(stderr,
                 "%-10s rulings (%s): %llu drawn entries, %llu nodes, %llu edges; decided %llu by check, %llu by "
                 "chase, %d orders, %.2f s\n",
@@ -100,7 +120,7 @@ static int apply_limit(tb_table *t, const char *name, const tb_gen_options *opt,
         snprintf(err, XQ_ERR_MAX, "%s: %.120s", name, why);
         return -1;
     }
-    if (!opt->quiet)
+    if (opt->progress)
         fprintf(stderr,
                 "%-10s DTC (limit %d plies): longest %d plies, %llu entries beyond the limit, %d plies, %.2f s\n", name,
                 t->limit, rep.longest, (unsigned long long)rep.beyond, rep.passes, seconds_since(&t0));
@@ -132,12 +152,12 @@ static int generate_one(tb_set *set, const xq_material *m, const tb_gen_options 
         tb_table_free(t);
         return -1;
     }
-    progress_state ps = {name, opt->quiet, {0, 0}};
+    progress_state ps = {name, opt->progress, {0, 0}};
     clock_gettime(CLOCK_MONOTONIC, &ps.t0);
     int threads = opt->threads > 0 ? opt->threads : par_cores();
     if (retro_solve(t, threads, show_progress, &ps, err)) return -1;
     double secs = seconds_since(&ps.t0);
-    if (!opt->quiet)
+    if (opt->progress)
         fprintf(stderr, "\r%-10s solved: %llu entries per side, longest DTM %d%s, %.2f s (%.2f M entries/s)%20s\n",
                 name, (unsigned long long)t->ix.size, t->max_dtm < 0 ? 0 : t->max_dtm,
                 t->max_dtm < 0 ? " (nothing decided: all draws)" : " plies", secs,
@@ -183,7 +203,10 @@ static int visit(tb_set *set, const xq_material *m, const tb_gen_options *opt, i
                     xq_material_name(m, name);
                     fprintf(stderr, "%-10s reusing %s\n", name, path);
                 }
-                return compressed_files_exist(opt, m) ? 0 : write_compressed(t, opt, err);
+                char why[XQ_ERR_MAX];
+                if (compressed_files_sound(opt, t, why)) return 0;
+                if (!opt->quiet) fprintf(stderr, "%s; writing the compressed files again from %s\n", why, path);
+                return write_compressed(t, opt, err);
             }
             if (t) {
                 tb_table_free(t);

@@ -63,7 +63,8 @@ typedef struct tb_set tb_set;
 typedef struct {
     const char *dir;     /* where tables are read and written */
     int threads;         /* 0 = all cores */
-    int quiet;           /* no progress output */
+    int quiet;           /* no output but errors */
+    int progress;        /* per-ply progress and per-pass figures (for a terminal) */
     int force;           /* regenerate even if a valid file exists */
     int wide;            /* start with 2-byte cells (normally only past 251 plies) */
     uint64_t max_memory; /* bytes the generator may use; 0 = what is available */

@@ -28,6 +28,9 @@ static const command commands[] = {
     {"adjudicate", cmd_adjudicate,
      "adjudicate [-d DIR[:DIR...]] [--json] [FILE]\n"
      "                                  judge a game record under the move limit"},
+    {"check", cmd_check,
+     "check [-d DIR] [--deep] [-q] [MATERIAL...]\n"
+     "                                  check every compressed file's header and block checksums"},
     {"verify", cmd_verify, "verify [-t N] [-d DIR] MATERIAL...  check every value against its successors"},
 };
 

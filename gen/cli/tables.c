@@ -319,7 +319,17 @@ int cmd_gen(int argc, char **argv)
         a.nmaterial = all_materials(a.all, m, MAX_ALL);
         if (!a.quiet) fprintf(stderr, "xqtb gen: %d materials with at most %d pieces\n", a.nmaterial, a.all);
     }
-    tb_gen_options opt = {a.dir, a.threads, a.quiet || !isatty(2), a.force, a.wide, a.max_memory, a.rules, a.limit};
+    /* Notices (a table reused, a file rewritten) always, unless -q; the
+     * per-ply progress only on a terminal, where \r redraws it. */
+    tb_gen_options opt = {.dir = a.dir,
+                          .threads = a.threads,
+                          .quiet = a.quiet,
+                          .progress = !a.quiet && isatty(2),
+                          .force = a.force,
+                          .wide = a.wide,
+                          .max_memory = a.max_memory,
+                          .rules = a.rules,
+                          .limit = a.limit};
     for (int i = 0; i < a.nmaterial; i++) {
         char err[XQ_ERR_MAX];
         if (tb_generate(&m[i], &opt, err)) {

@@ -1,0 +1,162 @@
+/*
+ * tbcheck.c - checking a compressed file whole (tbcheck.h).
+ *
+ * Blocks lie back to back after the metadata, so they are read in large
+ * runs of whole blocks (CHUNK bytes or one block, whichever is more) and
+ * hashed in place: one read per few megabytes, and the checksum speed of
+ * XXH64 is what bounds the whole (docs/BENCHMARKS.md, "xqtb check").
+ */
+#include "tbcheck.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <lz4.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+enum { CHUNK = 8 << 20 };
+
+static int read_at(int fd, uint8_t *p, size_t n, uint64_t off)
+{
+    while (n) {
+        ssize_t r = pread(fd, p, n, (off_t)off);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) return -1;
+        p += r;
+        n -= (size_t)r;
+        off += (uint64_t)r;
+    }
+    return 0;
+}
+
+static int fail(xqf_check_report *r, int status, const char *why)
+{
+    r->status = status;
+    if (why && why != r->why) snprintf(r->why, sizeof r->why, "%s", why);
+    return status;
+}
+
+/* Checks 10-11 of docs/FORMAT.md on one block: it decompresses to exactly
+ * its symbols, and each symbol is one a reader accepts. */
+static int block_content_ok(const xqf_info *f, uint64_t k, const uint8_t *data, uint8_t *out)
+{
+    uint64_t len = xqf_block_end(f, k) - xqf_block_begin(f, k), want = xqf_block_symbol_bytes(f, k);
+    int got = LZ4_decompress_safe((const char *)data, (char *)out, (int)len, (int)want);
+    if (got < 0 || (uint64_t)got != want) return 0;
+    if (f->symbol_bytes == 0) {
+        for (uint64_t i = 0; i < want; i++)
+            for (int j = 0; j < 4; j++)
+                if (((out[i] >> (2 * j)) & 3) > XQF_WDL_WIN) return 0;
+    } else if (f->symbol_bytes == 1) {
+        for (uint64_t i = 0; i < want; i++)
+            if (out[i] >= f->nsymbols) return 0;
+    } else {
+        for (uint64_t i = 0; i + 1 < want; i += 2)
+            if (((unsigned)out[i] | (unsigned)out[i + 1] << 8) >= f->nsymbols) return 0;
+    }
+    return 1;
+}
+
+/* Every block, in runs of whole blocks read at once. */
+static int check_blocks(int fd, xqf_check_report *r, int deep)
+{
+    const xqf_info *f = &r->info;
+    uint64_t nblocks = 2 * (uint64_t)f->blocks;
+    size_t cap = CHUNK + (size_t)LZ4_compressBound(XQF_MAX_BLOCK_BYTES);
+    uint8_t *buf = malloc(cap), *out = deep ? malloc(XQF_MAX_BLOCK_BYTES) : NULL;
+    if (!buf || (deep && !out)) {
+        free(buf);
+        free(out);
+        return fail(r, XQF_NOMEM, "out of memory");
+    }
+    uint64_t k = 0, first_bad = 0;
+    while (k < nblocks) {
+        /* blocks k .. e-1: at least one, then as many as fit in CHUNK */
+        uint64_t begin = xqf_block_begin(f, k), e = k + 1;
+        while (e < nblocks && xqf_block_end(f, e) - begin <= CHUNK) e++;
+        uint64_t len = xqf_block_end(f, e - 1) - begin;
+        if (read_at(fd, buf, (size_t)len, begin)) {
+            free(buf);
+            free(out);
+            snprintf(r->why, sizeof r->why, "cannot read block %llu (file shrank while checked?)",
+                     (unsigned long long)k);
+            return fail(r, XQF_CORRUPT, NULL);
+        }
+        r->bytes += len;
+        for (; k < e; k++) {
+            const uint8_t *data = buf + (xqf_block_begin(f, k) - begin);
+            r->blocks++;
+            if (xqf_block_sound(f, k, data) && (!deep || block_content_ok(f, k, data, out))) continue;
+            if (!r->bad_blocks++) first_bad = k;
+        }
+    }
+    free(buf);
+    free(out);
+    if (!r->bad_blocks) return XQF_OK;
+    snprintf(r->why, sizeof r->why, "%llu of %llu blocks damaged, the first block %llu (%s to move, entries from %llu)",
+             (unsigned long long)r->bad_blocks, (unsigned long long)nblocks, (unsigned long long)first_bad,
+             first_bad < f->blocks ? "red" : "black", (unsigned long long)((first_bad % f->blocks) * f->block_entries));
+    return fail(r, XQF_CORRUPT, NULL);
+}
+
+int xqf_check_file(const char *path, int kind, const char *name, uint64_t entries, int deep, xqf_check_report *r)
+{
+    memset(r, 0, sizeof *r);
+    /* O_NONBLOCK: a FIFO under a table's name must not hang the check */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) {
+        snprintf(r->why, sizeof r->why, "%s", errno == ENOENT ? "missing" : strerror(errno));
+        return fail(r, errno == ENOENT ? XQF_MISSING : XQF_IO, NULL);
+    }
+    struct stat sb;
+    if (fstat(fd, &sb) || !S_ISREG(sb.st_mode)) {
+        close(fd);
+        return fail(r, XQF_IO, "not a regular file");
+    }
+    uint8_t h[XQF_HEADER_SIZE];
+    uint8_t *meta = NULL;
+    int rc = XQF_CORRUPT;
+    if ((uint64_t)sb.st_size < XQF_HEADER_SIZE || read_at(fd, h, sizeof h, 0)) {
+        snprintf(r->why, sizeof r->why, "only %llu bytes, shorter than a header", (unsigned long long)sb.st_size);
+    } else if ((rc = xqf_parse_header(&r->info, h, (uint64_t)sb.st_size, kind, name, entries, r->why)) == XQF_OK) {
+        if (!(meta = malloc((size_t)r->info.meta_bytes))) {
+            rc = XQF_NOMEM;
+            snprintf(r->why, sizeof r->why, "out of memory");
+        } else if (read_at(fd, meta, (size_t)r->info.meta_bytes, 0)) {
+            snprintf(r->why, sizeof r->why, "cannot read the block tables");
+        } else {
+            r->bytes = r->info.meta_bytes;
+            rc = xqf_check_meta(&r->info, meta, r->why);
+            /* a file built otherwise is still checked block by block: it
+             * may be damaged as well, which is the worse news */
+            if (rc == XQF_OK || rc == XQF_MISMATCH) {
+                char why[XQF_WHY_MAX];
+                memcpy(why, r->why, sizeof why);
+                int brc = check_blocks(fd, r, deep);
+                if (brc == XQF_OK && rc == XQF_MISMATCH) memcpy(r->why, why, sizeof why);
+                if (brc != XQF_OK) rc = brc;
+            }
+        }
+    }
+    /* the pointers into meta must not outlive it */
+    r->info.map = r->info.offsets = r->info.checksums = NULL;
+    free(meta);
+    close(fd);
+    return fail(r, rc, NULL);
+}
+
+const char *xqf_check_status_name(int status)
+{
+    switch (status) {
+    case XQF_OK: return "sound";
+    case XQF_CORRUPT: return "damaged";
+    case XQF_MISMATCH: return "built otherwise";
+    case XQF_MISSING: return "missing";
+    case XQF_IO: return "unreadable";
+    case XQF_NOMEM: return "out of memory";
+    default: return "unknown";
+    }
+}
