@@ -7,7 +7,7 @@
 #   make test-tsan  the threaded probe test under ThreadSanitizer only
 #   make test-install  install into a scratch prefix, build and run
 #                   scripts/example_probe.c against it
-#   make bench      benchmarks (perft, generation, rulings, DTC, compression, probes)
+#   make bench      benchmarks (perft, generation, rulings, DTC, compression, probes, check)
 #   make fuzz       run the libFuzzer targets for a while (clang)
 #   make install PREFIX=/usr/local
 #
@@ -170,6 +170,7 @@ bench: deps build
 	@sh scripts/bench-dtc $(BUILD)
 	@sh scripts/bench-compress $(BUILD)
 	@sh scripts/bench-probe $(BUILD)
+	@sh scripts/bench-check $(XQTB)
 
 # libFuzzer targets (clang).  FUZZ_SECONDS bounds each run.  The corpus
 # grows in build-fuzz/corpus-NAME; tests/fuzz/seeds/NAME seeds it, and

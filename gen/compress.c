@@ -1,5 +1,5 @@
 /*
- * compress.c - the compressed WDL and DTM files.
+ * compress.c - the compressed WDL, DTM and DTC files.
  *
  * What makes the data compress (measured in docs/BENCHMARKS.md):
  *   - illegal and broken entries are "don't care": no reader looks them up,

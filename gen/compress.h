@@ -1,5 +1,5 @@
 /*
- * compress.h - writing a solved table as the compressed WDL and DTM files
+ * compress.h - writing a solved table as the compressed WDL, DTM and DTC files
  * engines read (core/tbformat.h, docs/FORMAT.md).
  */
 #ifndef XQ_COMPRESS_H

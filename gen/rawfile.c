@@ -1,5 +1,5 @@
 /*
- * rawfile.c - the generator's plain table file (docs/FORMAT-RAW.md): a fixed
+ * rawfile.c - the generator's plain table file (docs/FORMAT.md, "Raw format"): a fixed
  * header, then every cell of both sides to move, then (unless the rule set
  * is "none") the ruled byte of every entry of both sides, then nothing.  Written
  * atomically; read back with every header field and the checksum checked.

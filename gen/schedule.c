@@ -43,7 +43,8 @@ static void show_progress(void *arg, const retro_progress *p)
     fflush(stderr);
 }
 
-/* The engine-facing files (.xqw, .xqd) of a solved table. */
+/* The engine-facing files of a solved table (.xqw, .xqd, and .xqc with a
+ * move limit). */
 static int write_compressed(const tb_table *t, const tb_gen_options *opt, char err[XQ_ERR_MAX])
 {
     char name[XQ_MATERIAL_MAX];

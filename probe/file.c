@@ -34,7 +34,7 @@ static int read_at(int fd, uint8_t *p, size_t n, uint64_t off)
     return 0;
 }
 
-int xqf_open(xqf_file *f, const char *path, int kind, const char *name, uint64_t entries)
+int xqf_open(xqf_file *f, const char *path, int kind, const char *name, uint64_t entries, size_t whole_max)
 {
     memset(f, 0, sizeof *f);
     f->fd = -1;
@@ -51,16 +51,18 @@ int xqf_open(xqf_file *f, const char *path, int kind, const char *name, uint64_t
     int rc = XQTB_ERR_CORRUPT;
     if ((uint64_t)sb.st_size >= XQF_HEADER_SIZE && read_at(fd, h, sizeof h, 0) == 0)
         rc = status_of(xqf_parse_header(&f->info, h, (uint64_t)sb.st_size, kind, name, entries, NULL));
-    if (rc == XQTB_OK && !(f->meta = malloc((size_t)f->info.meta_bytes))) rc = XQTB_ERR_NOMEM;
-    if (rc == XQTB_OK && read_at(fd, f->meta, (size_t)f->info.meta_bytes, 0)) rc = XQTB_ERR_CORRUPT;
+    f->whole = (uint64_t)sb.st_size <= whole_max;
+    size_t keep = (size_t)(f->whole ? (uint64_t)sb.st_size : f->info.meta_bytes);
+    if (rc == XQTB_OK && !(f->meta = malloc(keep))) rc = XQTB_ERR_NOMEM;
+    if (rc == XQTB_OK && read_at(fd, f->meta, keep, 0)) rc = XQTB_ERR_CORRUPT;
     if (rc == XQTB_OK) rc = status_of(xqf_check_meta(&f->info, f->meta, NULL));
+    if (rc != XQTB_OK || f->whole) close(fd);
     if (rc != XQTB_OK) {
         free(f->meta);
         f->meta = NULL;
-        close(fd);
         return rc;
     }
-    f->fd = fd;
+    f->fd = f->whole ? -1 : fd;
     f->dev = sb.st_dev;
     f->ino = sb.st_ino;
     f->size = sb.st_size;
@@ -97,6 +99,24 @@ static int mark_changed(xqf_file *f)
     return XQTB_ERR_CORRUPT;
 }
 
+/* Reads the compressed bytes [begin, begin + len) of a file read by block
+ * into scratch. */
+static int fetch(xqf_file *f, uint64_t begin, uint64_t len, xqf_scratch *scratch)
+{
+    if (scratch->cap < len) {
+        uint8_t *d = realloc(scratch->data, (size_t)len);
+        if (!d) return XQTB_ERR_NOMEM;
+        scratch->data = d;
+        scratch->cap = (size_t)len;
+    }
+    /* The identity is looked at only when something fails: a block that
+     * reads whole and matches the checksum taken at open is the block that
+     * was opened, whatever happened to the file since, and an fstat on
+     * every miss would cost a system call. */
+    if (read_at(f->fd, scratch->data, (size_t)len, begin)) return same_file(f) ? XQTB_ERR_IO : mark_changed(f);
+    return XQTB_OK;
+}
+
 int xqf_read_block(xqf_file *f, uint64_t k, xqf_scratch *scratch, uint8_t *out, size_t cap, size_t *n)
 {
     const xqf_info *i = &f->info;
@@ -104,16 +124,14 @@ int xqf_read_block(xqf_file *f, uint64_t k, xqf_scratch *scratch, uint8_t *out, 
     uint64_t begin = xqf_block_begin(i, k), len = xqf_block_end(i, k) - begin;
     size_t want = (size_t)xqf_block_symbol_bytes(i, k);
     if (want > cap) return XQTB_ERR_CORRUPT;
-    if (scratch->cap < len) {
-        uint8_t *d = realloc(scratch->data, (size_t)len);
-        if (!d) return XQTB_ERR_NOMEM;
-        scratch->data = d;
-        scratch->cap = (size_t)len;
+    const uint8_t *src = f->meta + begin;
+    if (!f->whole) {
+        int rc = fetch(f, begin, len, scratch);
+        if (rc != XQTB_OK) return rc;
+        src = scratch->data;
     }
-    if (!same_file(f)) return mark_changed(f);
-    if (read_at(f->fd, scratch->data, (size_t)len, begin)) return same_file(f) ? XQTB_ERR_IO : mark_changed(f);
-    if (!xqf_block_sound(i, k, scratch->data)) return same_file(f) ? XQTB_ERR_CORRUPT : mark_changed(f);
-    int got = LZ4_decompress_safe((const char *)scratch->data, (char *)out, (int)len, (int)want);
+    if (!xqf_block_sound(i, k, src)) return f->whole || same_file(f) ? XQTB_ERR_CORRUPT : mark_changed(f);
+    int got = LZ4_decompress_safe((const char *)src, (char *)out, (int)len, (int)want);
     if (got < 0 || (size_t)got != want) return XQTB_ERR_CORRUPT;
     *n = want;
     return XQTB_OK;

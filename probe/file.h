@@ -2,14 +2,15 @@
  * file.h - one compressed table file (core/tbformat.h), checked before any
  * of it is trusted, and read block by block.
  *
- * The file is not mapped: its metadata (header, symbol map, block offsets
- * and checksums) is copied to the heap when it is opened, and each block is
- * read with pread when the cache misses it.  A mapping would turn a file
+ * The file is not mapped: a small file is read whole into the heap when
+ * it is opened; of a larger one, the metadata (header, symbol map, block
+ * offsets and checksums) is copied to the heap, and each block is read
+ * with pread when the cache misses it.  A mapping would turn a file
  * truncated under a running engine into SIGBUS; a read turns it into a
  * short read, and a block rewritten in place into a checksum that no
- * longer matches the copy taken at open.  The file's identity (device,
- * inode, size, modification time) is checked before every read as well, so
- * a file replaced in place is noticed even where a block happens to match.
+ * longer matches the copy taken at open.  When a read fails, the file's
+ * identity (device, inode, size, modification time) tells a file changed
+ * in place from a damaged one; a changed file is then refused whole.
  */
 #ifndef XQ_PROBE_FILE_H
 #define XQ_PROBE_FILE_H
@@ -23,8 +24,10 @@
 
 typedef struct {
     xqf_info info; /* header fields; map, offsets, checksums point into meta */
-    uint8_t *meta; /* copy of the file's bytes [0, info.meta_bytes) */
-    int fd;        /* open for the handle's life; -1 when closed */
+    uint8_t *meta; /* copy of the file's bytes [0, info.meta_bytes), or of
+                    * the whole file if whole */
+    int whole;     /* the file was read whole: no descriptor, no reads */
+    int fd;        /* open for the handle's life, -1 if whole or closed */
     /* What the file was when it was opened. */
     dev_t dev;
     ino_t ino;
@@ -44,8 +47,10 @@ typedef struct {
  * expects (kind, material name, index size), the metadata (meta checksum,
  * offsets, symbol map), then the rule fields and generator revision.
  * Returns XQTB_OK or a negative xqtb_status (XQTB_ERR_IO, XQTB_ERR_CORRUPT,
- * XQTB_ERR_MISMATCH, XQTB_ERR_NOMEM); nothing stays open on error. */
-int xqf_open(xqf_file *f, const char *path, int kind, const char *name, uint64_t entries);
+ * XQTB_ERR_MISMATCH, XQTB_ERR_NOMEM); nothing stays open on error.  A file
+ * of at most whole_max bytes is read whole and closed: its blocks are then
+ * decompressed from memory. */
+int xqf_open(xqf_file *f, const char *path, int kind, const char *name, uint64_t entries, size_t whole_max);
 void xqf_close(xqf_file *f);
 
 /* Reads block k (0 .. 2*blocks-1) through scratch, checks its checksum and

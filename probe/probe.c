@@ -26,7 +26,7 @@
 #include "xqtb.h"
 
 /* The compressed kinds of tbformat.h, which number 0 .. KINDS - 1. */
-enum { KINDS = XQF_COMPRESSED_KINDS, DEFAULT_CACHE = 64 << 20 };
+enum { KINDS = XQF_COMPRESSED_KINDS, DEFAULT_CACHE = 64 << 20, DEFAULT_WHOLE_FILE = 1 << 20 };
 
 typedef struct {
     uint64_t key; /* material_key of the canonical material */
@@ -49,6 +49,7 @@ struct xqtb_handle {
      * -1 before the first; and the rule set the options require, or -1. */
     int settled;
     int require_rules;
+    size_t whole_file_bytes; /* xqtb_options.whole_file_bytes, resolved */
 };
 
 /* Counts of both colours' non-king pieces packed 3 bits each. */
@@ -132,6 +133,7 @@ xqtb_handle *xqtb_open(const char *paths, const xqtb_options *opt, int *status)
     }
     h->settled = -1;
     h->require_rules = opt && opt->require_rules ? opt->require_rules - 1 : -1;
+    h->whole_file_bytes = opt && opt->whole_file_bytes ? opt->whole_file_bytes : DEFAULT_WHOLE_FILE;
     char *save = NULL;
     for (char *dir = strtok_r(list, ":", &save); dir && rc == XQTB_OK; dir = strtok_r(NULL, ":", &save)) {
         DIR *d = opendir(dir);
@@ -260,7 +262,7 @@ static int ensure_open(xqtb_handle *h, tb_entry *e, int kind)
             st = XQTB_ERR_NOMEM;
         } else {
             e->index_ready = 1;
-            int rc = xqf_open(&e->file[kind], e->path[kind], kind, e->name, e->ix.size);
+            int rc = xqf_open(&e->file[kind], e->path[kind], kind, e->name, e->ix.size, h->whole_file_bytes);
             if (rc == XQTB_OK && !settle_rules(h, &e->file[kind])) {
                 xqf_close(&e->file[kind]);
                 rc = XQTB_ERR_MISMATCH;

@@ -43,7 +43,8 @@ typedef enum {
     XQTB_ERR_INVALID = -1,     /* malformed input: bad FEN, illegal position */
     XQTB_ERR_NO_TABLE = -2,    /* no table for this material in the search path */
     XQTB_ERR_NOT_COVERED = -3, /* position outside what the tables cover */
-    XQTB_ERR_CORRUPT = -4,     /* table file damaged (checksum, header, bounds) */
+    XQTB_ERR_CORRUPT = -4,     /* table file damaged (checksum, header, bounds), or
+                                * changed in place after the handle opened it */
     XQTB_ERR_MISMATCH = -5,    /* table built under other rules or format version */
     XQTB_ERR_IO = -6,          /* a file could not be opened, mapped or read */
     XQTB_ERR_NOMEM = -7
@@ -97,10 +98,28 @@ uint16_t xqtb_move_parse(const char *text);
 uint64_t xqtb_perft(const xqtb_position *pos, int depth);
 
 /* ---- Tablebases ------------------------------------------------------
- * A handle covers the table files (NAME.xqw for WDL, NAME.xqd for DTM) found
- * in a list of directories when it was opened.  Files are mapped and their
- * headers checked lazily, on the first probe that needs them; decompressed
- * blocks are kept in a bounded cache owned by the handle.
+ * A handle covers the table files (NAME.xqw for WDL, NAME.xqd for DTM,
+ * NAME.xqc for DTC under a move limit) found in a list of directories when
+ * it was opened.  Each file is opened and its header and metadata checked
+ * lazily, on the first probe that needs it.  A small file is then read
+ * into memory whole (xqtb_options.whole_file_bytes); a larger one is held
+ * open (one file descriptor per file in use) until xqtb_close and its
+ * blocks are read with pread when first needed.  Every block is checked
+ * against its checksum and kept decompressed in a bounded cache owned by
+ * the handle.
+ *
+ * Updating tables under a running engine.  Never write into a table file
+ * the handle may have open (cp over it, truncate, edit in place): the
+ * handle notices a file read by block that changed under it (a block
+ * whose checksum no longer matches, or a short read, with its size, inode
+ * or time changed) and from then on answers XQTB_ERR_CORRUPT for every
+ * probe of that file, never a signal or a value from the new content, but
+ * nothing useful either.  (A file read whole keeps answering from what was
+ * read.)  To update:
+ * write each new file under another name in the same directory, rename it
+ * over the old name (rename is atomic; `xqtb gen` does exactly this), then
+ * close the handle and open a new one.  Until then the open handle keeps
+ * answering, consistently, from the files it opened.
  *
  * Values are from the side to move's point of view:
  *   wdl  XQTB_WIN, XQTB_DRAW or XQTB_LOSS (negate to see the other side);
@@ -138,6 +157,11 @@ typedef struct {
     /* 0: the rule set of the first table opened, every other must match;
      * 1 + XQTB_RULES_x: exactly that rule set. */
     int require_rules;
+    /* Files of at most this many bytes are read into memory whole when
+     * first opened, so that a block missing from the cache costs no system
+     * call; larger ones are read block by block.  0 = 1 MiB (every WDL file
+     * up to 5 pieces); 1 = read every file by block. */
+    size_t whole_file_bytes;
 } xqtb_options;
 
 /* Opens the tables in `paths`, a colon-separated list of directories
@@ -150,7 +174,8 @@ xqtb_handle *xqtb_open(const char *paths, const xqtb_options *opt, int *status);
 /* Releases the handle, its mappings and its cache.  NULL is allowed. */
 void xqtb_close(xqtb_handle *h);
 
-/* Number of materials with at least a WDL or DTM file under the handle. */
+/* Number of materials with at least one table file (WDL, DTM or DTC)
+ * under the handle. */
 int xqtb_table_count(const xqtb_handle *h);
 
 /* Most pieces (both kings included) in any table of the handle, 0 if none:

@@ -214,7 +214,7 @@ static void test_ruled_results(void **state)
     xqtb_close(h);
 
     /* A handle that requires another rule set refuses these files. */
-    xqtb_options o = {0, 1 + XQTB_RULES_NONE};
+    xqtb_options o = {.require_rules = 1 + XQTB_RULES_NONE};
     h = xqtb_open(dir, &o, &st);
     assert_non_null(h);
     xqtb_position p;

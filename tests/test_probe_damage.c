@@ -205,10 +205,15 @@ static uint64_t block_of(const subject *sj, int kind, const sample *s)
     return (uint64_t)s->side * sj->lay[kind].blocks + s->entry / sj->lay[kind].block_entries;
 }
 
+/* Handles alternate between the library's two read paths, so that every
+ * kind of damage meets both: files read whole when opened (the default for
+ * files this small) and files read block by block with pread. */
 static xqtb_handle *open_handle(const char *dir)
 {
+    static unsigned opened;
     int st = 1;
-    xqtb_handle *h = xqtb_open(dir, NULL, &st);
+    xqtb_options o = {.whole_file_bytes = opened++ % 2 ? 1 : 0};
+    xqtb_handle *h = xqtb_open(dir, &o, &st);
     assert_non_null(h);
     assert_int_equal(st, XQTB_OK);
     return h;

@@ -11,7 +11,8 @@
  * XQTB_ERR_CORRUPT; once the change is seen, the changed file answers
  * nothing more (not even from cached blocks), while the material's other
  * files and other materials go on answering.  A file replaced by rename
- * keeps answering from the file that was opened.
+ * keeps answering from the file that was opened, and so does a small file
+ * the library read whole when it opened it.
  */
 #include <fcntl.h>
 #include <setjmp.h>
@@ -139,11 +140,13 @@ static int probe_sample(xqtb_handle *h, int dtm_file)
 }
 
 /* A handle with a small cache that has read part of the sample, so that
- * some blocks are cached and others are not when the file changes. */
+ * some blocks are cached and others are not when the file changes.  Every
+ * file is read by block (whole_file_bytes 1): test_whole_files_snapshot
+ * covers files read whole. */
 static xqtb_handle *warm_handle(const char *dir)
 {
     int st;
-    xqtb_options o = {.cache_bytes = 1 << 16};
+    xqtb_options o = {.cache_bytes = 1 << 16, .whole_file_bytes = 1};
     xqtb_handle *h = xqtb_open(dir, &o, &st);
     assert_non_null(h);
     for (int i = 0; i < krkn.n; i += 3) {
@@ -250,13 +253,38 @@ static void test_replaced_by_rename(void **state)
     xqtb_close(h);
 }
 
+/* With the default options, files this small are read whole when opened:
+ * whatever is done to them afterwards, the handle answers exactly from
+ * what it read, and the same damage reaches a new handle as a refusal. */
+static void test_whole_files_snapshot(void **state)
+{
+    (void)state;
+    char dir[1024], path[2048];
+    snprintf(dir, sizeof dir, "%s/whole", test_tmpdir());
+    fresh_copy(dir);
+    int st;
+    xqtb_handle *h = xqtb_open(dir, NULL, &st);
+    assert_non_null(h);
+    assert_int_equal(probe_sample(h, 0), 0);
+    assert_int_equal(probe_sample(h, 1), 0);
+    for (int kind = 0; kind < 2; kind++) {
+        snprintf(path, sizeof path, "%s/KRKN.%s", dir, kind ? "xqd" : "xqw");
+        assert_int_equal(truncate(path, 200), 0);
+    }
+    assert_int_equal(probe_sample(h, 0), 0);
+    assert_int_equal(probe_sample(h, 1), 0);
+    xqtb_close(h);
+    h = xqtb_open(dir, NULL, &st);
+    assert_int_equal(probe_sample(h, 0), krkn.n);
+    xqtb_close(h);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_truncated_under_the_handle),
-        cmocka_unit_test(test_smaller_file_copied_over),
-        cmocka_unit_test(test_other_rules_copied_over),
-        cmocka_unit_test(test_replaced_by_rename),
+        cmocka_unit_test(test_truncated_under_the_handle), cmocka_unit_test(test_smaller_file_copied_over),
+        cmocka_unit_test(test_other_rules_copied_over),    cmocka_unit_test(test_replaced_by_rename),
+        cmocka_unit_test(test_whole_files_snapshot),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

@@ -5,8 +5,10 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
+#include "tbformat.h"
 #include "xqtb.h"
 
 static const char *wdl_word(int wdl) { return wdl > 0 ? "win" : wdl < 0 ? "loss" : "draw"; }
@@ -36,19 +38,43 @@ static int same_position(const xqtb_position *a, const xqtb_position *b)
 }
 
 /* Names the table a failing probe needed: the position's own, or that of the
- * first move leading into a table that is not there. */
+ * first move leading into a table that is not there.  xqtb_probe needs the
+ * DTM file, and the DTC file too when the tables have a move limit. */
 static void missing_table(xqtb_handle *h, const xqtb_position *pos, char name[40])
 {
-    int wdl, dtm;
+    xqtb_result r;
     xqtb_material_name(pos, name);
-    if (xqtb_probe_dtm(h, pos, &wdl, &dtm) != XQTB_OK) return;
+    if (xqtb_probe(h, pos, &r) != XQTB_OK) return;
     uint16_t moves[XQTB_MAX_MOVES];
     int n = xqtb_legal_moves(pos, moves);
     for (int i = 0; i < n; i++) {
         xqtb_position next = *pos;
         xqtb_play(&next, moves[i]);
-        if (xqtb_probe_dtm(h, &next, &wdl, &dtm) != XQTB_OK) {
+        if (xqtb_probe(h, &next, &r) != XQTB_OK) {
             xqtb_material_name(&next, name);
+            return;
+        }
+    }
+}
+
+/* The first file of table `name` a probe needs and no directory of `dirs`
+ * holds, into file ("" if all are there). */
+static void missing_file(const char *dirs, const char *name, int need_dtc, char *file, size_t len)
+{
+    *file = 0;
+    for (int kind = XQF_KIND_WDL; kind <= (need_dtc ? XQF_KIND_DTC : XQF_KIND_DTM); kind++) {
+        int found = 0;
+        for (const char *d = dirs; !found;) {
+            const char *end = strchr(d, ':');
+            size_t dl = end ? (size_t)(end - d) : strlen(d);
+            char path[4096];
+            snprintf(path, sizeof path, "%.*s/%s.%s", (int)dl, d, name, xqf_kind_ext(kind));
+            found = dl && access(path, F_OK) == 0;
+            if (!end) break;
+            d = end + 1;
+        }
+        if (!found) {
+            snprintf(file, len, "%s.%s", name, xqf_kind_ext(kind));
             return;
         }
     }
@@ -59,7 +85,9 @@ static int failure(xqtb_handle *h, const xqtb_position *pos, int status, const c
     char name[40];
     missing_table(h, pos, name);
     if (status == XQTB_ERR_NO_TABLE) {
-        fprintf(stderr, "xqtb probe: no table %s in %s (DTM file %s.xqd needed)\n", name, dirs, name);
+        char file[64];
+        missing_file(dirs, name, xqtb_limit(h) > 0, file, sizeof file);
+        fprintf(stderr, "xqtb probe: no table %s in %s (%s needed)\n", name, dirs, *file ? file : "its files");
         return EXIT_NO_ANSWER;
     }
     fprintf(stderr, "xqtb probe: table %s: %s\n", name, xqtb_status_string(status));

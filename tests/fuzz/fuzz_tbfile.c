@@ -37,6 +37,7 @@
 #include "index.h"
 #include "material.h"
 #include "movegen.h"
+#include "tbcheck.h"
 #include "tbformat.h"
 #include "xqtb.h"
 
@@ -171,32 +172,44 @@ static int clean_error(int rc)
     return rc == XQTB_ERR_CORRUPT || rc == XQTB_ERR_MISMATCH || rc == XQTB_ERR_IO || rc == XQTB_ERR_NO_TABLE;
 }
 
-/* The file alone, through the reader's own interface. */
+/* The file alone, through the reader's own interface, read whole and by
+ * block; and through the checker of `xqtb check`, which must agree with
+ * the reader: a file the deep check passes reads back, every block. */
 static void check_file(const char *path, int kind, const material_positions *mp)
 {
-    xqf_file f;
-    int rc = xqf_open(&f, path, kind, mp->name, mp->entries);
-    if (rc != XQTB_OK) {
-        CHECK(rc == XQTB_ERR_CORRUPT || rc == XQTB_ERR_MISMATCH || rc == XQTB_ERR_IO);
-        CHECK(f.map == NULL); /* nothing stays mapped */
-        return;
+    xqf_check_report r;
+    int checked = xqf_check_file(path, kind, mp->name, mp->entries, 1, &r);
+    CHECK(checked == XQF_OK || checked == XQF_CORRUPT || checked == XQF_MISMATCH || checked == XQF_IO);
+    for (int whole = 0; whole < 2; whole++) {
+        xqf_file f;
+        int rc = xqf_open(&f, path, kind, mp->name, mp->entries, whole ? SIZE_MAX : 0);
+        if (rc != XQTB_OK) {
+            CHECK(rc == XQTB_ERR_CORRUPT || rc == XQTB_ERR_MISMATCH || rc == XQTB_ERR_IO);
+            CHECK(f.meta == NULL && f.fd == -1); /* nothing stays open */
+            CHECK(checked != XQF_OK);
+            continue;
+        }
+        const xqf_info *i = &f.info;
+        CHECK(i->entries == mp->entries && i->blocks > 0 && i->block_entries > 0);
+        size_t cap = xqf_max_block_bytes(&f);
+        CHECK(cap > 0 && cap <= XQF_MAX_BLOCK_BYTES);
+        uint8_t *out = malloc(cap);
+        xqf_scratch scratch = {NULL, 0};
+        CHECK(out);
+        int all_ok = 1;
+        for (uint64_t k = 0; k < 2 * (uint64_t)i->blocks; k++) {
+            size_t n = 0;
+            rc = xqf_read_block(&f, k, &scratch, out, cap, &n);
+            CHECK(rc == XQTB_OK || rc == XQTB_ERR_CORRUPT);
+            if (rc == XQTB_OK) CHECK(n == xqf_block_symbol_bytes(i, k));
+            all_ok &= rc == XQTB_OK;
+        }
+        if (checked == XQF_OK) CHECK(all_ok);
+        CHECK(xqf_read_block(&f, 2 * (uint64_t)i->blocks, &scratch, out, cap, &(size_t){0}) == XQTB_ERR_CORRUPT);
+        free(scratch.data);
+        free(out);
+        xqf_close(&f);
     }
-    CHECK(f.entries == mp->entries && f.blocks > 0 && f.block_entries > 0);
-    size_t cap = xqf_max_block_bytes(&f);
-    CHECK(cap > 0 && cap <= XQF_MAX_BLOCK_BYTES);
-    uint8_t *out = malloc(cap);
-    CHECK(out);
-    for (uint64_t k = 0; k < 2 * (uint64_t)f.blocks; k++) {
-        uint64_t first = (k % f.blocks) * f.block_entries;
-        uint64_t count = f.entries - first < f.block_entries ? f.entries - first : f.block_entries;
-        size_t n = 0;
-        rc = xqf_read_block(&f, k, out, cap, &n);
-        CHECK(rc == XQTB_OK || rc == XQTB_ERR_CORRUPT);
-        if (rc == XQTB_OK) CHECK(n == xqf_block_bytes(f.symbol_bytes, count));
-    }
-    CHECK(xqf_read_block(&f, 2 * (uint64_t)f.blocks, out, cap, &(size_t){0}) == XQTB_ERR_CORRUPT);
-    free(out);
-    xqf_close(&f);
 }
 
 /* Root moves come in classes by five-valued result, best first. */

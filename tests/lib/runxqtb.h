@@ -13,4 +13,8 @@ extern char xqtb_out[1 << 16];
  * command did not exit normally (a crash). */
 int run_xqtb(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* As run_xqtb, but a run still going after `seconds` is killed and
+ * returns 124: for inputs that once made xqtb hang. */
+int run_xqtb_within(int seconds, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 #endif

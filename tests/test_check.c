@@ -1,0 +1,247 @@
+/*
+ * test_check.c - `xqtb check`, and `xqtb gen` finding what check finds:
+ * tables whose compressed files are missing (a run killed between writing
+ * the DTM and the DTC file, or a file deleted), damaged (a flipped byte in
+ * a block or in the header, a truncated file), not files at all (a FIFO),
+ * left over from another move limit, or built under other settings.
+ *
+ * Before, `gen` looked only for the WDL and DTM files to exist: a lost DTC
+ * file was never rebuilt, even with --force, and `gen` still exited 0;
+ * `probe` then named the DTM file as missing.  Damaged files were reused.
+ * gen, stats and verify hung on a FIFO named like a table.
+ */
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "runxqtb.h"
+#include "testgen.h"
+#include "tmpdir.h"
+
+/* KRKN with its subtables KRK, KNK, KK under the defaults (rules full,
+ * limit 120), generated once; each test works on a copy. */
+static char pristine[1024];
+static const char *const materials[] = {"KK", "KNK", "KRK", "KRKN"};
+static const char *const exts[] = {"xqw", "xqd", "xqc", "xqtb"};
+
+static void copy_file(const char *from, const char *to)
+{
+    char *buf;
+    long len;
+    testgen_read_file(from, &buf, &len);
+    FILE *f = fopen(to, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(buf, 1, (size_t)len, f), (size_t)len);
+    assert_int_equal(fclose(f), 0);
+    free(buf);
+}
+
+static const char *fresh_copy(const char *tag)
+{
+    static char dir[1024];
+    snprintf(dir, sizeof dir, "%s/%s", test_tmpdir(), tag);
+    assert_int_equal(mkdir(dir, 0755), 0);
+    for (size_t i = 0; i < sizeof materials / sizeof *materials; i++)
+        for (size_t k = 0; k < sizeof exts / sizeof *exts; k++) {
+            char a[2048], b[2048];
+            snprintf(a, sizeof a, "%s/%s.%s", pristine, materials[i], exts[k]);
+            snprintf(b, sizeof b, "%s/%s.%s", dir, materials[i], exts[k]);
+            copy_file(a, b);
+        }
+    return dir;
+}
+
+static void path_of(char *buf, size_t len, const char *dir, const char *file)
+{
+    snprintf(buf, len, "%s/%s", dir, file);
+}
+
+static void flip_byte(const char *dir, const char *file, long offset)
+{
+    char p[2048];
+    path_of(p, sizeof p, dir, file);
+    FILE *f = fopen(p, "r+b");
+    assert_non_null(f);
+    assert_int_equal(fseek(f, offset, SEEK_SET), 0);
+    int c = fgetc(f);
+    assert_true(c != EOF);
+    assert_int_equal(fseek(f, offset, SEEK_SET), 0);
+    fputc(c ^ 0x5A, f);
+    assert_int_equal(fclose(f), 0);
+}
+
+static long file_size(const char *dir, const char *file)
+{
+    char p[2048];
+    struct stat sb;
+    path_of(p, sizeof p, dir, file);
+    return stat(p, &sb) ? -1 : (long)sb.st_size;
+}
+
+static void assert_output_has(const char *what)
+{
+    if (!strstr(xqtb_out, what)) fail_msg("output lacks \"%s\":\n%s", what, xqtb_out);
+}
+
+/* The files of the copy equal the pristine ones, byte for byte. */
+static void assert_restored(const char *dir)
+{
+    for (size_t i = 0; i < sizeof materials / sizeof *materials; i++)
+        for (size_t k = 0; k < 3; k++) {
+            char a[2048], b[2048];
+            snprintf(a, sizeof a, "%s/%s.%s", pristine, materials[i], exts[k]);
+            snprintf(b, sizeof b, "%s/%s.%s", dir, materials[i], exts[k]);
+            testgen_assert_same_file(a, b);
+        }
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(pristine, sizeof pristine, "%s/pristine", test_tmpdir());
+    if (run_xqtb("gen -q -d %s KRKN", pristine) != 0) return -1;
+    return 0;
+}
+
+static void test_sound_set(void **state)
+{
+    (void)state;
+    assert_int_equal(run_xqtb("check -d %s", pristine), 0);
+    assert_output_has("KRKN         DTC  sound");
+    assert_output_has("checked 4 materials, 12 files");
+    assert_output_has(": 0 damaged, missing or unreadable, 0 inconsistent");
+    assert_int_equal(run_xqtb("check -d %s --deep KRKN", pristine), 0);
+    assert_output_has("blocks decompressed");
+    /* a material named in either colouring, or one file kind's checks only
+     * when the others are absent, still work */
+    assert_int_equal(run_xqtb("check -q -d %s KNKR", pristine), 0);
+    assert_output_has("checked 1 materials, 3 files");
+}
+
+static void test_lost_dtc_file(void **state)
+{
+    (void)state;
+    const char *dir = fresh_copy("lost-dtc");
+    char p[2048];
+    path_of(p, sizeof p, dir, "KRK.xqc");
+    assert_int_equal(unlink(p), 0);
+    assert_int_equal(run_xqtb("check -d %s", dir), 3);
+    assert_output_has("KRK          DTC  missing");
+    /* the prober names the file that is missing, not one that is there */
+    assert_int_equal(run_xqtb("probe -d %s '3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1'", dir), 1);
+    assert_output_has("KRK.xqc needed");
+    /* gen rebuilds it from the raw file, saying so, and --force too */
+    assert_int_equal(run_xqtb("gen -d %s KRKN", dir), 0);
+    assert_output_has("KRK.xqc is missing; writing the compressed files again");
+    assert_restored(dir);
+    assert_int_equal(unlink(p), 0);
+    assert_int_equal(run_xqtb("gen --force -q -d %s KRKN", dir), 0);
+    assert_restored(dir);
+    assert_int_equal(run_xqtb("check -q -d %s", dir), 0);
+}
+
+static void test_damaged_files(void **state)
+{
+    (void)state;
+    const char *dir = fresh_copy("damaged");
+    flip_byte(dir, "KRKN.xqd", file_size(dir, "KRKN.xqd") - 100); /* in the last block */
+    flip_byte(dir, "KNK.xqw", 60);                                /* a header field */
+    char p[2048];
+    path_of(p, sizeof p, dir, "KRKN.xqc");
+    assert_int_equal(truncate(p, file_size(dir, "KRKN.xqc") - 7), 0);
+    assert_int_equal(run_xqtb("check -d %s", dir), 3);
+    assert_output_has("KRKN         DTM  damaged         1 of");
+    assert_output_has("KNK          WDL  damaged");
+    assert_output_has("KRKN         DTC  damaged");
+    assert_output_has("(truncated or extended)");
+    assert_output_has(": 3 damaged, missing or unreadable");
+    /* --deep finds nothing more here, and the same exit status */
+    assert_int_equal(run_xqtb("check --deep -q -d %s", dir), 3);
+    /* gen rebuilds every damaged file from its raw file */
+    assert_int_equal(run_xqtb("gen -d %s KRKN", dir), 0);
+    assert_output_has("KRKN.xqd is damaged");
+    assert_output_has("KNK.xqw is damaged");
+    assert_restored(dir);
+    assert_int_equal(run_xqtb("check -q -d %s", dir), 0);
+}
+
+/* A FIFO under a table's name once hung gen, stats and verify. */
+static void test_fifo_never_hangs(void **state)
+{
+    (void)state;
+    const char *dir = fresh_copy("fifo");
+    char p[2048];
+    path_of(p, sizeof p, dir, "KRK.xqw");
+    assert_int_equal(unlink(p), 0);
+    assert_int_equal(mkfifo(p, 0644), 0);
+    assert_int_equal(run_xqtb_within(30, "check -d %s", dir), 3);
+    assert_output_has("KRK          WDL  unreadable      not a regular file");
+    path_of(p, sizeof p, dir, "KNK.xqtb");
+    assert_int_equal(unlink(p), 0);
+    assert_int_equal(mkfifo(p, 0644), 0);
+    assert_int_equal(run_xqtb_within(30, "stats -d %s KNK", dir), 3);
+    assert_output_has("not a regular file");
+    assert_int_equal(run_xqtb_within(30, "verify -d %s KNK", dir), 3);
+    /* gen regenerates KNK in its place and rewrites KRK's files */
+    assert_int_equal(run_xqtb_within(60, "gen -d %s KRKN", dir), 0);
+    assert_restored(dir);
+}
+
+static void test_mixed_and_stale(void **state)
+{
+    (void)state;
+    const char *dir = fresh_copy("mixed");
+    /* KRK again without a move limit: its DTC file goes, and the directory
+     * now holds two move limits, which no handle reads as one */
+    assert_int_equal(run_xqtb("gen -q --force --limit 0 -d %s KRK", dir), 0);
+    assert_int_equal(file_size(dir, "KRK.xqc"), -1);
+    assert_int_equal(run_xqtb("check -q -d %s", dir), 3);
+    assert_output_has("mixed");
+    assert_output_has("one handle reads one");
+    /* a DTC file beside files built without a limit is stale */
+    char a[2048], b[2048];
+    snprintf(a, sizeof a, "%s/KRK.xqc", pristine);
+    snprintf(b, sizeof b, "%s/KRK.xqc", dir);
+    copy_file(a, b);
+    assert_int_equal(run_xqtb("check -q -d %s KRK", dir), 3);
+    assert_output_has("KRK          DTC  stale");
+}
+
+static void test_bad_arguments(void **state)
+{
+    (void)state;
+    assert_int_equal(run_xqtb("check -d %s KQK", pristine), 2);
+    assert_output_has("unknown piece letter");
+    assert_int_equal(run_xqtb("check --bogus"), 2);
+    assert_int_equal(run_xqtb("check -d"), 2);
+    assert_int_equal(run_xqtb("check -d %s/nonexistent", test_tmpdir()), 1);
+    char empty[1024];
+    snprintf(empty, sizeof empty, "%s/empty", test_tmpdir());
+    assert_int_equal(mkdir(empty, 0755), 0);
+    assert_int_equal(run_xqtb("check -d %s", empty), 1);
+    assert_output_has("no table files");
+    /* a material with no files at all is missing, not sound */
+    assert_int_equal(run_xqtb("check -q -d %s KCK", pristine), 3);
+    assert_output_has("KCK          WDL  missing");
+    assert_int_equal(run_xqtb("check --help"), 0);
+    assert_output_has("usage: xqtb check");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_sound_set),       cmocka_unit_test(test_lost_dtc_file),
+        cmocka_unit_test(test_damaged_files),   cmocka_unit_test(test_fifo_never_hangs),
+        cmocka_unit_test(test_mixed_and_stale), cmocka_unit_test(test_bad_arguments),
+    };
+    return cmocka_run_group_tests(tests, setup, NULL);
+}
