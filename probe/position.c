@@ -80,7 +80,18 @@ int xqtb_position_from_fen(const char *fen, xqtb_position *pos, char err[XQTB_ER
 {
     xq_board b;
     char dummy[XQ_ERR_MAX];
-    if (xq_fen_parse(fen, &b, err ? err : dummy)) return XQTB_ERR_INVALID;
+    if (!err) err = dummy;
+    /* checked here, not left to the parser: it would parse into b and only
+     * then find nowhere to put the result */
+    if (!pos) {
+        strcpy(err, "null position");
+        return XQTB_ERR_INVALID;
+    }
+    if (!fen) {
+        strcpy(err, "null FEN");
+        return XQTB_ERR_INVALID;
+    }
+    if (xq_fen_parse(fen, &b, err)) return XQTB_ERR_INVALID;
     to_public(&b, pos);
     return XQTB_OK;
 }
@@ -94,7 +105,7 @@ int xqtb_position_validate(const xqtb_position *pos, char err[XQTB_ERR_MAX])
 int xqtb_position_to_fen(const xqtb_position *pos, char buf[XQTB_FEN_MAX])
 {
     xq_board b;
-    if (xq_position_to_board(pos, &b, NULL)) return XQTB_ERR_INVALID;
+    if (!buf || xq_position_to_board(pos, &b, NULL)) return XQTB_ERR_INVALID;
     xq_fen_write(&b, buf);
     return XQTB_OK;
 }
@@ -102,7 +113,7 @@ int xqtb_position_to_fen(const xqtb_position *pos, char buf[XQTB_FEN_MAX])
 int xqtb_legal_moves(const xqtb_position *pos, uint16_t moves[XQTB_MAX_MOVES])
 {
     xq_board b;
-    if (xq_position_to_board(pos, &b, NULL)) return XQTB_ERR_INVALID;
+    if (!moves || xq_position_to_board(pos, &b, NULL)) return XQTB_ERR_INVALID;
     return xq_gen_legal(&b, moves);
 }
 
@@ -118,6 +129,7 @@ int xqtb_play(xqtb_position *pos, uint16_t move)
 
 void xqtb_move_name(uint16_t move, char buf[5])
 {
+    if (!buf) return;
     if (move_from(move) >= XQ_SQUARES || move_to(move) >= XQ_SQUARES) {
         strcpy(buf, "0000");
         return;

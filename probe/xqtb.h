@@ -15,6 +15,9 @@
  *   - Functions that can fail return XQTB_OK (0) or a negative xqtb_status;
  *     values come back through out-parameters, so an error can never be
  *     mistaken for a result.
+ *   - A NULL pointer argument is never dereferenced: each function says
+ *     what it does with one (mostly XQTB_ERR_INVALID, with nothing
+ *     written); an err buffer may always be NULL.
  *
  * Thread safety: every function here may be called from any thread at the
  * same time, with distinct output buffers.
@@ -66,35 +69,41 @@ typedef struct {
  * (one king each, piece counts, piece squares, kings not facing, side not to
  * move not in check).
  * RETURN: XQTB_OK, or XQTB_ERR_INVALID with a one-line reason in err (err may
- * be NULL). */
+ * be NULL), pos untouched.  A NULL fen or pos is XQTB_ERR_INVALID ("null
+ * FEN", "null position"). */
 int xqtb_position_from_fen(const char *fen, xqtb_position *pos, char err[XQTB_ERR_MAX]);
 
 /* Writes the canonical FEN of pos into buf.
- * RETURN: XQTB_OK, or XQTB_ERR_INVALID if pos is not a valid position. */
+ * RETURN: XQTB_OK, or XQTB_ERR_INVALID (buf untouched) if pos is not a valid
+ * position or pos or buf is NULL. */
 int xqtb_position_to_fen(const xqtb_position *pos, char buf[XQTB_FEN_MAX]);
 
 /* Checks pos as xqtb_position_from_fen does.  RETURN: XQTB_OK or
- * XQTB_ERR_INVALID with the reason in err (err may be NULL). */
+ * XQTB_ERR_INVALID with the reason in err (err may be NULL); a NULL pos is
+ * XQTB_ERR_INVALID ("null position"). */
 int xqtb_position_validate(const xqtb_position *pos, char err[XQTB_ERR_MAX]);
 
 /* ---- Moves ---------------------------------------------------------- */
 /* Writes the legal moves of the side to move into moves.
  * RETURN: the number of moves (0: the side to move has lost, by checkmate or
- * stalemate), or XQTB_ERR_INVALID if pos is not valid. */
+ * stalemate), or XQTB_ERR_INVALID if pos is not valid or pos or moves is
+ * NULL. */
 int xqtb_legal_moves(const xqtb_position *pos, uint16_t moves[XQTB_MAX_MOVES]);
 
 /* Plays a legal move.  RETURN: XQTB_OK, or XQTB_ERR_INVALID (pos unchanged)
- * if pos is invalid or the move is not legal in it. */
+ * if pos is invalid or NULL or the move is not legal in it. */
 int xqtb_play(xqtb_position *pos, uint16_t move);
 
-/* ICCS name of a move ("h2e2") into buf; parse is the inverse.
- * xqtb_move_parse RETURN: the move, or 0 if the text is malformed (it does
- * not check legality). */
+/* ICCS name of a move ("h2e2") into buf ("0000" for a move off the board;
+ * nothing if buf is NULL); parse is the inverse.
+ * xqtb_move_parse RETURN: the move, or 0 if the text is malformed or NULL
+ * (it does not check legality). */
 void xqtb_move_name(uint16_t move, char buf[5]);
 uint16_t xqtb_move_parse(const char *text);
 
-/* Number of leaf nodes of the legal move tree of depth `depth` (perft), or 0
- * if pos is invalid.  Single-threaded. */
+/* Number of leaf nodes of the legal move tree of depth `depth` (perft;
+ * depth 0 or less counts the position itself, 1), or 0 if pos is invalid or
+ * NULL.  Single-threaded. */
 uint64_t xqtb_perft(const xqtb_position *pos, int depth);
 
 /* ---- Tablebases ------------------------------------------------------
@@ -165,7 +174,9 @@ typedef struct {
 } xqtb_options;
 
 /* Opens the tables in `paths`, a colon-separated list of directories
- * (empty entries are ignored).  Only directory listings are read here.
+ * (empty entries are ignored; a directory whose name holds ':' cannot be
+ * named, which is why `xqtb gen` refuses to write into one).  Only
+ * directory listings are read here.
  * PARAMETERS: opt may be NULL for defaults; status may be NULL.
  * RETURN: a handle (possibly covering no table: see xqtb_table_count), or
  * NULL with *status set to XQTB_ERR_NOMEM or XQTB_ERR_INVALID (NULL paths). */
@@ -175,15 +186,16 @@ xqtb_handle *xqtb_open(const char *paths, const xqtb_options *opt, int *status);
 void xqtb_close(xqtb_handle *h);
 
 /* Number of materials with at least one table file (WDL, DTM or DTC)
- * under the handle. */
+ * under the handle (0 for a NULL handle). */
 int xqtb_table_count(const xqtb_handle *h);
 
-/* Most pieces (both kings included) in any table of the handle, 0 if none:
- * a position with more pieces is never covered. */
+/* Most pieces (both kings included) in any table of the handle, 0 if none
+ * or h is NULL: a position with more pieces is never covered. */
 int xqtb_largest(const xqtb_handle *h);
 
 /* Win/draw/loss of a position.
- * RETURN: XQTB_OK with *wdl set; XQTB_ERR_INVALID (position invalid),
+ * RETURN: XQTB_OK with *wdl set; XQTB_ERR_INVALID (position invalid, or h,
+ * pos or wdl NULL: so for every probe below and its out-parameters),
  * XQTB_ERR_NO_TABLE (no WDL file for its material), XQTB_ERR_CORRUPT,
  * XQTB_ERR_MISMATCH (file built under other rules or format),
  * XQTB_ERR_IO or XQTB_ERR_NOMEM.  *wdl is untouched on error.
@@ -240,11 +252,12 @@ int xqtb_probe_counter(xqtb_handle *h, const xqtb_position *pos, int rule_counte
 int xqtb_probe_wdl_counter(xqtb_handle *h, const xqtb_position *pos, int rule_counter, int *wdl5);
 
 /* Move limit in plies the handle's tables were built for (0: none), or -1
- * while no table has been opened. */
+ * while no table has been opened (and for a NULL handle). */
 int xqtb_limit(const xqtb_handle *h);
 
 /* Rule set of the tables this handle answers from, or -1 while no table
- * has been opened. */
+ * has been opened (the rule set xqtb_options required, if any) and for a
+ * NULL handle. */
 int xqtb_rules(const xqtb_handle *h);
 
 /* One legal move with the value it leads to, from the mover's point of
@@ -280,7 +293,8 @@ int xqtb_probe_root_counter(xqtb_handle *h, const xqtb_position *pos, int rule_c
 
 /* Canonical material name of a position's table (e.g. "KRKNAA" for either
  * colouring), for messages such as "table KRKNAA missing".
- * RETURN: XQTB_OK, or XQTB_ERR_INVALID if pos is not valid. */
+ * RETURN: XQTB_OK, or XQTB_ERR_INVALID (buf untouched) if pos is not valid
+ * or pos or buf is NULL. */
 int xqtb_material_name(const xqtb_position *pos, char buf[40]);
 
 #ifdef __cplusplus

@@ -87,6 +87,19 @@ static const char *record_file(const char *text)
     return path;
 }
 
+/* The same for a record that may hold NUL bytes: len bytes of text. */
+static const char *record_file_n(const char *text, size_t len)
+{
+    static char path[600];
+    static int serial;
+    snprintf(path, sizeof path, "%s/record-bin-%d.txt", test_tmpdir(), ++serial);
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(text, 1, len, f), len);
+    fclose(f);
+    return path;
+}
+
 /* Adjudicates a record (--json); returns the exit status, output in out. */
 static int adjudicate(const char *text) { return xqtb("adjudicate -d %s --json %s", tables(), record_file(text)); }
 
@@ -338,13 +351,114 @@ static void test_malformed_records(void **state)
     assert_has("moves after the claim");
 }
 
-/* No position of the record has a table (KRKR was not generated): exit 1. */
+/* No position of the record has a table (KRKR was not generated): exit 1,
+ * and the message names the table, as probe's does. */
 static void test_nothing_covered(void **state)
 {
     (void)state;
     tables();
     assert_int_equal(adjudicate("3k5/9/9/9/9/R8/9/9/r8/4K4 w - - 0 1\n"), 1);
     assert_has("no position of the record is covered");
+    assert_has("no table KRKR in ");
+}
+
+/* White space around the FEN (a leading space or tab, trailing blanks, the
+ * \r of a CRLF file) changes nothing: the counter is still FEN field 5.  It
+ * used to be read one field early, so that " P 7 1" was judged at counter 0
+ * and the same claim came out differently. */
+static void test_whitespace_around_fen(void **state)
+{
+    (void)state;
+    char rec[256], want[sizeof out];
+    snprintf(rec, sizeof rec, "%s 7 1\n1. d1d2 claim\n", P);
+    assert_int_equal(adjudicate(rec), 0);
+    assert_ply_has(0, "\"counter\":7,");
+    memcpy(want, out, sizeof want);
+    static const char *const pad[][2] = {{" ", ""}, {"\t", ""}, {"  \t ", " \t "}, {"", "\r"}, {" ", "  \r"}};
+    for (size_t i = 0; i < sizeof pad / sizeof *pad; i++) {
+        snprintf(rec, sizeof rec, "%s%s 7 1%s\n1. d1d2 claim\n", pad[i][0], P, pad[i][1]);
+        assert_int_equal(adjudicate(rec), 0);
+        if (strcmp(out, want)) fail_msg("padding %zu changed the judgement:\n%s\ninstead of\n%s", i, out, want);
+    }
+}
+
+/* A NUL byte is refused with its line (exit 2): it used to end the record
+ * silently, so that the claim after it was never seen. */
+static void test_nul_byte_refused(void **state)
+{
+    (void)state;
+    char rec[256];
+    int n = snprintf(rec, sizeof rec, "%s 7 1\n1. d1d2", P);
+    memcpy(rec + n, "\0 claim\n", 9);
+    assert_int_equal(xqtb("adjudicate -d %s --json %s", tables(), record_file_n(rec, (size_t)n + 9)), 2);
+    assert_has("line 2 of ");
+    assert_has("NUL byte");
+    assert_null(strstr(out, "\"plies\""));
+    /* in the FEN line, and on standard input */
+    n = snprintf(rec, sizeof rec, "%s 7 1", P);
+    memcpy(rec + n, "\0\n", 2);
+    assert_int_equal(xqtb("adjudicate -d %s < %s", tables(), record_file_n(rec, (size_t)n + 2)), 2);
+    assert_has("line 1 of standard input has a NUL byte");
+}
+
+/* A record that cannot be read is an error, never an empty or short record:
+ * a directory is the user's mistake (exit 2), a failing read the machine's
+ * (exit 3: standard input closed). */
+static void test_read_errors_reported(void **state)
+{
+    (void)state;
+    assert_int_equal(xqtb("adjudicate -d %s %s", tables(), test_tmpdir()), 2);
+    assert_has("is a directory");
+    assert_int_equal(xqtb("adjudicate -d %s < %s", tables(), test_tmpdir()), 2);
+    assert_has("standard input is a directory");
+    assert_int_equal(xqtb("adjudicate -d %s <&-", tables()), 3);
+    assert_has("cannot read standard input");
+    assert_int_equal(xqtb("adjudicate -d %s %s/no-such-record", tables(), test_tmpdir()), 2);
+    assert_has("cannot open");
+    assert_has("No such file");
+}
+
+/* Input without end (a device, a runaway pipe) is refused once it passes
+ * 16 MiB instead of filling memory. */
+static void test_oversized_record_refused(void **state)
+{
+    (void)state;
+    char path[600];
+    snprintf(path, sizeof path, "%s/huge.txt", test_tmpdir());
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f, "%s 0 1\n", P);
+    static char blanks[1 << 16];
+    memset(blanks, ' ', sizeof blanks);
+    for (int i = 0; i < 257; i++) assert_int_equal(fwrite(blanks, 1, sizeof blanks, f), sizeof blanks);
+    fputs("d1d0\n", f);
+    fclose(f);
+    assert_int_equal(xqtb("adjudicate -d %s %s", tables(), path), 2);
+    assert_has("longer than 16 MiB");
+}
+
+/* A record that starts in a material without a table (KRNKR: red's rook
+ * takes black's) and captures into one that has it (KRKN).  The move limit
+ * is learnt from the first covered position, not the start: the start is
+ * marked with its missing table, and the positions past the limit (ply 22
+ * on, after 21 quiet plies) are drawn by it.  This used to stop at ply 22
+ * with "invalid input" and exit status 3. */
+static void test_uncovered_start(void **state)
+{
+    (void)state;
+    char rec[512];
+    int n = snprintf(rec, sizeof rec, "5k3/9/r8/9/9/R8/9/5n3/9/3K5 w - - 0 1\na4a7");
+    for (int i = 0; i < 6; i++) n += snprintf(rec + n, sizeof rec - (size_t)n, " f9f8 a7a6 f8f9 a6a7");
+    snprintf(rec + n, sizeof rec - (size_t)n, "\n");
+    assert_int_equal(adjudicate(rec), 0);
+    assert_ply_has(0, "\"counter\":0,\"wdl\":null,\"missing\":\"KRNKR\"");
+    assert_ply_has(1, "\"counter\":0,\"wdl\":\"loss\"");
+    assert_ply_has(21, "\"counter\":20,\"wdl\":\"blessed_loss\"");
+    assert_ply_has(22, "\"counter\":21,\"wdl\":\"draw\",\"by_limit\":true");
+    assert_ply_has(25, "\"counter\":24,\"wdl\":\"draw\",\"by_limit\":true");
+    /* the start's counter is checked against the limit all the same */
+    assert_int_equal(adjudicate("5k3/9/r8/9/9/R8/9/5n3/9/3K5 w - - 21 1\na4a7\n"), 2);
+    assert_has("counter 21 is beyond the move limit of 20 plies");
 }
 
 /* The plain-text report and a record read from standard input. */
@@ -374,6 +488,11 @@ int main(void)
         cmocka_unit_test(test_illegal_move),
         cmocka_unit_test(test_malformed_records),
         cmocka_unit_test(test_nothing_covered),
+        cmocka_unit_test(test_whitespace_around_fen),
+        cmocka_unit_test(test_nul_byte_refused),
+        cmocka_unit_test(test_read_errors_reported),
+        cmocka_unit_test(test_oversized_record_refused),
+        cmocka_unit_test(test_uncovered_start),
         cmocka_unit_test(test_text_report_from_stdin),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

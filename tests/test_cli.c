@@ -4,6 +4,7 @@
  * test-run sets it to the build being tested, sanitizer build included).
  */
 #include "testutil.h"
+#include "tmpdir.h"
 
 #include <fcntl.h>
 #include <sys/wait.h>
@@ -15,11 +16,16 @@ typedef struct {
     char err[1 << 12];
 } run_result;
 
+/* Working directory of the commands run, NULL for the test's own. */
+static const char *run_dir;
+
 static const char *xqtb_path(void)
 {
+    static char abs[4096];
     const char *p = getenv("XQTB");
     if (!p || !*p) fail_msg("XQTB is not set: run the tests through make test");
-    return p;
+    /* absolute, since some runs happen in another directory (run_dir) */
+    return realpath(p, abs) ? abs : p;
 }
 
 static void slurp(int fd, char *buf, size_t cap)
@@ -59,6 +65,7 @@ static void run(run_result *res, const char *arg, ...)
         dup2(err, 2);
         int devnull = open("/dev/null", O_RDONLY);
         if (devnull >= 0) dup2(devnull, 0);
+        if (run_dir && chdir(run_dir)) _exit(126);
         execv(argv[0], (char *const *)argv);
         _exit(127);
     }
@@ -221,14 +228,171 @@ static void test_help_and_version(void **state)
     assert_int_equal(strncmp(R.out, "xqtb ", 5), 0);
 }
 
+/* ---- help ---- */
+
+/* Every subcommand and every option its parser accepts.  The test checks
+ * that each option is in the command's --help and in the top-level help,
+ * that the parser takes it (no "unknown option"), and that the help names
+ * no option missing here; a command in the top-level help but not here
+ * fails the test, so a new command or option must be added to this list
+ * (and so to the help). */
+static const struct {
+    const char *name;
+    const char *options[12];
+} commands[] = {
+    {"perft", {"--divide"}},
+    {"fen", {NULL}},
+    {"moves", {NULL}},
+    {"gen", {"-t", "-d", "-q", "--rules", "--limit", "--force", "--max-memory", "--wide", "--all"}},
+    {"stats", {"--json", "-d"}},
+    {"verify", {"-t", "-d", "-q"}},
+    {"check", {"-d", "--deep", "-q"}},
+    {"probe", {"-d", "--json", "--line", "--counter"}},
+    {"adjudicate", {"-d", "--json"}},
+};
+enum { NCOMMANDS = sizeof commands / sizeof *commands };
+
+static int command_index(const char *name, size_t len)
+{
+    for (int i = 0; i < NCOMMANDS; i++)
+        if (strlen(commands[i].name) == len && !strncmp(commands[i].name, name, len)) return i;
+    return -1;
+}
+
+/* Whether opt occurs in text as a word of a synopsis or option list:
+ * after a space, '[' or '|' or at a line start, and before a space, ']',
+ * ',', '|' or a line end. */
+static bool has_option(const char *text, const char *opt)
+{
+    size_t n = strlen(opt);
+    for (const char *s = text; (s = strstr(s, opt)) != NULL; s++) {
+        bool start = s == text || strchr(" [|\n", s[-1]);
+        bool end = s[n] == 0 || strchr(" ],|\n", s[n]);
+        if (start && end) return true;
+    }
+    return false;
+}
+
+/* What the top-level help says about command i: each of its "  xqtb NAME"
+ * lines (a command may have several forms) up to the next command line,
+ * joined in buf. */
+static const char *top_level_block(const char *help, int i, char *buf, size_t len)
+{
+    char key[64];
+    snprintf(key, sizeof key, "\n  xqtb %s ", commands[i].name);
+    size_t used = 0;
+    buf[0] = 0;
+    for (const char *s = help; (s = strstr(s, key)) != NULL; s++) {
+        const char *e = strstr(s + 1, "\n  xqtb ");
+        if (!e) e = strstr(s + 1, "\n\n");
+        size_t n = e ? (size_t)(e - s) : strlen(s);
+        if (used + n >= len) n = len - 1 - used;
+        memcpy(buf + used, s, n);
+        used += n;
+        buf[used] = 0;
+    }
+    if (!used) fail_msg("the top-level help does not list '%s':\n%s", commands[i].name, help);
+    return buf;
+}
+
+static void test_every_command_has_help(void **state)
+{
+    (void)state;
+    static const char *const forms[] = {"--help", "-h"};
+    for (int i = 0; i < NCOMMANDS; i++) {
+        for (int f = 0; f < 2; f++) {
+            run(&R, commands[i].name, forms[f], NULL);
+            if (R.status != 0) fail_msg("xqtb %s %s: exit %d, %s", commands[i].name, forms[f], R.status, R.err);
+            char want[64];
+            snprintf(want, sizeof want, "usage: xqtb %s ", commands[i].name);
+            if (strncmp(R.out, want, strlen(want)))
+                fail_msg("xqtb %s %s printed:\n%s", commands[i].name, forms[f], R.out);
+            assert_string_equal(R.err, "");
+        }
+        /* after other arguments, and as `xqtb help NAME`, the same text */
+        char saved[sizeof R.out];
+        memcpy(saved, R.out, sizeof saved);
+        run(&R, commands[i].name, "-d", "x", "--help", NULL);
+        assert_int_equal(R.status, 0);
+        assert_string_equal(R.out, saved);
+        run(&R, "help", commands[i].name, NULL);
+        assert_int_equal(R.status, 0);
+        assert_string_equal(R.out, saved);
+    }
+    run(&R, "help", "frobnicate", NULL);
+    assert_int_equal(R.status, 2);
+    assert_non_null(strstr(R.err, "unknown command 'frobnicate'"));
+}
+
+static void test_help_lists_every_option(void **state)
+{
+    (void)state;
+    static char top[sizeof R.out];
+    run(&R, "--help", NULL);
+    assert_int_equal(R.status, 0);
+    memcpy(top, R.out, sizeof top);
+    /* every command the top-level help lists is one this test knows */
+    for (const char *s = top; (s = strstr(s, "\n  xqtb ")) != NULL; s++) {
+        const char *name = s + 8;
+        size_t len = strcspn(name, " \n");
+        if (command_index(name, len) < 0)
+            fail_msg("the help lists 'xqtb %.*s', which test_cli.c's command list lacks: add it with its options",
+                     (int)len, name);
+    }
+    for (int i = 0; i < NCOMMANDS; i++) {
+        char block[2048];
+        top_level_block(top, i, block, sizeof block);
+        run(&R, commands[i].name, "--help", NULL);
+        assert_int_equal(R.status, 0);
+        for (const char *const *o = commands[i].options; *o; o++) {
+            if (!has_option(block, *o)) fail_msg("xqtb --help does not show %s %s:\n%s", commands[i].name, *o, block);
+            if (!has_option(R.out, *o)) fail_msg("xqtb %s --help does not show %s:\n%s", commands[i].name, *o, R.out);
+        }
+        /* every option the command's help names is one of the list (or the
+         * help option itself) */
+        for (const char *s = R.out; *s; s++) {
+            if (s[0] != '-' || (s != R.out && !strchr(" [|\n", s[-1])) ||
+                !(s[1] == '-' || (s[1] >= 'a' && s[1] <= 'z')))
+                continue;
+            size_t len = strcspn(s, " ],|\n");
+            bool known = (len == 2 && !strncmp(s, "-h", 2)) || (len == 6 && !strncmp(s, "--help", 6));
+            for (const char *const *o = commands[i].options; *o && !known; o++)
+                known = strlen(*o) == len && !strncmp(*o, s, len);
+            if (!known) fail_msg("xqtb %s --help names %.*s, which is not in the list", commands[i].name, (int)len, s);
+        }
+        /* the parser takes every listed option, and refuses an unknown one;
+         * run where no tables/ is, so that nothing is generated or read
+         * (check, given no other argument, reads the whole of tables/) */
+        run_dir = test_tmpdir();
+        for (const char *const *o = commands[i].options; *o; o++) {
+            run(&R, commands[i].name, *o, NULL);
+            if (strstr(R.err, "unknown option") || strstr(R.err, "does not apply"))
+                fail_msg("xqtb %s does not take %s: %s", commands[i].name, *o, R.err);
+        }
+        if (commands[i].options[0]) {
+            run(&R, commands[i].name, "--no-such-option", NULL);
+            assert_int_equal(R.status, 2);
+            if (!strstr(R.err, "unknown option")) fail_msg("xqtb %s --no-such-option: %s", commands[i].name, R.err);
+        }
+        run_dir = NULL;
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_perft_2),         cmocka_unit_test(test_perft_5),
-        cmocka_unit_test(test_perft_with_fen),  cmocka_unit_test(test_perft_divide_sums),
-        cmocka_unit_test(test_perft_bad_input), cmocka_unit_test(test_fen_bad_exits_2_one_line),
-        cmocka_unit_test(test_fen_good),        cmocka_unit_test(test_moves),
-        cmocka_unit_test(test_unknown_command), cmocka_unit_test(test_help_and_version),
+        cmocka_unit_test(test_perft_2),
+        cmocka_unit_test(test_perft_5),
+        cmocka_unit_test(test_perft_with_fen),
+        cmocka_unit_test(test_perft_divide_sums),
+        cmocka_unit_test(test_perft_bad_input),
+        cmocka_unit_test(test_fen_bad_exits_2_one_line),
+        cmocka_unit_test(test_fen_good),
+        cmocka_unit_test(test_moves),
+        cmocka_unit_test(test_unknown_command),
+        cmocka_unit_test(test_help_and_version),
+        cmocka_unit_test(test_every_command_has_help),
+        cmocka_unit_test(test_help_lists_every_option),
     };
     return cmocka_run_group_tests_name("cli", tests, NULL, NULL);
 }

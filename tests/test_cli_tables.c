@@ -107,6 +107,26 @@ static void test_bad_material_and_options(void **state)
     assert_int_equal(run_xqtb("stats --force -d %s KRK", test_tmpdir()), 2);
 }
 
+/* -d of gen, stats and verify names one directory, and probe, adjudicate
+ * and xqtb_open read ':' as a separator between directories: tables
+ * written into "a:b" could never be probed, so a ':' is refused before
+ * anything is written. */
+static void test_dir_with_colon_refused(void **state)
+{
+    (void)state;
+    char dir[600];
+    snprintf(dir, sizeof dir, "%s/col:on", test_tmpdir());
+    assert_int_equal(run_xqtb("gen -q -d %s KRK", dir), 2);
+    assert_non_null(strstr(xqtb_out, "':'"));
+    assert_non_null(strstr(xqtb_out, "xqtb gen"));
+    struct stat sb;
+    assert_int_not_equal(stat(dir, &sb), 0);
+    assert_int_equal(run_xqtb("stats -d %s KRK", dir), 2);
+    assert_non_null(strstr(xqtb_out, "':'"));
+    assert_int_equal(run_xqtb("verify -d %s KRK", dir), 2);
+    assert_non_null(strstr(xqtb_out, "':'"));
+}
+
 static void test_missing_table_is_no_answer(void **state)
 {
     (void)state;
@@ -226,6 +246,7 @@ int main(void)
         cmocka_unit_test(test_stats_json),
         cmocka_unit_test(test_verify_good_table),
         cmocka_unit_test(test_bad_material_and_options),
+        cmocka_unit_test(test_dir_with_colon_refused),
         cmocka_unit_test(test_missing_table_is_no_answer),
         cmocka_unit_test(test_memory_limit_is_a_clear_error),
         cmocka_unit_test(test_damaged_files_are_reported),

@@ -374,6 +374,47 @@ static void test_public_position_from_fen(void **state)
     assert_int_equal(xqtb_position_to_fen(&pos, out), XQTB_ERR_INVALID);
 }
 
+/* NULL for any pointer argument is refused the way xqtb.h says, never
+ * dereferenced: xqtb_position_from_fen(fen, NULL, err) used to crash. */
+static void test_public_null_arguments(void **state)
+{
+    (void)state;
+    xqtb_position pos;
+    char err[XQTB_ERR_MAX] = "", out[XQTB_FEN_MAX] = "untouched";
+    assert_int_equal(xqtb_position_from_fen(START_FEN, NULL, err), XQTB_ERR_INVALID);
+    assert_string_equal(err, "null position");
+    assert_int_equal(xqtb_position_from_fen(START_FEN, NULL, NULL), XQTB_ERR_INVALID);
+    strcpy(err, "");
+    assert_int_equal(xqtb_position_from_fen(NULL, &pos, err), XQTB_ERR_INVALID);
+    assert_string_equal(err, "null FEN");
+    assert_int_equal(xqtb_position_from_fen(NULL, NULL, NULL), XQTB_ERR_INVALID);
+    strcpy(err, "");
+    assert_int_equal(xqtb_position_validate(NULL, err), XQTB_ERR_INVALID);
+    assert_string_equal(err, "null position");
+    assert_int_equal(xqtb_position_validate(NULL, NULL), XQTB_ERR_INVALID);
+
+    assert_int_equal(xqtb_position_from_fen(START_FEN, &pos, err), XQTB_OK);
+    assert_int_equal(xqtb_position_to_fen(NULL, out), XQTB_ERR_INVALID);
+    assert_string_equal(out, "untouched");
+    assert_int_equal(xqtb_position_to_fen(&pos, NULL), XQTB_ERR_INVALID);
+    uint16_t moves[XQTB_MAX_MOVES];
+    assert_int_equal(xqtb_legal_moves(NULL, moves), XQTB_ERR_INVALID);
+    assert_int_equal(xqtb_legal_moves(&pos, NULL), XQTB_ERR_INVALID);
+    uint16_t h2e2 = xqtb_move_parse("h2e2");
+    assert_int_not_equal(h2e2, 0);
+    assert_int_equal(xqtb_play(NULL, h2e2), XQTB_ERR_INVALID);
+    xqtb_move_name(h2e2, NULL); /* writes nothing, and does not crash */
+    assert_int_equal(xqtb_move_parse(NULL), 0);
+    assert_int_equal(xqtb_perft(NULL, 1), 0);
+    char name[40] = "untouched";
+    assert_int_equal(xqtb_material_name(NULL, name), XQTB_ERR_INVALID);
+    assert_string_equal(name, "untouched");
+    assert_int_equal(xqtb_material_name(&pos, NULL), XQTB_ERR_INVALID);
+    /* and pos itself is still the start position: nothing wrote into it */
+    assert_int_equal(xqtb_position_to_fen(&pos, out), XQTB_OK);
+    assert_string_equal(out, START_FEN);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -405,6 +446,7 @@ int main(void)
         cmocka_unit_test(test_err_bad_counters),
         cmocka_unit_test(test_errors_are_one_line),
         cmocka_unit_test(test_public_position_from_fen),
+        cmocka_unit_test(test_public_null_arguments),
     };
     return cmocka_run_group_tests_name("fen", tests, NULL, NULL);
 }

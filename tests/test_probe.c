@@ -137,6 +137,28 @@ static void test_handle_reports(void **state)
     assert_int_equal(xqtb_probe_dtm(h, &p, &wdl, &dtm), XQTB_ERR_INVALID);
     assert_int_equal(xqtb_probe_wdl(NULL, &p, &wdl), XQTB_ERR_INVALID);
     assert_int_equal(xqtb_probe_wdl(h, NULL, &wdl), XQTB_ERR_INVALID);
+    /* every NULL argument as xqtb.h documents it, on a covered position */
+    assert_int_equal(xqtb_position_from_fen("3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1", &p, NULL), XQTB_OK);
+    xqtb_result r;
+    xqtb_root_move mv[XQTB_MAX_MOVES];
+    int wdl5;
+    assert_int_equal(xqtb_probe_wdl(h, &p, NULL), XQTB_ERR_INVALID);
+    assert_int_equal(xqtb_probe_dtm(h, &p, NULL, &dtm), XQTB_ERR_INVALID);
+    assert_int_equal(xqtb_probe_dtm(h, &p, &wdl, NULL), XQTB_ERR_INVALID);
+    assert_int_equal(xqtb_probe(NULL, &p, &r), XQTB_ERR_INVALID);
+    assert_int_equal(xqtb_probe(h, NULL, &r), XQTB_ERR_INVALID);
+    assert_int_equal(xqtb_probe(h, &p, NULL), XQTB_ERR_INVALID);
+    assert_int_equal(xqtb_probe_counter(h, &p, 0, NULL), XQTB_ERR_INVALID);
+    assert_int_equal(xqtb_probe_wdl_counter(h, &p, 0, NULL), XQTB_ERR_INVALID);
+    assert_int_equal(xqtb_probe_wdl_counter(NULL, &p, 0, &wdl5), XQTB_ERR_INVALID);
+    assert_int_equal(xqtb_probe_root(h, &p, NULL), XQTB_ERR_INVALID);
+    assert_int_equal(xqtb_probe_root(NULL, &p, mv), XQTB_ERR_INVALID);
+    assert_int_equal(xqtb_probe_root_counter(h, NULL, 0, mv), XQTB_ERR_INVALID);
+    assert_int_equal(xqtb_probe(h, &p, &r), XQTB_OK); /* and the handle still answers */
+    assert_int_equal(xqtb_table_count(NULL), 0);
+    assert_int_equal(xqtb_largest(NULL), 0);
+    assert_int_equal(xqtb_limit(NULL), -1);
+    assert_int_equal(xqtb_rules(NULL), -1);
     xqtb_close(h);
     assert_null(xqtb_open(NULL, NULL, &st));
     assert_int_equal(st, XQTB_ERR_INVALID);

@@ -2,8 +2,9 @@
  * adjudicate.c - `xqtb adjudicate`: an arbiter's view of a game record
  * under the natural move limit, on the public library API alone.
  *
- * The record is a FEN on its first line, then ICCS moves ("h2e2")
- * separated by white space over any number of lines.  Move numbers ("12."
+ * The record is a FEN on its first line (white space around it ignored),
+ * then ICCS moves ("h2e2") separated by white space over any number of
+ * lines; it is text, so a NUL byte is refused.  Move numbers ("12."
  * or "12...") are skipped; the word "claim" marks the point where the side
  * to move claims a draw by the move limit.  Every move is checked for
  * legality, and every position the tables cover is judged:
@@ -20,9 +21,11 @@
  *     convert a win in the plies left.
  */
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "xqtb.h"
@@ -30,14 +33,16 @@
 enum { MAX_PLIES = 4096 };
 
 typedef struct {
-    int ply;       /* plies from the start of the record */
-    int counter;   /* plies since the last capture */
-    int covered;   /* 1 if the tables answered */
-    xqtb_result r; /* the side to move's result at counter */
+    int ply;          /* plies from the start of the record */
+    int counter;      /* plies since the last capture */
+    int covered;      /* 1 if the tables answered */
+    char missing[40]; /* else the material whose table is missing */
+    xqtb_result r;    /* the side to move's result at counter */
 } judged;
 
 typedef struct {
     xqtb_position start;
+    int counter0; /* plies since the last capture at the start: FEN field 5 */
     uint16_t moves[MAX_PLIES];
     int nmoves;
     int claim_at; /* ply of the claim, -1 if none */
@@ -49,22 +54,70 @@ static const char *wdl5_word(int wdl5)
     return wdl5 >= -2 && wdl5 <= 2 ? w[wdl5 + 2] : "?";
 }
 
-static char *read_all(FILE *f)
+/* Longest record read: far beyond any game (MAX_PLIES moves with move
+ * numbers and comments fit in a few hundred KiB), and small enough that an
+ * endless input such as a device is refused instead of filling memory. */
+enum { RECORD_MAX = 16 << 20 };
+
+/* Exit status for a file that cannot be opened or read: a name that leads
+ * nowhere usable is the user's input, anything else the machine's failure. */
+static int open_failure_status(int err)
 {
+    return err == ENOENT || err == EACCES || err == EISDIR || err == ENOTDIR || err == ENAMETOOLONG || err == ELOOP
+               ? EXIT_BAD_INPUT
+               : EXIT_FAILURE_IO;
+}
+
+/* Reads the whole record from f (named `name` in messages) into *text,
+ * NUL-terminated.  A record is text: a NUL byte would cut it short where C
+ * strings end and silently drop the moves after it, so it is refused with
+ * its line; and a read error must not pass for the end of the record.
+ * Returns 0, or an exit status with the message printed. */
+static int read_record(FILE *f, const char *name, char **text)
+{
+    struct stat sb;
+    /* Linux lets a directory be opened for reading and fails only at the
+     * first read, with an error that says less than this. */
+    if (fstat(fileno(f), &sb) == 0 && S_ISDIR(sb.st_mode))
+        return cli_usage_error("adjudicate", "%.200s is a directory, not a game record", name);
     size_t cap = 4096, n = 0;
     char *buf = malloc(cap);
-    while (buf) {
+    *text = NULL;
+    for (;;) {
+        if (!buf) {
+            fprintf(stderr, "xqtb adjudicate: out of memory reading the record\n");
+            return EXIT_FAILURE_IO;
+        }
         size_t got = fread(buf + n, 1, cap - n - 1, f);
+        const char *nul = memchr(buf + n, 0, got);
+        if (nul) {
+            int line = 1;
+            for (const char *c = buf; c < nul; c++) line += *c == '\n';
+            free(buf);
+            return cli_usage_error("adjudicate", "line %d of %.200s has a NUL byte: a game record is text", line, name);
+        }
         n += got;
-        if (got == 0) break;
+        if (ferror(f)) {
+            int err = errno;
+            free(buf);
+            fprintf(stderr, "xqtb adjudicate: cannot read %.200s: %s\n", name, strerror(err));
+            return open_failure_status(err);
+        }
+        if (n > RECORD_MAX) {
+            free(buf);
+            return cli_usage_error("adjudicate", "%.200s is longer than %d MiB: not a game record", name,
+                                   RECORD_MAX >> 20);
+        }
+        if (feof(f)) break;
         if (n + 1 == cap) {
             char *nb = realloc(buf, cap *= 2);
             if (!nb) free(buf);
             buf = nb;
         }
     }
-    if (buf) buf[n] = 0;
-    return buf;
+    buf[n] = 0;
+    *text = buf;
+    return 0;
 }
 
 static int is_move_number(const char *t)
@@ -87,22 +140,49 @@ static void set_fen_counter(char fen[XQTB_FEN_MAX], int counter, int ply)
     if (p) snprintf(p, (size_t)(XQTB_FEN_MAX - (p - fen)), "%d %d", counter, ply / 2 + 1);
 }
 
+/* The separators of FEN fields, as the library's parser reads them. */
+static int fen_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+/* The counter of a FEN the library has accepted: its field 5, 0 if absent
+ * (the library's default).  Fields are counted from the first non-blank
+ * character, so a line that starts with white space reads the same. */
+static int fen_counter(const char *fen)
+{
+    const char *p = fen;
+    for (int field = 0; field < 5; field++) {
+        while (fen_space(*p)) p++;
+        if (!*p) return 0;
+        if (field == 4) break;
+        while (*p && !fen_space(*p)) p++;
+    }
+    return atoi(p); /* the parser has checked it is a number up to 65535 */
+}
+
 /* Parses and replays the record.  Returns 0, or EXIT_BAD_INPUT with the
  * reason printed (malformed FEN or token, illegal move with its number). */
-static int parse_record(char *text, int counter0, record *rec)
+static int parse_record(char *text, record *rec)
 {
     char err[XQTB_ERR_MAX];
     char *nl = strchr(text, '\n');
     if (nl) *nl = 0;
-    char *fen = text;
+    /* White space around the FEN is not part of it (a trailing \r comes
+     * from CRLF files); trimmed here so that nothing after reads it. */
+    char *fen = text, *end = text + strlen(text);
     while (isspace((unsigned char)*fen)) fen++;
-    if (!*fen) return cli_usage_error("adjudicate", "the record is empty: its first line must be a FEN");
+    while (end > fen && isspace((unsigned char)end[-1])) *--end = 0;
+    if (!*fen) {
+        const char *rest = nl ? nl + 1 : "";
+        while (isspace((unsigned char)*rest)) rest++;
+        return cli_usage_error("adjudicate", *rest ? "line 1 is blank: the record's first line must be a FEN"
+                                                   : "the record is empty: its first line must be a FEN");
+    }
     if (xqtb_position_from_fen(fen, &rec->start, err) != XQTB_OK)
         return cli_usage_error("adjudicate", "bad FEN on the first line: %s", err);
+    rec->counter0 = fen_counter(fen);
     rec->nmoves = 0;
     rec->claim_at = -1;
     xqtb_position p = rec->start;
-    int counter = counter0;
+    int counter = rec->counter0;
     char *save = NULL;
     for (char *tok = nl ? strtok_r(nl + 1, " \t\r\n", &save) : NULL; tok; tok = strtok_r(NULL, " \t\r\n", &save)) {
         if (is_move_number(tok)) continue;
@@ -133,41 +213,69 @@ static int parse_record(char *text, int counter0, record *rec)
     return 0;
 }
 
-/* Counter of the record's start: FEN field 5. */
-static int start_counter(const char *text)
+/* Names the tables missing for the positions of the record: each
+ * material of a position the tables did not cover, once, in record order,
+ * as "KRKR, KRK"; stops before overflowing names. */
+static void add_missing(char *names, size_t len, const char *material)
 {
-    const char *p = text;
-    for (int field = 0; field < 4 && *p; field++) {
-        while (*p && !isspace((unsigned char)*p)) p++;
-        while (*p == ' ' || *p == '\t') p++;
-    }
-    return isdigit((unsigned char)*p) ? atoi(p) : 0;
+    size_t used = strlen(names), mlen = strlen(material);
+    for (const char *s = names; (s = strstr(s, material)) != NULL; s += mlen)
+        if ((s == names || s[-1] == ' ') && (s[mlen] == ',' || s[mlen] == 0)) return;
+    if (used + mlen + 3 < len) snprintf(names + used, len - used, "%s%s", used ? ", " : "", material);
 }
 
 /* Probes every position of the record at its counter into pos[].  Returns
  * 0, or an exit status with the message printed. */
-static int judge_positions(xqtb_handle *h, const record *rec, int counter0, const char *dirs, judged pos[])
+static int judge_positions(xqtb_handle *h, const record *rec, const char *dirs, judged pos[])
 {
+    /* The move limit is known once a table has been opened: probe until a
+     * position is covered, which need not be the start (a record may begin
+     * in a material without a table and capture into one that has it). */
     xqtb_position p = rec->start;
-    /* The first table opened tells the move limit; a counter beyond it is
-     * judged at the limit (the game is drawn by then, barring a mate). */
-    xqtb_result first;
-    xqtb_probe(h, &p, &first);
+    char missing[256] = "";
+    int covered = 0;
+    for (int ply = 0; ply <= rec->nmoves && !covered; ply++) {
+        xqtb_result r;
+        int st = xqtb_probe(h, &p, &r);
+        covered = st == XQTB_OK;
+        if (st == XQTB_ERR_NO_TABLE) {
+            char name[40];
+            xqtb_material_name(&p, name);
+            add_missing(missing, sizeof missing, name);
+        } else if (st != XQTB_OK) {
+            fprintf(stderr, "xqtb adjudicate: ply %d: %s\n", ply, xqtb_status_string(st));
+            return EXIT_FAILURE_IO;
+        }
+        if (ply < rec->nmoves) xqtb_play(&p, rec->moves[ply]);
+    }
+    if (!covered) {
+        fprintf(stderr, "xqtb adjudicate: no table %s in %s: no position of the record is covered\n", missing, dirs);
+        return EXIT_NO_ANSWER;
+    }
     int limit = xqtb_limit(h);
-    if (limit > 0 && counter0 > limit) {
-        fprintf(stderr, "xqtb adjudicate: the FEN's counter %d is beyond the move limit of %d plies\n", counter0,
+    if (limit <= 0) {
+        fprintf(stderr, "xqtb adjudicate: the tables in %s were built without a move limit (gen --limit)\n", dirs);
+        return EXIT_NO_ANSWER;
+    }
+    if (rec->counter0 > limit) {
+        fprintf(stderr, "xqtb adjudicate: the FEN's counter %d is beyond the move limit of %d plies\n", rec->counter0,
                 limit);
         return EXIT_BAD_INPUT;
     }
-    int counter = counter0, covered = 0;
+    p = rec->start;
+    int counter = rec->counter0;
     for (int ply = 0; ply <= rec->nmoves; ply++) {
         judged *j = &pos[ply];
         j->ply = ply;
         j->counter = counter;
-        int st = xqtb_probe_counter(h, &p, limit > 0 && counter > limit ? limit : counter, &j->r);
+        j->missing[0] = 0;
+        /* a counter past the limit is judged at it: the game is drawn by
+         * then, which the report says */
+        int st = xqtb_probe_counter(h, &p, counter > limit ? limit : counter, &j->r);
         j->covered = st == XQTB_OK;
-        covered += j->covered;
-        if (st != XQTB_OK && st != XQTB_ERR_NO_TABLE) {
+        if (st == XQTB_ERR_NO_TABLE) {
+            xqtb_material_name(&p, j->missing);
+        } else if (st != XQTB_OK) {
             fprintf(stderr, "xqtb adjudicate: ply %d: %s\n", ply, xqtb_status_string(st));
             return EXIT_FAILURE_IO;
         }
@@ -175,14 +283,6 @@ static int judge_positions(xqtb_handle *h, const record *rec, int counter0, cons
         uint16_t m = rec->moves[ply];
         counter = p.board[m >> 7] ? 0 : counter + 1;
         xqtb_play(&p, m);
-    }
-    if (!covered) {
-        fprintf(stderr, "xqtb adjudicate: no position of the record is covered by the tables in %s\n", dirs);
-        return EXIT_NO_ANSWER;
-    }
-    if (xqtb_limit(h) <= 0) {
-        fprintf(stderr, "xqtb adjudicate: the tables in %s were built without a move limit (gen --limit)\n", dirs);
-        return EXIT_NO_ANSWER;
     }
     return 0;
 }
@@ -227,7 +327,7 @@ static void print_ply_json(const judged *j, const char *fen, const char *who, in
         else
             printf("\"dtm\":%d,\"dtc\":%d,\"by_rule\":null", j->r.dtm, j->r.dtc);
     } else {
-        printf("\"wdl\":null");
+        printf("\"wdl\":null,\"missing\":\"%s\"", j->missing);
     }
     if (mv) {
         printf(",\"move\":\"%.4s\"", mv);
@@ -241,7 +341,7 @@ static void print_ply_text(const judged *j, const char *who, int limit, const ch
 {
     printf("%4d  %-5s counter %3d  ", j->ply, who, j->counter);
     if (!j->covered)
-        printf("not covered by the tables");
+        printf("not covered: no table %s", j->missing);
     else if (j->counter > limit)
         printf("drawn by the move limit");
     else if (j->r.by_rule)
@@ -341,20 +441,21 @@ int cmd_adjudicate(int argc, char **argv)
         else if (!path)
             path = argv[i];
         else
-            return cli_usage_error("adjudicate",
-                                   "give one record file (usage: xqtb adjudicate [-d DIR] [--json] [FILE])");
+            return cli_usage_error("adjudicate", "give one record file (see xqtb adjudicate --help)");
     }
-    FILE *f = !path || !strcmp(path, "-") ? stdin : fopen(path, "r");
-    if (!f) return cli_usage_error("adjudicate", "cannot open %.200s", path);
-    char *text = read_all(f);
+    int from_stdin = !path || !strcmp(path, "-");
+    FILE *f = from_stdin ? stdin : fopen(path, "r");
+    if (!f) {
+        int err = errno;
+        fprintf(stderr, "xqtb adjudicate: cannot open %.200s: %s\n", path, strerror(err));
+        return open_failure_status(err);
+    }
+    char *text;
+    int rc = read_record(f, from_stdin ? "standard input" : path, &text);
     if (f != stdin) fclose(f);
-    if (!text) {
-        fprintf(stderr, "xqtb adjudicate: out of memory reading the record\n");
-        return EXIT_FAILURE_IO;
-    }
+    if (rc) return rc;
     static record rec;
-    int counter0 = start_counter(text);
-    int rc = parse_record(text, counter0, &rec);
+    rc = parse_record(text, &rec);
     free(text);
     if (rc) return rc;
     int st;
@@ -364,7 +465,7 @@ int cmd_adjudicate(int argc, char **argv)
         return EXIT_FAILURE_IO;
     }
     static judged pos[MAX_PLIES + 1];
-    rc = judge_positions(h, &rec, counter0, dirs, pos);
+    rc = judge_positions(h, &rec, dirs, pos);
     if (rc == 0) report(h, &rec, pos, json);
     xqtb_close(h);
     return rc ? rc : EXIT_ANSWER;

@@ -20,8 +20,6 @@
 #include "ruleset.h"
 #include "tbcheck.h"
 
-static const char usage_text[] = "check [-d DIR] [--deep] [-q] [MATERIAL...]";
-
 typedef struct {
     const char *dir;
     int deep, quiet;
@@ -178,10 +176,7 @@ static int parse_args(int argc, char **argv, check_run *c)
 {
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i];
-        if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
-            printf("usage: xqtb %s\n", usage_text);
-            return -1;
-        } else if (!strcmp(o, "-d")) {
+        if (!strcmp(o, "-d")) {
             if (++i == argc) return cli_usage_error("check", "option -d needs a directory");
             c->dir = argv[i];
         } else if (!strcmp(o, "--deep")) {
@@ -189,7 +184,7 @@ static int parse_args(int argc, char **argv, check_run *c)
         } else if (!strcmp(o, "-q")) {
             c->quiet = 1;
         } else if (o[0] == '-') {
-            return cli_usage_error("check", "unknown option '%s' (usage: xqtb %s)", o, usage_text);
+            return cli_usage_error("check", "unknown option '%s'", o);
         } else {
             xq_material m;
             char err[XQ_ERR_MAX], name[XQ_MATERIAL_MAX];
@@ -229,5 +224,5 @@ int cmd_check(int argc, char **argv)
     }
     for (int i = 0; i < c.n; i++) free(c.names[i]);
     free(c.names);
-    return rc < 0 ? EXIT_ANSWER : rc;
+    return rc;
 }

@@ -10,6 +10,9 @@
 
 enum { EXIT_ANSWER = 0, EXIT_NO_ANSWER = 1, EXIT_BAD_INPUT = 2, EXIT_FAILURE_IO = 3 };
 
+/* The subcommands, each with its row (usage and options, printed by
+ * --help) in main.c's command table; main.c answers -h and --help itself,
+ * so argv never holds them. */
 int cmd_perft(int argc, char **argv);
 int cmd_fen(int argc, char **argv);
 int cmd_moves(int argc, char **argv);

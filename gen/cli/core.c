@@ -26,6 +26,9 @@ int cmd_perft(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--divide")) {
             divide = 1;
+        } else if (argv[i][0] == '-' && (argv[i][1] < '0' || argv[i][1] > '9')) {
+            /* neither a DEPTH nor a FEN starts with '-' ("-1" is a bad DEPTH) */
+            return cli_usage_error("perft", "unknown option '%s'", argv[i]);
         } else if (positional == 0) {
             long d = cli_parse_uint(argv[i], 20);
             if (d < 0) return cli_usage_error("perft", "DEPTH must be a number from 0 to 20, not '%s'", argv[i]);
@@ -35,10 +38,10 @@ int cmd_perft(int argc, char **argv)
             fen = argv[i];
             positional++;
         } else {
-            return cli_usage_error("perft", "too many arguments (usage: xqtb perft [--divide] DEPTH [FEN])");
+            return cli_usage_error("perft", "too many arguments (see xqtb perft --help)");
         }
     }
-    if (depth < 0) return cli_usage_error("perft", "missing DEPTH (usage: xqtb perft [--divide] DEPTH [FEN])");
+    if (depth < 0) return cli_usage_error("perft", "missing DEPTH (see xqtb perft --help)");
     xq_board b;
     if (parse_fen_arg("perft", fen, &b)) return EXIT_BAD_INPUT;
     struct timespec t0, t1;

@@ -1,50 +1,140 @@
 /*
- * main.c - the xqtb command: dispatches to a subcommand.
+ * main.c - the xqtb command: dispatches to a subcommand, and prints the
+ * help of one subcommand or of all.
  */
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
 #include "xqtb.h"
 
+/* One row per subcommand.  `xqtb NAME --help` prints the row's synopsis,
+ * summary and options, and the top-level help every row's synopsis and
+ * summary, so the two cannot disagree; test_cli checks that every option a
+ * parser takes is in both.  To add a subcommand (gen/cli/check.c, say):
+ * declare cmd_check in cli.h, add its row here, and add it with its options
+ * to the command list in tests/test_cli.c. */
 typedef struct {
     const char *name;
     int (*run)(int argc, char **argv);
-    const char *help;
+    const char *synopsis; /* one or more lines, each "xqtb NAME ..." or an indented continuation */
+    const char *summary;  /* what it does, one line */
+    const char *options;  /* lines of "  OPTION  meaning", "" if none */
 } command;
 
 static const command commands[] = {
-    {"perft", cmd_perft, "perft [--divide] DEPTH [FEN]   count leaf nodes of the move tree"},
-    {"fen", cmd_fen, "fen FEN                         validate a position, print canonical FEN and board"},
-    {"moves", cmd_moves, "moves FEN                       list the legal moves"},
+    {"perft", cmd_perft, "xqtb perft [--divide] DEPTH [FEN]",
+     "count the leaves of the legal move tree of depth DEPTH (0-20) from FEN",
+     "  --divide          first a line MOVE: COUNT for each legal move\n"
+     "  FEN               the position (default: the start position)\n"},
+    {"fen", cmd_fen, "xqtb fen FEN", "validate a position; print the board, whose move, the canonical FEN", ""},
+    {"moves", cmd_moves, "xqtb moves FEN", "list the legal moves (none: the side to move has lost)", ""},
     {"gen", cmd_gen,
-     "gen [-t N] [-d DIR] [-q] [--rules none|check|full] [--limit PLIES] [--force]\n"
-     "      [--max-memory MIB] MATERIAL...\n"
-     "                                  generate tables (and their subtables)"},
-    {"stats", cmd_stats, "stats [--json] [-d DIR] MATERIAL  counts, longest wins, DTM histogram"},
-    {"probe", cmd_probe,
-     "probe [-d DIR[:DIR...]] [--json] [--line] [--counter N] FEN\n"
-     "                                  value of a position and of every legal move"},
-    {"adjudicate", cmd_adjudicate,
-     "adjudicate [-d DIR[:DIR...]] [--json] [FILE]\n"
-     "                                  judge a game record under the move limit"},
-    {"check", cmd_check,
-     "check [-d DIR] [--deep] [-q] [MATERIAL...]\n"
-     "                                  check every compressed file's header and block checksums"},
-    {"verify", cmd_verify, "verify [-t N] [-d DIR] MATERIAL...  check every value against its successors"},
+     "xqtb gen [-t N] [-d DIR] [-q] [--rules none|check|full] [--limit PLIES]\n"
+     "         [--force] [--max-memory MIB] [--wide] MATERIAL...\n"
+     "xqtb gen [OPTIONS] --all N",
+     "generate tables, and every subtable they need, into DIR",
+     "  -t N              threads, 1-64 (default: all cores); same files for any N\n"
+     "  -d DIR            directory read and written (default: tables); one\n"
+     "                    directory, without ':' (probe reads ':' as a separator)\n"
+     "  -q                no progress and no summary\n"
+     "  --rules SET       repetition rulings: full (default; perpetual check and\n"
+     "                    perpetual chase lose), check (perpetual check loses) or\n"
+     "                    none (every repetition is a draw)\n"
+     "  --limit PLIES     move limit for DTC, 0 (none) to 10000 (default: 120)\n"
+     "  --force           rebuild the named tables even if valid files exist\n"
+     "  --max-memory MIB  refuse a table that needs more (default: memory available)\n"
+     "  --wide            two-byte cells from the start (for testing)\n"
+     "  --all N           every material of at most N pieces, kings included (2-8)\n"
+     "  MATERIAL          a signature such as KRKNAA, either colouring\n"},
+    {"stats", cmd_stats, "xqtb stats [--json] [-d DIR] MATERIAL",
+     "won, drawn and lost positions, longest wins, DTM histogram, rulings, sizes",
+     "  --json            one JSON object instead of text\n"
+     "  -d DIR            directory of the table (default: tables), without ':'\n"},
+    {"verify", cmd_verify, "xqtb verify [-t N] [-d DIR] [-q] MATERIAL...",
+     "check every value against the values its moves lead to",
+     "  -t N              threads, 1-64 (default: all cores)\n"
+     "  -d DIR            directory of the tables (default: tables), without ':'\n"
+     "  -q                print nothing for a consistent table (an inconsistent one\n"
+     "                    is still reported, on stderr)\n"},
+    {"check", cmd_check, "xqtb check [-d DIR] [--deep] [-q] [MATERIAL...]",
+     "check the compressed files: headers, checksums, missing or mixed files",
+     "  -d DIR            directory of the tables (default: tables)\n"
+     "  --deep            also decompress every block\n"
+     "  -q                list only the files that are not sound (and the totals)\n"
+     "  MATERIAL          the tables to check (default: every one in DIR)\n"},
+    {"probe", cmd_probe, "xqtb probe [-d DIR[:DIR...]] [--json] [--line] [--counter N] FEN",
+     "value of a position and of every legal move, best first",
+     "  -d DIR[:DIR...]   directories searched for tables, in order (default: tables)\n"
+     "  --json            one JSON object instead of text\n"
+     "  --line            play the best moves out to the end of the game\n"
+     "  --counter N       plies since the last capture, for the move limit (default 0)\n"},
+    {"adjudicate", cmd_adjudicate, "xqtb adjudicate [-d DIR[:DIR...]] [--json] [FILE]",
+     "judge a game record under the move limit: claims, mistakes, wasted plies",
+     "  -d DIR[:DIR...]   directories searched for tables, in order (default: tables)\n"
+     "  --json            one JSON object instead of text\n"
+     "  FILE              the record, a FEN line then the moves (default, or -: stdin)\n"},
 };
+enum { NCOMMANDS = sizeof commands / sizeof *commands };
 
+/* The synopsis lines, the first after `first`, the others after `rest`. */
+static void print_synopsis(FILE *f, const command *c, const char *first, const char *rest)
+{
+    const char *prefix = first;
+    for (const char *s = c->synopsis; *s;) {
+        size_t n = strcspn(s, "\n");
+        fprintf(f, "%s%.*s\n", prefix, (int)n, s);
+        prefix = rest;
+        s += n + (s[n] == '\n');
+    }
+}
+
+/* `xqtb NAME --help`. */
+static void command_usage(const command *c)
+{
+    print_synopsis(stdout, c, "usage: ", "       ");
+    printf("\n%c%s.\n\n", toupper((unsigned char)c->summary[0]), c->summary + 1);
+    printf("options:\n%s  -h, --help        this help\n", c->options);
+    printf("\nExit status: 0 answer, 1 no answer (e.g. a table is missing), 2 bad input,\n"
+           "3 machine failure (memory, disk, damaged file).  See docs/CLI.md.\n");
+}
+
+/* `xqtb --help`: every command with every option. */
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: xqtb COMMAND [ARGS]\n\ncommands:\n");
-    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++) fprintf(f, "  xqtb %s\n", commands[i].help);
-    fprintf(f, "\nFEN defaults to the start position where optional.  Exit status: 0 answer,\n"
-               "1 no answer (not covered), 2 bad input, 3 machine failure (memory, disk).\n");
+    fprintf(f, "usage: xqtb COMMAND [ARGS]\n"
+               "       xqtb help [COMMAND]     (or --help, -h)\n"
+               "       xqtb --version\n\n"
+               "commands:\n");
+    for (int i = 0; i < NCOMMANDS; i++) {
+        print_synopsis(f, &commands[i], "  ", "  ");
+        fprintf(f, "      %s\n", commands[i].summary);
+    }
+    fprintf(f, "\n`xqtb COMMAND --help` (or -h anywhere among its arguments) describes a\n"
+               "command's options.  Exit status: 0 answer, 1 no answer (not covered),\n"
+               "2 bad input, 3 machine failure (memory, disk, damaged file).\n");
 }
+
+static const command *find_command(const char *name)
+{
+    for (int i = 0; i < NCOMMANDS; i++)
+        if (!strcmp(name, commands[i].name)) return &commands[i];
+    fprintf(stderr, "xqtb: unknown command '%s' (try xqtb --help)\n", name);
+    return NULL;
+}
+
+static int is_help(const char *arg) { return !strcmp(arg, "-h") || !strcmp(arg, "--help"); }
 
 int main(int argc, char **argv)
 {
-    if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+    if (argc < 2 || is_help(argv[1]) || !strcmp(argv[1], "help")) {
+        if (argc > 2 && !strcmp(argv[1], "help")) {
+            const command *c = find_command(argv[2]);
+            if (!c) return EXIT_BAD_INPUT;
+            command_usage(c);
+            return 0;
+        }
         usage(argc < 2 ? stderr : stdout);
         return argc < 2 ? EXIT_BAD_INPUT : 0;
     }
@@ -52,8 +142,15 @@ int main(int argc, char **argv)
         printf("xqtb %d.%d.%d\n", XQTB_VERSION_MAJOR, XQTB_VERSION_MINOR, XQTB_VERSION_PATCH);
         return 0;
     }
-    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
-        if (!strcmp(argv[1], commands[i].name)) return commands[i].run(argc - 1, argv + 1);
-    fprintf(stderr, "xqtb: unknown command '%s' (try xqtb --help)\n", argv[1]);
-    return EXIT_BAD_INPUT;
+    const command *c = find_command(argv[1]);
+    if (!c) return EXIT_BAD_INPUT;
+    /* Help is asked here for every command, so no parser has to know about
+     * it; no argument of any command can be "-h" or "--help" otherwise (a
+     * file of that name is ./-h). */
+    for (int i = 2; i < argc; i++)
+        if (is_help(argv[i])) {
+            command_usage(c);
+            return 0;
+        }
+    return c->run(argc - 1, argv + 1);
 }

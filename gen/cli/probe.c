@@ -178,11 +178,9 @@ int cmd_probe(int argc, char **argv)
         else if (!fen)
             fen = argv[i];
         else
-            return cli_usage_error(
-                "probe", "give one FEN, quoted (usage: xqtb probe [-d DIR] [--json] [--line] [--counter N] FEN)");
+            return cli_usage_error("probe", "give one FEN, quoted (see xqtb probe --help)");
     }
-    if (!fen)
-        return cli_usage_error("probe", "missing FEN (usage: xqtb probe [-d DIR] [--json] [--line] [--counter N] FEN)");
+    if (!fen) return cli_usage_error("probe", "missing FEN (see xqtb probe --help)");
     xqtb_position pos;
     char err[XQTB_ERR_MAX];
     if (xqtb_position_from_fen(fen, &pos, err) != XQTB_OK) return cli_usage_error("probe", "bad FEN: %s", err);

@@ -84,6 +84,13 @@ static int parse_table_args(const char *cmd, int argc, char **argv, const char *
         } else if (flag == 't' || flag == 'd') {
             if (++i == argc) return cli_usage_error(cmd, "option %s needs a value", o);
             if (flag == 'd') {
+                /* probe, adjudicate and xqtb_open read ':' as a separator
+                 * of directories: tables written there could not be found */
+                if (strchr(argv[i], ':'))
+                    return cli_usage_error(cmd,
+                                           "-d takes one directory, and '%.200s' contains ':', which xqtb probe "
+                                           "reads as a separator between directories",
+                                           argv[i]);
                 a->dir = argv[i];
             } else {
                 long n = cli_parse_uint(argv[i], 64);
