@@ -223,6 +223,7 @@ static void test_bad_arguments(void **state)
     assert_output_has("unknown piece letter");
     assert_int_equal(run_xqtb("check --bogus"), 2);
     assert_int_equal(run_xqtb("check -d"), 2);
+    assert_int_equal(run_xqtb("check -d ''"), 2);
     assert_int_equal(run_xqtb("check -d %s/nonexistent", test_tmpdir()), 1);
     char empty[1024];
     snprintf(empty, sizeof empty, "%s/empty", test_tmpdir());

@@ -125,6 +125,9 @@ static void test_dir_with_colon_refused(void **state)
     assert_non_null(strstr(xqtb_out, "':'"));
     assert_int_equal(run_xqtb("verify -d %s KRK", dir), 2);
     assert_non_null(strstr(xqtb_out, "':'"));
+    /* nor an empty name (it was exit 3, "cannot create directory") */
+    assert_int_equal(run_xqtb("gen -q -d '' KRK"), 2);
+    assert_non_null(strstr(xqtb_out, "empty"));
 }
 
 static void test_missing_table_is_no_answer(void **state)

@@ -177,7 +177,7 @@ static int parse_args(int argc, char **argv, check_run *c)
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i];
         if (!strcmp(o, "-d")) {
-            if (++i == argc) return cli_usage_error("check", "option -d needs a directory");
+            if (++i == argc || !argv[i][0]) return cli_usage_error("check", "option -d needs a directory");
             c->dir = argv[i];
         } else if (!strcmp(o, "--deep")) {
             c->deep = 1;

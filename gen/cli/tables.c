@@ -91,6 +91,7 @@ static int parse_table_args(const char *cmd, int argc, char **argv, const char *
                                            "-d takes one directory, and '%.200s' contains ':', which xqtb probe "
                                            "reads as a separator between directories",
                                            argv[i]);
+                if (!argv[i][0]) return cli_usage_error(cmd, "-d needs a directory name, not an empty string");
                 a->dir = argv[i];
             } else {
                 long n = cli_parse_uint(argv[i], 64);
