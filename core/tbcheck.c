@@ -19,8 +19,9 @@
 
 enum { CHUNK = 8 << 20 };
 
-static int read_at(int fd, uint8_t *p, size_t n, uint64_t off)
+int xqf_read_at(int fd, void *buf, size_t n, uint64_t off)
 {
+    uint8_t *p = buf;
     while (n) {
         ssize_t r = pread(fd, p, n, (off_t)off);
         if (r < 0 && errno == EINTR) continue;
@@ -78,7 +79,7 @@ static int check_blocks(int fd, xqf_check_report *r, int deep)
         uint64_t begin = xqf_block_begin(f, k), e = k + 1;
         while (e < nblocks && xqf_block_end(f, e) - begin <= CHUNK) e++;
         uint64_t len = xqf_block_end(f, e - 1) - begin;
-        if (read_at(fd, buf, (size_t)len, begin)) {
+        if (xqf_read_at(fd, buf, (size_t)len, begin)) {
             free(buf);
             free(out);
             snprintf(r->why, sizeof r->why, "cannot read block %llu (file shrank while checked?)",
@@ -119,13 +120,13 @@ int xqf_check_file(const char *path, int kind, const char *name, uint64_t entrie
     uint8_t h[XQF_HEADER_SIZE];
     uint8_t *meta = NULL;
     int rc = XQF_CORRUPT;
-    if ((uint64_t)sb.st_size < XQF_HEADER_SIZE || read_at(fd, h, sizeof h, 0)) {
+    if ((uint64_t)sb.st_size < XQF_HEADER_SIZE || xqf_read_at(fd, h, sizeof h, 0)) {
         snprintf(r->why, sizeof r->why, "only %llu bytes, shorter than a header", (unsigned long long)sb.st_size);
     } else if ((rc = xqf_parse_header(&r->info, h, (uint64_t)sb.st_size, kind, name, entries, r->why)) == XQF_OK) {
         if (!(meta = malloc((size_t)r->info.meta_bytes))) {
             rc = XQF_NOMEM;
             snprintf(r->why, sizeof r->why, "out of memory");
-        } else if (read_at(fd, meta, (size_t)r->info.meta_bytes, 0)) {
+        } else if (xqf_read_at(fd, meta, (size_t)r->info.meta_bytes, 0)) {
             snprintf(r->why, sizeof r->why, "cannot read the block tables");
         } else {
             r->bytes = r->info.meta_bytes;

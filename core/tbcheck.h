@@ -9,6 +9,7 @@
 #ifndef XQ_TBCHECK_H
 #define XQ_TBCHECK_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "tbformat.h"
@@ -30,6 +31,10 @@ typedef struct {
  * every block and check its symbols (much slower than the checksums).
  * RETURN: r->status. */
 int xqf_check_file(const char *path, int kind, const char *name, uint64_t entries, int deep, xqf_check_report *r);
+
+/* Reads exactly n bytes at offset off of fd, retrying after signals.
+ * Returns 0, or -1 on an error or a short read (the file shrank). */
+int xqf_read_at(int fd, void *p, size_t n, uint64_t off);
 
 /* "sound", "damaged", "built otherwise", "missing", "unreadable",
  * "out of memory". */

@@ -4,7 +4,6 @@
  */
 #include "file.h"
 
-#include <errno.h>
 #include <fcntl.h>
 #include <lz4.h>
 #include <stdlib.h>
@@ -12,26 +11,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "tbcheck.h"
 #include "xqtb.h"
 
 static int status_of(int xqf_rc)
 {
     return xqf_rc == XQF_OK ? XQTB_OK : xqf_rc == XQF_MISMATCH ? XQTB_ERR_MISMATCH : XQTB_ERR_CORRUPT;
-}
-
-/* Reads exactly n bytes at offset off; a short read (the file shrank) is
- * an error like any other. */
-static int read_at(int fd, uint8_t *p, size_t n, uint64_t off)
-{
-    while (n) {
-        ssize_t r = pread(fd, p, n, (off_t)off);
-        if (r < 0 && errno == EINTR) continue;
-        if (r <= 0) return -1;
-        p += r;
-        n -= (size_t)r;
-        off += (uint64_t)r;
-    }
-    return 0;
 }
 
 int xqf_open(xqf_file *f, const char *path, int kind, const char *name, uint64_t entries, size_t whole_max)
@@ -49,12 +34,12 @@ int xqf_open(xqf_file *f, const char *path, int kind, const char *name, uint64_t
     }
     uint8_t h[XQF_HEADER_SIZE];
     int rc = XQTB_ERR_CORRUPT;
-    if ((uint64_t)sb.st_size >= XQF_HEADER_SIZE && read_at(fd, h, sizeof h, 0) == 0)
+    if ((uint64_t)sb.st_size >= XQF_HEADER_SIZE && xqf_read_at(fd, h, sizeof h, 0) == 0)
         rc = status_of(xqf_parse_header(&f->info, h, (uint64_t)sb.st_size, kind, name, entries, NULL));
     f->whole = (uint64_t)sb.st_size <= whole_max;
     size_t keep = (size_t)(f->whole ? (uint64_t)sb.st_size : f->info.meta_bytes);
     if (rc == XQTB_OK && !(f->meta = malloc(keep))) rc = XQTB_ERR_NOMEM;
-    if (rc == XQTB_OK && read_at(fd, f->meta, keep, 0)) rc = XQTB_ERR_CORRUPT;
+    if (rc == XQTB_OK && xqf_read_at(fd, f->meta, keep, 0)) rc = XQTB_ERR_CORRUPT;
     if (rc == XQTB_OK) rc = status_of(xqf_check_meta(&f->info, f->meta, NULL));
     if (rc != XQTB_OK || f->whole) close(fd);
     if (rc != XQTB_OK) {
@@ -113,7 +98,7 @@ static int fetch(xqf_file *f, uint64_t begin, uint64_t len, xqf_scratch *scratch
      * reads whole and matches the checksum taken at open is the block that
      * was opened, whatever happened to the file since, and an fstat on
      * every miss would cost a system call. */
-    if (read_at(f->fd, scratch->data, (size_t)len, begin)) return same_file(f) ? XQTB_ERR_IO : mark_changed(f);
+    if (xqf_read_at(f->fd, scratch->data, (size_t)len, begin)) return same_file(f) ? XQTB_ERR_IO : mark_changed(f);
     return XQTB_OK;
 }
 

@@ -33,18 +33,6 @@ static char pristine[1024];
 static const char *const materials[] = {"KK", "KNK", "KRK", "KRKN"};
 static const char *const exts[] = {"xqw", "xqd", "xqc", "xqtb"};
 
-static void copy_file(const char *from, const char *to)
-{
-    char *buf;
-    long len;
-    testgen_read_file(from, &buf, &len);
-    FILE *f = fopen(to, "wb");
-    assert_non_null(f);
-    assert_int_equal(fwrite(buf, 1, (size_t)len, f), (size_t)len);
-    assert_int_equal(fclose(f), 0);
-    free(buf);
-}
-
 static const char *fresh_copy(const char *tag)
 {
     static char dir[1024];
@@ -55,7 +43,7 @@ static const char *fresh_copy(const char *tag)
             char a[2048], b[2048];
             snprintf(a, sizeof a, "%s/%s.%s", pristine, materials[i], exts[k]);
             snprintf(b, sizeof b, "%s/%s.%s", dir, materials[i], exts[k]);
-            copy_file(a, b);
+            testgen_copy_file(a, b);
         }
     return dir;
 }
@@ -211,7 +199,7 @@ static void test_mixed_and_stale(void **state)
     char a[2048], b[2048];
     snprintf(a, sizeof a, "%s/KRK.xqc", pristine);
     snprintf(b, sizeof b, "%s/KRK.xqc", dir);
-    copy_file(a, b);
+    testgen_copy_file(a, b);
     assert_int_equal(run_xqtb("check -q -d %s KRK", dir), 3);
     assert_output_has("KRK          DTC  stale");
 }

@@ -53,21 +53,9 @@ static void to_position(const xq_board *b, xqtb_position *p)
     p->side = b->side;
 }
 
-static void copy_file(const char *from, const char *to)
-{
-    char *buf;
-    long len;
-    testgen_read_file(from, &buf, &len);
-    FILE *f = fopen(to, "wb");
-    assert_non_null(f);
-    assert_int_equal(fwrite(buf, 1, (size_t)len, f), (size_t)len);
-    assert_int_equal(fclose(f), 0);
-    free(buf);
-}
-
 /* Overwrites `to` in place with the bytes of `from`, as cp does: the same
  * inode, truncated, then written. */
-static void cp_in_place(const char *from, const char *to) { copy_file(from, to); }
+static void cp_in_place(const char *from, const char *to) { testgen_copy_file(from, to); }
 
 /* A fresh directory holding a copy of every table file of gen_dir. */
 static void fresh_copy(const char *dir)
@@ -80,7 +68,7 @@ static void fresh_copy(const char *dir)
             char a[2048], b[2048];
             snprintf(a, sizeof a, "%s/%s.%s", gen_dir, files[i], exts[k]);
             snprintf(b, sizeof b, "%s/%s.%s", dir, files[i], exts[k]);
-            copy_file(a, b);
+            testgen_copy_file(a, b);
         }
 }
 
@@ -245,7 +233,7 @@ static void test_replaced_by_rename(void **state)
         snprintf(from, sizeof from, "%s/KRKN.%s", other_dir, kind ? "xqd" : "xqw");
         snprintf(tmp, sizeof tmp, "%s/KRKN.%s.new", dir, kind ? "xqd" : "xqw");
         snprintf(to, sizeof to, "%s/KRKN.%s", dir, kind ? "xqd" : "xqw");
-        copy_file(from, tmp);
+        testgen_copy_file(from, tmp);
         assert_int_equal(rename(tmp, to), 0);
     }
     assert_int_equal(probe_sample(h, 0), 0);

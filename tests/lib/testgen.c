@@ -98,3 +98,16 @@ void testgen_assert_same_file(const char *a, const char *b)
     free(x);
     free(y);
 }
+
+void testgen_copy_file(const char *from, const char *to)
+{
+    char *buf;
+    long len;
+    testgen_read_file(from, &buf, &len);
+    FILE *f = fopen(to, "wb");
+    if (!f) fail_msg("cannot write %s", to);
+    size_t n = fwrite(buf, 1, (size_t)len, f);
+    int closed = fclose(f);
+    free(buf);
+    if (n != (size_t)len || closed) fail_msg("cannot write %s", to);
+}

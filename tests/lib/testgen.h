@@ -29,6 +29,10 @@ void testgen_verify_all(const tb_table *t);
 /* The whole of a file, malloc'd (the test fails if it cannot be read). */
 void testgen_read_file(const char *path, char **buf, long *len);
 
+/* Writes the bytes of file `from` over file `to` (created, or truncated and
+ * rewritten in place as cp does). */
+void testgen_copy_file(const char *from, const char *to);
+
 /* Fails the test unless the two files are identical, byte for byte. */
 void testgen_assert_same_file(const char *a, const char *b);
 
