@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "atomic_file.h"
 #include "cli.h"
 #include "compress.h"
 #include "dtc.h"
@@ -314,6 +315,11 @@ static int show_stats(const char *cmd, const char *dir, const xq_material *m, in
     return 0;
 }
 
+static void report_removed(void *arg, const char *name, long pid)
+{
+    fprintf(stderr, "xqtb gen: removed %s/%s, left by process %ld, which is gone\n", (const char *)arg, name, pid);
+}
+
 int cmd_gen(int argc, char **argv)
 {
     table_args a;
@@ -327,6 +333,8 @@ int cmd_gen(int argc, char **argv)
         a.nmaterial = all_materials(a.all, m, MAX_ALL);
         if (!a.quiet) fprintf(stderr, "xqtb gen: %d materials with at most %d pieces\n", a.nmaterial, a.all);
     }
+    /* Leftovers of killed runs (docs/GENERATOR.md, Temporary files). */
+    atomic_clean_dir(a.dir, a.quiet ? NULL : report_removed, (void *)a.dir);
     /* Notices (a table reused, a file rewritten) always, unless -q; the
      * per-ply progress only on a terminal, where \r redraws it. */
     tb_gen_memory mem;
