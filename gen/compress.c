@@ -319,6 +319,39 @@ out:
     return rc;
 }
 
+/* What write_kind allocates at most for one kind: the coder, and either
+ * coder_init's counting arrays or the rank table with the job, the header,
+ * every compressed block (each allocated at LZ4's bound) and each thread's
+ * raw block and LZ4HC state (LZ4_compress_HC allocates one per call). */
+static uint64_t kind_work_bytes(uint64_t entries, int kind, uint32_t symbol_bytes, uint32_t block_entries, int threads)
+{
+    uint64_t raw_cap = xqf_block_bytes(symbol_bytes, block_entries);
+    uint64_t blocks = 2 * ((entries + block_entries - 1) / block_entries);
+    uint64_t symbols = kind == XQF_KIND_WDL ? 0 : symbol_bytes == 1 ? 256 : XQF_MAX_SYMBOLS;
+    uint64_t meta = XQF_HEADER_SIZE + ((symbols * 2 + 7) / 8) * 8 + (blocks + 1) * 8 + blocks * 8;
+    /* malloc's own header on each block (glibc: 16 bytes, rounded to 16) */
+    uint64_t block = (uint64_t)LZ4_compressBound((int)raw_cap) + 32;
+    uint64_t job = blocks * (sizeof(uint8_t *) + sizeof(uint32_t)) + meta + blocks * block +
+                   (uint64_t)threads * (raw_cap + (uint64_t)LZ4_sizeofStateHC());
+    uint64_t counting = kind == XQF_KIND_WDL ? 0 : (uint64_t)CODES * (sizeof(uint64_t) + 2 * sizeof(uint32_t));
+    uint64_t rank = kind == XQF_KIND_WDL ? 0 : (uint64_t)CODES * sizeof(uint32_t);
+    return sizeof(symbol_coder) + (counting > rank + job ? counting : rank + job);
+}
+
+uint64_t tb_compress_work_bytes(uint64_t entries, int width, int rules, int limit, int threads)
+{
+    if (threads < 1) threads = 1;
+    if (threads > 64) threads = 64; /* par_for's most */
+    /* A DTM of one-byte cells has at most 253 symbols (DTM 0..251 and the
+     * draw); ruled results and wide cells may need two bytes, as may DTC. */
+    uint32_t dtm_bytes = width == 1 && rules == XQ_RULES_NONE ? 1 : 2;
+    uint64_t most = kind_work_bytes(entries, XQF_KIND_WDL, 0, TB_WDL_BLOCK_ENTRIES, threads);
+    uint64_t dtm = kind_work_bytes(entries, XQF_KIND_DTM, dtm_bytes, TB_DTM_BLOCK_ENTRIES, threads);
+    if (dtm > most) most = dtm;
+    uint64_t dtc = limit ? kind_work_bytes(entries, XQF_KIND_DTC, 2, TB_DTM_BLOCK_ENTRIES, threads) : 0;
+    return dtc > most ? dtc : most;
+}
+
 int tb_compress_write(const tb_table *t, const char *dir, const tb_compress_options *o, tb_compress_report *r,
                       char err[XQ_ERR_MAX])
 {

@@ -36,6 +36,11 @@ void tb_compressed_path(const char *dir, const xq_material *m, int kind, char *b
 int tb_compress_write(const tb_table *t, const char *dir, const tb_compress_options *o, tb_compress_report *r,
                       char err[XQ_ERR_MAX]);
 
+/* Bytes tb_compress_write allocates at most, beside the table, for a table
+ * of `entries` entries per side with the given cell width, rule set and
+ * move limit, compressing on `threads` threads (memplan.h). */
+uint64_t tb_compress_work_bytes(uint64_t entries, int width, int rules, int limit, int threads);
+
 /* The symbol stream of one side exactly as a file stores it before LZ4
  * (for benchmarks that compare other compressors on the same data).
  * out must hold xqf_block_bytes(symbol_bytes, N) bytes.  Returns the symbol

@@ -223,6 +223,14 @@ static int run_pass(dtc_ctx *c, int threads)
     return ply;
 }
 
+uint64_t dtc_work_bytes(uint64_t entries)
+{
+    /* as dtc_solve allocates: per side the result, the second pass's
+     * distances and a candidate bitmap, and the context */
+    uint64_t n = entries ? entries : 1, words = (n + 63) / 64;
+    return sizeof(dtc_ctx) + 2 * (2 * n * sizeof(uint16_t) + words * sizeof(uint64_t));
+}
+
 int dtc_solve(tb_table *t, int threads, dtc_report *rep, char err[XQ_ERR_MAX])
 {
     memset(rep, 0, sizeof *rep);

@@ -39,6 +39,10 @@ typedef struct {
  * of range). */
 int dtc_solve(tb_table *t, int threads, dtc_report *rep, char err[XQ_ERR_MAX]);
 
+/* Bytes dtc_solve allocates for a table of `entries` entries per side,
+ * t->dtc included (memplan.h). */
+uint64_t dtc_work_bytes(uint64_t entries);
+
 /* DTC code of the position after a capture (b is after it, `taken` the
  * captured piece), in the subtable, for the side to move there. */
 unsigned dtc_capture_code(const tb_table *t, xq_piece taken, const xq_board *b);

@@ -77,13 +77,22 @@ static void cells_to_bytes(const tb_table *t, int side, uint64_t from, uint64_t 
     u16_to_bytes((const uint16_t *)t->cells[side] + from, n, out);
 }
 
+/* tb_raw_write converts the cells a chunk of entries at a time. */
+enum { RAW_WRITE_CHUNK = 1 << 20 };
+
+uint64_t tb_raw_write_work_bytes(void)
+{
+    /* tb_raw_write's chunk buffer and its hash state (XXH64_state_t is 88 bytes; 256 allows for malloc's header) */
+    return 2 * RAW_WRITE_CHUNK + 256;
+}
+
 int tb_raw_write(const tb_table *t, const char *dir, char err[XQ_ERR_MAX])
 {
     char path[4096];
     tb_raw_path(dir, &t->mat, path, sizeof path);
     uint8_t h[RAW_HEADER];
     header_fill(t, h);
-    enum { CHUNK = 1 << 20 };
+    enum { CHUNK = RAW_WRITE_CHUNK };
     uint8_t *buf = malloc(2 * CHUNK);
     XXH64_state_t *st = XXH64_createState();
     if (!st || !buf) {

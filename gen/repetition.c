@@ -200,7 +200,9 @@ static int solve_one(rgraph *g, int w, int mode, uint8_t *res, repetition_report
     if (rg_build(g)) return -1;
     rep->nodes += g->nnodes;
     rep->edges += g->nedges;
-    if (rg_charge(g, (uint64_t)g->nnodes * 9)) return -1;
+    /* solve_winner's state, counters and queue, and the orders */
+    uint64_t solver = ((uint64_t)g->nnodes + 1) * (1 + sizeof(int32_t) + sizeof(uint32_t) + 1);
+    if (rg_charge(g, solver)) return -1;
     uint8_t *order = malloc((uint64_t)g->nnodes + 1);
     int orders = 0;
     if (!order || solve_winner(g, w, mode, order, &orders)) {
@@ -208,7 +210,7 @@ static int solve_one(rgraph *g, int w, int mode, uint8_t *res, repetition_report
         snprintf(g->err, XQ_ERR_MAX, "out of memory for the repetition rulings");
         return -1;
     }
-    g->bytes -= (uint64_t)g->nnodes * 9;
+    g->bytes -= solver - ((uint64_t)g->nnodes + 1); /* the orders stay until below */
     if (orders > RULED_ORDER_MAX) {
         free(order);
         snprintf(g->err, XQ_ERR_MAX, "the rulings need %d orders, more than the %d a table records", orders,
@@ -220,6 +222,7 @@ static int solve_one(rgraph *g, int w, int mode, uint8_t *res, repetition_report
         if (u != NODE_NONE && order[u]) res[p] = (uint8_t)(order[u] | (w ? WON_BY_BLACK : 0));
     }
     free(order);
+    g->bytes -= (uint64_t)g->nnodes + 1;
     return orders;
 }
 
@@ -254,7 +257,7 @@ int repetition_solve(tb_table *t, int threads, uint64_t max_memory, repetition_r
     memset(&g, 0, sizeof g);
     g.t = t;
     g.threads = threads < 1 ? 1 : threads;
-    g.max_bytes = max_memory ? max_memory : tb_memory_available();
+    g.max_bytes = max_memory;
     g.err = err;
     uint8_t *by_check = NULL, *by_chase = NULL;
     int rc = -1;
@@ -269,6 +272,7 @@ int repetition_solve(tb_table *t, int threads, uint64_t max_memory, repetition_r
             for (int side = 0; s && s->ruled[0] && side < 2 && !g.sub_ruled; side++)
                 for (uint64_t i = 0; i < s->ix.size && !g.sub_ruled; i++) g.sub_ruled = s->ruled[side][i] != 0;
         }
+    if (rg_charge(&g, 2 * (g.npos + 1))) goto out;
     by_check = calloc(g.npos + 1, 1);
     by_chase = calloc(g.npos + 1, 1);
     if (!by_check || !by_chase) {
@@ -299,6 +303,7 @@ int repetition_solve(tb_table *t, int threads, uint64_t max_memory, repetition_r
     }
     rc = 0;
 out:
+    rep->peak_bytes = g.peak;
     free(by_check);
     free(by_chase);
     rg_free(&g);

@@ -14,11 +14,14 @@ typedef struct {
     uint64_t edges;
     uint64_t decided[2]; /* entries decided by check / by chase */
     int orders;          /* highest order of any ruling */
+    uint64_t peak_bytes; /* the most memory the rulings held at once, beside the table's ruled bytes */
 } repetition_report;
 
 /* Applies t->rules to t, solved by retro_solve (its subtables solved under
  * the same rules): allocates t->ruled and marks every drawn position the
- * rulings decide.  max_memory bounds the graph (0 = what is available).
+ * rulings decide.  max_memory bounds what the rulings allocate beside
+ * t->ruled (the drawn region, the game graph, the solver's state):
+ * UINT64_MAX for no bound.
  * Deterministic for any thread count.  Returns 0, or -1 with a message (out of memory, or more
  * orders than a ruled byte holds). */
 int repetition_solve(tb_table *t, int threads, uint64_t max_memory, repetition_report *rep, char err[XQ_ERR_MAX]);

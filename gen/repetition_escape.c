@@ -152,7 +152,7 @@ static void first_pass(void *arg, uint64_t begin, uint64_t end, int thread)
 int64_t rg_escapes(rgraph *g)
 {
     const tb_table *t = g->t;
-    if (rg_charge(g, g->npos * 4)) return -1;
+    if (rg_charge(g, (g->npos ? g->npos : 1) * sizeof(uint32_t))) return -1;
     uint32_t *queue = malloc((g->npos ? g->npos : 1) * sizeof *queue);
     if (!queue) {
         snprintf(g->err, XQ_ERR_MAX, "out of memory for the repetition rulings");
@@ -176,6 +176,6 @@ int64_t rg_escapes(rgraph *g)
         xq_for_each_predecessor(&t->ix, entry >> 1, &b, recheck, &a);
     }
     free(queue);
-    g->bytes -= g->npos * 4;
+    g->bytes -= (g->npos ? g->npos : 1) * sizeof(uint32_t);
     return (int64_t)qn;
 }

@@ -11,6 +11,7 @@
 #include "repetition_graph.h"
 #include "labels.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,27 +22,33 @@
 int rg_charge(rgraph *g, uint64_t bytes)
 {
     g->bytes += bytes;
-    if (g->max_bytes && g->bytes > g->max_bytes) {
+    if (g->bytes > g->peak) g->peak = g->bytes;
+    if (g->bytes > g->max_bytes) {
+        /* In MiB with a decimal: a budget below 1 MiB is not "0 MiB". */
         snprintf(g->err, XQ_ERR_MAX,
-                 "the repetition rulings need more than %llu MiB for this table's game graph "
-                 "(raise --max-memory, or use --rules none)",
-                 (unsigned long long)(g->max_bytes >> 20));
+                 "the rulings' game graph needs over %.1f MiB, %.1f MiB left after the tables (raise --max-memory, "
+                 "or --rules none)",
+                 floor((double)g->bytes / 104857.6) / 10.0, floor((double)g->max_bytes / 104857.6) / 10.0);
         return -1;
     }
     return 0;
 }
 
+/* Resizes an array from *cap to at least `need` elements.  The charge
+ * covers the old and the new block together, which realloc may hold at
+ * once while it copies. */
 static void *grow(rgraph *g, void *p, uint64_t *cap, uint64_t need, size_t elem)
 {
     if (need <= *cap) return p;
     uint64_t n = *cap ? *cap : 1024;
     while (n < need) n *= 2;
-    if (rg_charge(g, (n - *cap) * elem)) return NULL;
+    if (rg_charge(g, n * elem)) return NULL;
     void *q = realloc(p, n * elem);
     if (!q) {
         snprintf(g->err, XQ_ERR_MAX, "out of memory for the repetition rulings' game graph");
         return NULL;
     }
+    g->bytes -= *cap * elem;
     *cap = n;
     return q;
 }
@@ -51,6 +58,7 @@ int rg_region_init(rgraph *g)
 {
     tb_table *t = g->t;
     uint64_t words = (t->ix.size + 63) / 64;
+    if (rg_charge(g, 2 * words * (sizeof(uint64_t) + sizeof(uint32_t)))) return -1;
     for (int s = 0; s < 2; s++) {
         g->drawn[s] = calloc(words, sizeof(uint64_t));
         g->rank[s] = malloc(words * sizeof(uint32_t));
@@ -70,6 +78,7 @@ int rg_region_init(rgraph *g)
         return -1;
     }
     g->npos = n;
+    if (rg_charge(g, (n ? n : 1) * (sizeof(uint64_t) + 2 * sizeof(uint32_t)))) return -1;
     g->pos_entry = malloc((n ? n : 1) * sizeof(uint64_t));
     g->local = malloc((n ? n : 1) * sizeof(uint32_t));
     g->witness = malloc((n ? n : 1) * sizeof(uint32_t));
@@ -106,12 +115,13 @@ static int add_node(rgraph *g, uint32_t pos, uint8_t red_set, uint8_t black_set)
     if (!p) return -1;
     g->node_pos = p;
     if (cap != g->node_cap) {
+        if (rg_charge(g, cap * sizeof *g->node_set)) return -1; /* old and new, as in grow */
         void *q = realloc(g->node_set, cap * sizeof *g->node_set);
-        if (!q || rg_charge(g, (cap - g->node_cap) * sizeof *g->node_set)) {
-            if (q) g->node_set = q;
+        if (!q) {
             snprintf(g->err, XQ_ERR_MAX, "out of memory for the repetition rulings' game graph");
             return -1;
         }
+        g->bytes -= g->node_cap * sizeof *g->node_set;
         g->node_set = q;
         g->node_cap = (uint32_t)cap;
     }
@@ -145,6 +155,7 @@ static int hash_grow(rgraph *g)
         }
     free(g->hkey);
     free(g->hval);
+    g->bytes -= g->hcap * 12; /* the old table, charged with the new one while both were held */
     g->hkey = key;
     g->hval = val;
     g->hcap = ncap;
@@ -244,12 +255,13 @@ static int add_edge(rgraph *g, uint32_t to, uint8_t flags)
     if (!p) return -1;
     g->to = p;
     if (cap != g->edge_cap) {
+        if (rg_charge(g, cap)) return -1; /* old and new, as in grow */
         void *q = realloc(g->flags, cap);
-        if (!q || rg_charge(g, cap - g->edge_cap)) {
-            if (q) g->flags = q;
+        if (!q) {
             snprintf(g->err, XQ_ERR_MAX, "out of memory for the repetition rulings' game graph");
             return -1;
         }
+        g->bytes -= g->edge_cap;
         g->flags = q;
         g->edge_cap = cap;
     }
@@ -384,6 +396,7 @@ static int predecessors(rgraph *g)
     for (uint64_t e = 0; e < g->nedges; e++)
         if (g->to[e] < NODE_MAX) g->pfirst[g->to[e] + 1]++;
     for (uint32_t v = 0; v < g->nnodes; v++) g->pfirst[v + 1] += g->pfirst[v];
+    if (rg_charge(g, ((uint64_t)g->nnodes + 1) * sizeof(uint64_t))) return -1;
     uint64_t *fill = malloc(((uint64_t)g->nnodes + 1) * sizeof *fill);
     if (!fill) {
         snprintf(g->err, XQ_ERR_MAX, "out of memory for the repetition rulings' game graph");
@@ -394,6 +407,7 @@ static int predecessors(rgraph *g)
         for (uint64_t e = g->first[u]; e < g->first[u + 1]; e++)
             if (g->to[e] < NODE_MAX) g->psrc[fill[g->to[e]]++] = u;
     free(fill);
+    g->bytes -= ((uint64_t)g->nnodes + 1) * sizeof(uint64_t);
     return 0;
 }
 

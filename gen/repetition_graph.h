@@ -58,7 +58,10 @@ typedef struct {
     uint64_t nedges, edge_cap;
     uint64_t *pfirst;
     uint32_t *psrc;
-    uint64_t bytes, max_bytes; /* memory used and allowed */
+    /* Memory held (everything the rulings allocate beside the table's ruled
+     * bytes), the most held at once, and the most allowed (UINT64_MAX: no
+     * bound). */
+    uint64_t bytes, peak, max_bytes;
     char *err;
 } rgraph;
 
@@ -79,7 +82,8 @@ int rg_build(rgraph *g);
 /* Forgets the graph, keeping the region (and the allocations). */
 void rg_clear(rgraph *g);
 void rg_free(rgraph *g);
-/* Adds bytes to the memory account; -1 with a message past the limit. */
+/* Adds bytes to the memory account before they are allocated; -1 with a
+ * message past the limit.  Callers subtract what they free. */
 int rg_charge(rgraph *g, uint64_t bytes);
 
 enum { NODE_SIDE = 2 };

@@ -256,6 +256,12 @@ static void reduce(retro_ctx *c, uint64_t *resolved, unsigned *max_code, uint64_
     }
 }
 
+uint64_t retro_work_bytes(uint64_t entries)
+{
+    /* the context and its two candidate bitmaps, as retro_solve allocates them */
+    return sizeof(retro_ctx) + 2 * ((entries + 63) / 64) * sizeof(uint64_t);
+}
+
 int retro_solve(tb_table *t, int threads, retro_progress_fn fn, void *arg, char err[XQ_ERR_MAX])
 {
     if (threads < 1) threads = 1;

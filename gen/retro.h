@@ -21,4 +21,8 @@ typedef void (*retro_progress_fn)(void *arg, const retro_progress *p);
  * count.  Returns 0, or -1 with a message (out of memory). */
 int retro_solve(tb_table *t, int threads, retro_progress_fn fn, void *arg, char err[XQ_ERR_MAX]);
 
+/* Bytes retro_solve allocates beside the table's cells for a table of
+ * `entries` entries per side (memplan.h). */
+uint64_t retro_work_bytes(uint64_t entries);
+
 #endif

@@ -4,14 +4,20 @@
  * solved or loaded before the table that captures into it.
  */
 #include <errno.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "cell.h"
 #include "compress.h"
 #include "dtc.h"
+#include "memplan.h"
 #include "parallel.h"
 #include "repetition.h"
 #include "retro.h"
@@ -31,6 +37,10 @@ static double seconds_since(const struct timespec *t0)
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)(t.tv_sec - t0->tv_sec) + 1e-9 * (double)(t.tv_nsec - t0->tv_nsec);
 }
+
+/* Figures in MiB to a tenth, rounded the safe way: a need up, a limit down. */
+static double mib_up(uint64_t bytes) { return ceil((double)bytes / 104857.6) / 10.0; }
+static double mib_down(uint64_t bytes) { return floor((double)bytes / 104857.6) / 10.0; }
 
 static void show_progress(void *arg, const retro_progress *p)
 {
@@ -87,25 +97,29 @@ static int compressed_files_sound(const tb_gen_options *opt, const tb_table *t, 
     return 1;
 }
 
-/* The repetition rulings over what retro_solve left drawn. */
-static int apply_rules(tb_table *t, const char *name, const tb_gen_options *opt, int threads, uint64_t avail,
-                       char err[XQ_ERR_MAX])
+/* The repetition rulings over what retro_solve left drawn; `left` bounds
+ * their drawn region and game graph (UINT64_MAX: no bound), *peak gets
+ * what they held at most. */
+static int apply_rules(tb_table *t, const char *name, const tb_gen_options *opt, int threads, uint64_t left,
+                       uint64_t *peak, char err[XQ_ERR_MAX])
 {
     struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     repetition_report rep;
     char why[XQ_ERR_MAX];
-    if (repetition_solve(t, threads, avail, &rep, why)) {
+    int rc = repetition_solve(t, threads, left, &rep, why);
+    *peak = rep.peak_bytes;
+    if (rc) {
         snprintf(err, XQ_ERR_MAX, "%s: %.120s", name, why);
         return -1;
     }
     if (opt->progress && t->rules != XQ_RULES_NONE)
         fprintf(stderr,
-                "%-10s rulings (%s): %llu drawn entries, %llu nodes, %llu edges; decided %llu by check, %llu by "
-                "chase, %d orders, %.2f s\n",
+                "%-10s rulings (%s): %llu drawn entries, %llu nodes, %llu edges (%.1f MiB); decided %llu by check, "
+                "%llu by chase, %d orders, %.2f s\n",
                 name, xq_rules_name(t->rules), (unsigned long long)rep.positions, (unsigned long long)rep.nodes,
-                (unsigned long long)rep.edges, (unsigned long long)rep.decided[0], (unsigned long long)rep.decided[1],
-                rep.orders, seconds_since(&t0));
+                (unsigned long long)rep.edges, mib_up(rep.peak_bytes), (unsigned long long)rep.decided[0],
+                (unsigned long long)rep.decided[1], rep.orders, seconds_since(&t0));
     return 0;
 }
 
@@ -128,23 +142,76 @@ static int apply_limit(tb_table *t, const char *name, const tb_gen_options *opt,
     return 0;
 }
 
+/* Width the table's cells start with: two bytes with --wide, or when a
+ * capture can reach a DTM a byte cannot hold (retro_solve widens then). */
+static int start_width(tb_set *set, const xq_material *m, const tb_gen_options *opt)
+{
+    if (opt->wide) return 2;
+    for (int c = 0; c < 2; c++)
+        for (int k = ADVISOR; k < KIND_NB; k++) {
+            if (!m->count[c][k]) continue;
+            xq_material sub = *m;
+            sub.count[c][k]--;
+            const tb_table *s = tb_set_find(set, &sub);
+            if (s && s->max_dtm + 2 > CELL8_DTM_MAX) return 2;
+        }
+    return 1;
+}
+
+/* The memory check before allocating: with overcommit, a table too big for
+ * the machine would not fail in malloc but get the process killed later.
+ * The plan's bound (memplan.h) is compared with --max-memory, counting the
+ * subtables in memory, and with what the system has left (MemAvailable,
+ * which already leaves them out).  Sets *left to what the rulings' drawn
+ * region and game graph may take: the budget less the tables, subtables
+ * and this one's cells and ruled bytes (UINT64_MAX: no bound known). */
+static int check_memory(const char *name, const tb_mem_plan *p, const tb_gen_options *opt, uint64_t *left,
+                        char err[XQ_ERR_MAX])
+{
+    uint64_t sys = tb_memory_available(), step = p->step[p->largest];
+    const char *what = tb_mem_step_name(p->largest);
+    if (opt->max_memory && p->total > opt->max_memory) {
+        snprintf(err, XQ_ERR_MAX,
+                 "%s needs %.1f MiB but --max-memory allows %.1f: %.1f MiB of subtables in memory, %.1f MiB for %s",
+                 name, mib_up(p->total), mib_down(opt->max_memory), mib_up(p->resident), mib_up(step), what);
+        return -1;
+    }
+    if (sys && step > sys) {
+        snprintf(err, XQ_ERR_MAX,
+                 "%s needs %.1f MiB more (for %s; %.1f MiB of subtables are in memory) but only %.1f MiB is "
+                 "available",
+                 name, mib_up(step), what, mib_up(p->resident), mib_down(sys));
+        return -1;
+    }
+    *left = UINT64_MAX;
+    if (opt->max_memory) *left = opt->max_memory - p->resident - p->step[TB_STEP_RULINGS];
+    if (sys && sys - p->step[TB_STEP_RULINGS] < *left) *left = sys - p->step[TB_STEP_RULINGS];
+    return 0;
+}
+
 static int generate_one(tb_set *set, const xq_material *m, const tb_gen_options *opt, char err[XQ_ERR_MAX])
 {
     char name[XQ_MATERIAL_MAX];
     xq_material_name(m, name);
-    /* Check before allocating: with overcommit, a table too big for the
-     * machine would not fail in malloc but get the process killed later. */
-    uint64_t need = tb_table_generation_bytes(m) * (opt->wide ? 2 : 1);
-    uint64_t avail = tb_memory_available();
-    if (opt->max_memory && (!avail || opt->max_memory < avail)) avail = opt->max_memory;
-    if (need == UINT64_MAX || (avail && need > avail)) {
-        snprintf(err, XQ_ERR_MAX, "%s needs %.1f MiB to generate; only %.1f MiB of memory is available%s", name,
-                 (double)need / 1048576.0, (double)avail / 1048576.0, opt->max_memory ? " (--max-memory)" : "");
+    int threads = opt->threads > 0 ? opt->threads : par_cores(), width = start_width(set, m, opt);
+    tb_mem_plan plan;
+    if (tb_mem_plan_make(m, width, opt->rules, opt->limit, threads, tb_set_bytes(set), &plan)) {
+        snprintf(err, XQ_ERR_MAX, "%s: the index is too large", name);
         return -1;
     }
-    tb_table *t = tb_table_new(m, opt->wide ? 2 : 1);
+    uint64_t left;
+    if (check_memory(name, &plan, opt, &left, err)) return -1;
+    if (opt->progress) {
+        fprintf(stderr, "%-10s memory: at most %.1f MiB (%.1f MiB of subtables in memory, %.1f MiB for %s)", name,
+                mib_up(plan.total), mib_up(plan.resident), mib_up(plan.step[plan.largest]),
+                tb_mem_step_name(plan.largest));
+        if (opt->rules != XQ_RULES_NONE && left != UINT64_MAX)
+            fprintf(stderr, ", and up to %.1f MiB for the rulings' game graph", mib_down(left));
+        fprintf(stderr, "\n");
+    }
+    tb_table *t = tb_table_new(m, width);
     if (!t) {
-        snprintf(err, XQ_ERR_MAX, "%s: out of memory allocating %.1f MiB", name, (double)need / 1048576.0);
+        snprintf(err, XQ_ERR_MAX, "%s: out of memory allocating %.1f MiB", name, mib_up(plan.table));
         return -1;
     }
     t->rules = opt->rules;
@@ -155,7 +222,6 @@ static int generate_one(tb_set *set, const xq_material *m, const tb_gen_options 
     }
     progress_state ps = {name, opt->progress, {0, 0}};
     clock_gettime(CLOCK_MONOTONIC, &ps.t0);
-    int threads = opt->threads > 0 ? opt->threads : par_cores();
     if (retro_solve(t, threads, show_progress, &ps, err)) return -1;
     double secs = seconds_since(&ps.t0);
     if (opt->progress)
@@ -163,10 +229,21 @@ static int generate_one(tb_set *set, const xq_material *m, const tb_gen_options 
                 name, (unsigned long long)t->ix.size, t->max_dtm < 0 ? 0 : t->max_dtm,
                 t->max_dtm < 0 ? " (nothing decided: all draws)" : " plies", secs,
                 secs > 0 ? 2.0 * (double)t->ix.size / secs / 1e6 : 0.0, "");
-    if (apply_rules(t, name, opt, threads, avail && avail > need ? avail - need : avail, err)) return -1;
+    uint64_t graph = 0;
+    if (apply_rules(t, name, opt, threads, left, &graph, err)) return -1;
     if (apply_limit(t, name, opt, threads, err)) return -1;
     if (tb_raw_write(t, opt->dir, err)) return -1;
-    return write_compressed(t, opt, err);
+    if (write_compressed(t, opt, err)) return -1;
+    if (opt->memory) {
+        /* The rulings' step with its game graph as built may exceed the plan. */
+        uint64_t rulings = plan.resident + plan.step[TB_STEP_RULINGS] + graph;
+        *opt->memory = (tb_gen_memory){*m, plan.total, plan.total, plan.resident, tb_mem_step_name(plan.largest)};
+        if (opt->rules != XQ_RULES_NONE && rulings > plan.total) {
+            opt->memory->bound = rulings;
+            opt->memory->largest = tb_mem_step_name(TB_STEP_RULINGS);
+        }
+    }
+    return 0;
 }
 
 /* Solves or loads canonical material m after its subtables. */
@@ -221,6 +298,15 @@ static int visit(tb_set *set, const xq_material *m, const tb_gen_options *opt, i
 
 int tb_generate(const xq_material *m, const tb_gen_options *opt, char err[XQ_ERR_MAX])
 {
+#ifdef __GLIBC__
+    /* glibc raises its mmap threshold to the size of each large block freed,
+     * after which blocks that size come from the heap and stay resident
+     * when freed: the work memory of one step would then add to the next
+     * step's, past the plan's bound (memplan.h).  A fixed threshold (the
+     * default's value) keeps every large block mapped, and returned to the
+     * system when it is freed. */
+    mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+#endif
     struct stat sb;
     if (stat(opt->dir, &sb) != 0 && mkdir(opt->dir, 0755) != 0) {
         snprintf(err, XQ_ERR_MAX, "cannot create directory %.60s: %s", opt->dir, strerror(errno));

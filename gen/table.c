@@ -44,14 +44,26 @@ void tb_table_free(tb_table *t)
     free(t);
 }
 
-uint64_t tb_table_generation_bytes(const xq_material *m)
+/* Bytes of the index's unranking tables (index.c allocates one per group
+ * of several identical pieces, unless it is too large to tabulate). */
+static uint64_t index_bytes(const xq_index *ix)
 {
-    xq_index ix;
-    if (xq_index_init(&ix, m)) return UINT64_MAX;
-    uint64_t n = ix.size;
-    xq_index_free(&ix);
-    /* Two sides of one-byte cells plus two candidate bitmaps (retro.c). */
-    return 2 * n + 2 * (n / 8 + 8);
+    uint64_t n = 0;
+    for (int g = 0; g < ix->ngroups; g++)
+        if (ix->group[g].unrank) n += ix->group[g].size * ix->group[g].count;
+    return n;
+}
+
+uint64_t tb_table_own_bytes(const xq_index *ix, int width, int ruled, int dtc)
+{
+    uint64_t n = ix->size;
+    return sizeof(tb_table) + index_bytes(ix) + 2 * n * (uint64_t)width + (ruled ? 2 * n : 0) +
+           (dtc ? 2 * n * sizeof(uint16_t) : 0);
+}
+
+uint64_t tb_table_bytes(const tb_table *t)
+{
+    return tb_table_own_bytes(&t->ix, t->width, t->ruled[0] != NULL, t->dtc[0] != NULL);
 }
 
 uint64_t tb_memory_available(void)

@@ -60,6 +60,15 @@ struct tb_table {
  * Owns its tables. */
 typedef struct tb_set tb_set;
 
+/* What generating one table took (memplan.h), in bytes, for a report. */
+typedef struct {
+    xq_material mat;     /* the table generated (canonical) */
+    uint64_t planned;    /* the bound worked out before allocating */
+    uint64_t bound;      /* the bound with the rulings' game graph as built: planned or more */
+    uint64_t resident;   /* of it, the tables in memory before (subtables) */
+    const char *largest; /* the step that needed the most, e.g. "the distance to conversion" */
+} tb_gen_memory;
+
 typedef struct {
     const char *dir;     /* where tables are read and written */
     int threads;         /* 0 = all cores */
@@ -67,9 +76,12 @@ typedef struct {
     int progress;        /* per-ply progress and per-pass figures (for a terminal) */
     int force;           /* regenerate even if a valid file exists */
     int wide;            /* start with 2-byte cells (normally only past 251 plies) */
-    uint64_t max_memory; /* bytes the generator may use; 0 = what is available */
+    uint64_t max_memory; /* bytes the tables may take, subtables included (memplan.h); 0 = what is available */
     int rules;           /* xq_rules; the same for every table of one run */
     int limit;           /* natural move limit in plies, 0 = none (no DTC) */
+    /* If set, filled after each table generated (not reused): the last is the
+     * material asked for, unless a valid file for it was reused. */
+    tb_gen_memory *memory;
 } tb_gen_options;
 
 /* Memory the system can still give (MemAvailable), in bytes; 0 if unknown. */
@@ -86,6 +98,8 @@ tb_table *tb_set_find(tb_set *s, const xq_material *m);
 /* Adds a table (the set takes ownership) and links it to its subtables,
  * which must already be in the set. */
 int tb_set_add(tb_set *s, tb_table *t, char err[XQ_ERR_MAX]);
+/* Bytes the set's tables hold in memory (tb_table_bytes of each). */
+uint64_t tb_set_bytes(const tb_set *s);
 
 /* Generates the table of material m (any orientation; the canonical one is
  * built) and, first, every smaller table a capture leads to that is not
@@ -98,9 +112,12 @@ int tb_generate(const xq_material *m, const tb_gen_options *opt, char err[XQ_ERR
  * memory. */
 tb_table *tb_table_new(const xq_material *m, int width);
 void tb_table_free(tb_table *t);
-/* Bytes a table of material m needs while generating (cells and work
- * bitmaps), for the memory check before allocating. */
-uint64_t tb_table_generation_bytes(const xq_material *m);
+/* Bytes a table holds in memory: the struct, the index's tables, the cells
+ * of the given width, and the ruled bytes and DTC arrays if it has them
+ * (memplan.h adds up what a generation needs from these). */
+uint64_t tb_table_own_bytes(const xq_index *ix, int width, int ruled, int dtc);
+/* The same for a table in memory. */
+uint64_t tb_table_bytes(const tb_table *t);
 /* Changes the cell width to 2 bytes.  Returns 0, or -1 if out of memory. */
 int tb_table_widen(tb_table *t);
 /* Value of a cell code (cell.h). */
@@ -123,6 +140,8 @@ unsigned tb_capture_cell(const tb_table *t, xq_piece taken, const xq_board *b);
 void tb_raw_path(const char *dir, const xq_material *m, char *buf, size_t len);
 /* Writes atomically (temporary file, fsync, rename).  0, or -1 + err. */
 int tb_raw_write(const tb_table *t, const char *dir, char err[XQ_ERR_MAX]);
+/* Bytes tb_raw_write allocates (memplan.h). */
+uint64_t tb_raw_write_work_bytes(void);
 /* Reads and checks a table file (header, size, checksum).  NULL + err. */
 tb_table *tb_raw_read(const char *dir, const xq_material *m, char err[XQ_ERR_MAX]);
 

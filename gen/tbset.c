@@ -44,6 +44,13 @@ tb_table *tb_set_find(tb_set *s, const xq_material *m)
     return NULL;
 }
 
+uint64_t tb_set_bytes(const tb_set *s)
+{
+    uint64_t n = 0;
+    for (int i = 0; i < s->n; i++) n += tb_table_bytes(s->t[i]);
+    return n;
+}
+
 /* Links t->sub to the tables already in the set. */
 static int link_subtables(tb_set *s, tb_table *t, char err[XQ_ERR_MAX])
 {

@@ -1,11 +1,13 @@
 /*
  * tables.c - subcommands over generated tables: gen, stats, verify.
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "atomic_file.h"
 #include "cli.h"
 #include "compress.h"
 #include "dtc.h"
@@ -314,6 +316,11 @@ static int show_stats(const char *cmd, const char *dir, const xq_material *m, in
     return 0;
 }
 
+static void report_removed(void *arg, const char *name, long pid)
+{
+    fprintf(stderr, "xqtb gen: removed %s/%s, left by process %ld, which is gone\n", (const char *)arg, name, pid);
+}
+
 int cmd_gen(int argc, char **argv)
 {
     table_args a;
@@ -327,8 +334,11 @@ int cmd_gen(int argc, char **argv)
         a.nmaterial = all_materials(a.all, m, MAX_ALL);
         if (!a.quiet) fprintf(stderr, "xqtb gen: %d materials with at most %d pieces\n", a.nmaterial, a.all);
     }
+    /* Leftovers of killed runs (docs/GENERATOR.md, Temporary files). */
+    atomic_clean_dir(a.dir, a.quiet ? NULL : report_removed, (void *)a.dir);
     /* Notices (a table reused, a file rewritten) always, unless -q; the
      * per-ply progress only on a terminal, where \r redraws it. */
+    tb_gen_memory mem;
     tb_gen_options opt = {.dir = a.dir,
                           .threads = a.threads,
                           .quiet = a.quiet,
@@ -337,9 +347,11 @@ int cmd_gen(int argc, char **argv)
                           .wide = a.wide,
                           .max_memory = a.max_memory,
                           .rules = a.rules,
-                          .limit = a.limit};
+                          .limit = a.limit,
+                          .memory = &mem};
     for (int i = 0; i < a.nmaterial; i++) {
         char err[XQ_ERR_MAX];
+        memset(&mem, 0, sizeof mem);
         if (tb_generate(&m[i], &opt, err)) {
             fprintf(stderr, "xqtb gen: %s\n", err);
             return EXIT_FAILURE_IO;
@@ -347,6 +359,11 @@ int cmd_gen(int argc, char **argv)
         if (a.quiet) continue;
         int rc = show_stats("gen", a.dir, &m[i], 0, 0);
         if (rc) return rc;
+        /* Only if it was generated now, not reused (docs/GENERATOR.md, Memory). */
+        if (xq_material_equal(&mem.mat, &m[i]))
+            printf("  memory: at most %.1f MiB to generate (%.1f MiB of subtables in memory; most for %s)\n",
+                   ceil((double)mem.bound / 104857.6) / 10.0, ceil((double)mem.resident / 104857.6) / 10.0,
+                   mem.largest);
     }
     return 0;
 }
