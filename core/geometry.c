@@ -132,5 +132,6 @@ static void init_geometry(void)
 }
 
 /* Runs when the program or shared library is loaded, before any thread can
- * exist, so readers never see a half-filled table. */
-__attribute__((constructor)) static void geometry_constructor(void) { init_geometry(); }
+ * exist, so readers never see a half-filled table.  Priority 101, the first
+ * a program may use: index.c's tables (102) are built from these. */
+__attribute__((constructor(101))) static void geometry_constructor(void) { init_geometry(); }

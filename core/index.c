@@ -1,5 +1,13 @@
 /*
- * index.c - position index <-> board.
+ * index.c - position index <-> board, layout 2 (index.h; the numbering is
+ * specified in docs/FORMAT.md, "Index layout 2").
+ *
+ * Why this layout: the practical endgames carry advisors and elephants,
+ * and indexing each kind on its own squares (layout 1) spent entries on a
+ * king standing on its own advisor's point and on both mirror images of
+ * the defenders; one group of legal placements per side, folded by the
+ * mirror, removes those (KRKNAA: 3,645,000 entries per side to 2,368,440).
+ * R, N and C skip the defenders' squares for the same reason.
  */
 #include "index.h"
 
@@ -8,10 +16,43 @@
 
 #include "geometry.h"
 
-/* King pairs: kp_red[i], kp_black[i] for i < 45, and the inverse table
- * (with a mirror flag) for every pair of palace squares. */
-static uint8_t kp_red[XQ_KING_PAIRS], kp_black[XQ_KING_PAIRS];
-static int8_t kp_of[XQ_SQUARES][XQ_SQUARES]; /* -1: mirror first */
+/* ---- defender placements -------------------------------------------------
+ * Built once, for every colour, advisor count and elephant count. */
+
+enum { ADV_POINTS = 5, ELE_POINTS = 7, PALACE_POINTS = 9, MAX_PLACEMENTS = 1890 };
+
+typedef struct {
+    xq_mask mask;    /* squares held */
+    uint64_t half;   /* the same, as bits of squares counted from the colour's
+                      * first square (0 for red, 45 for black): they all lie
+                      * on the own half of the board */
+    uint8_t king;    /* the king's square */
+    uint8_t amask;   /* advisor points held: bit i = i-th advisor point */
+    uint8_t emask;   /* elephant points held: bit i = i-th elephant point */
+    uint8_t n;       /* pieces */
+    uint8_t sq[5];   /* their squares, ascending */
+    uint8_t pc[5];   /* the piece on each */
+    uint8_t sym;     /* the placement is its own mirror image */
+    uint16_t mirror; /* rank of the mirror image */
+    uint16_t orbit;  /* rank of its orbit {p, mirror p} among all orbits */
+    uint16_t part;   /* rank of its orbit among the symmetric or asymmetric ones */
+} placement;
+
+struct xq_defenders {
+    uint16_t n;      /* placements */
+    uint16_t orbits; /* orbits under the mirror */
+    uint16_t nasym;  /* orbits of two placements */
+    placement pl[MAX_PLACEMENTS];
+    uint16_t asym_rep[MAX_PLACEMENTS], sym_rep[MAX_PLACEMENTS], orbit_rep[MAX_PLACEMENTS];
+};
+
+static xq_defenders defenders[COLOUR_NB][3][3];
+/* Placement rank by king point, advisor set and elephant set (the class
+ * is told by the set sizes); -1 where two pieces share a point. */
+static int16_t rank_of_key[COLOUR_NB][PALACE_POINTS][1 << ADV_POINTS][1 << ELE_POINTS];
+/* Square -> king point, advisor bit, elephant bit (-1 if none). */
+static int8_t palace_no[COLOUR_NB][XQ_SQUARES], adv_bit[COLOUR_NB][XQ_SQUARES], ele_bit[COLOUR_NB][XQ_SQUARES];
+static uint8_t palace_sq[COLOUR_NB][PALACE_POINTS], adv_sq[COLOUR_NB][ADV_POINTS], ele_sq[COLOUR_NB][ELE_POINTS];
 static uint64_t binom[XQ_SQUARES + 1][6];
 
 uint64_t xq_binomial(int n, int k)
@@ -20,25 +61,165 @@ uint64_t xq_binomial(int n, int k)
     return binom[n][k];
 }
 
-__attribute__((constructor)) static void index_tables(void)
+/* The points of a kind for a colour, ascending, with the square -> number
+ * map. */
+static int number_points(int colour, int kind, uint8_t *sq, int8_t *no)
+{
+    int n = 0;
+    for (int s = 0; s < XQ_SQUARES; s++) {
+        no[s] = -1;
+        if (xq_square_allowed(colour, kind, s)) {
+            no[s] = (int8_t)n;
+            sq[n++] = (uint8_t)s;
+        }
+    }
+    return n;
+}
+
+/* Bits set in x.  Without -mpopcnt, __builtin_popcountll is a call into
+ * libgcc, which cost this index an eighth of its time; the SWAR sum is a
+ * dozen inline operations. */
+static inline int popcount(uint64_t x)
+{
+#ifdef __POPCNT__
+    return __builtin_popcountll(x);
+#else
+    x = x - ((x >> 1) & 0x5555555555555555ull);
+    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+    return (int)((x * 0x0101010101010101ull) >> 56);
+#endif
+}
+
+/* Every placement of one class, in rank order: king point, then the
+ * advisor set as a number, then the elephant set as a number. */
+static void build_class(int c, int a, int e)
+{
+    xq_defenders *d = &defenders[c][a][e];
+    for (int k = 0; k < PALACE_POINTS; k++)
+        for (unsigned am = 0; am < 1u << ADV_POINTS; am++) {
+            if (popcount(am) != a) continue;
+            for (unsigned em = 0; em < 1u << ELE_POINTS; em++) {
+                if (popcount(em) != e) continue;
+                int ks = palace_sq[c][k];
+                if ((adv_bit[c][ks] >= 0 && (am >> adv_bit[c][ks] & 1)) ||
+                    (ele_bit[c][ks] >= 0 && (em >> ele_bit[c][ks] & 1)))
+                    continue; /* the king on its own advisor's or elephant's point */
+                placement *p = &d->pl[d->n];
+                memset(p, 0, sizeof *p);
+                p->king = (uint8_t)ks;
+                p->amask = (uint8_t)am;
+                p->emask = (uint8_t)em;
+                p->mask = mask_of(ks);
+                for (int i = 0; i < ADV_POINTS; i++)
+                    if (am >> i & 1) p->mask |= mask_of(adv_sq[c][i]);
+                for (int i = 0; i < ELE_POINTS; i++)
+                    if (em >> i & 1) p->mask |= mask_of(ele_sq[c][i]);
+                for (xq_mask m = p->mask; m; p->n++) {
+                    int s = mask_pop_lsb(&m);
+                    p->sq[p->n] = (uint8_t)s;
+                    p->pc[p->n] = make_piece(c, s == ks ? KING : adv_bit[c][s] >= 0 ? ADVISOR : ELEPHANT);
+                }
+                p->half = (uint64_t)(p->mask >> (c == RED ? 0 : 45));
+                rank_of_key[c][k][am][em] = (int16_t)d->n++;
+            }
+        }
+    /* mirror images and orbits, each orbit named by its lower rank */
+    for (int r = 0; r < d->n; r++) {
+        placement *p = &d->pl[r];
+        int mk = mirror_square(p->king);
+        unsigned mam = 0, mem = 0;
+        for (int i = 0; i < ADV_POINTS; i++)
+            if (p->amask >> i & 1) mam |= 1u << adv_bit[c][mirror_square(adv_sq[c][i])];
+        for (int i = 0; i < ELE_POINTS; i++)
+            if (p->emask >> i & 1) mem |= 1u << ele_bit[c][mirror_square(ele_sq[c][i])];
+        p->mirror = (uint16_t)rank_of_key[c][palace_no[c][mk]][mam][mem];
+        p->sym = p->mirror == r;
+    }
+    for (int r = 0; r < d->n; r++) {
+        placement *p = &d->pl[r];
+        if (p->mirror < r) continue;
+        p->orbit = d->orbits;
+        d->orbit_rep[d->orbits++] = (uint16_t)r;
+    }
+    int nsym = 0;
+    for (int r = 0; r < d->n; r++) {
+        placement *p = &d->pl[r];
+        if (p->mirror < r) {
+            p->orbit = d->pl[p->mirror].orbit;
+            p->part = d->pl[p->mirror].part;
+        } else if (p->sym) {
+            p->part = (uint16_t)nsym;
+            d->sym_rep[nsym++] = (uint16_t)r;
+        } else {
+            p->part = d->nasym;
+            d->asym_rep[d->nasym++] = (uint16_t)r;
+        }
+    }
+}
+
+/* After geometry.c's constructor (priority 101), whose square sets these
+ * tables are built from. */
+__attribute__((constructor(102))) static void index_tables(void)
 {
     for (int n = 0; n <= XQ_SQUARES; n++) {
         binom[n][0] = 1;
         for (int k = 1; k < 6; k++) binom[n][k] = n == 0 ? 0 : binom[n - 1][k - 1] + binom[n - 1][k];
     }
-    memset(kp_of, -1, sizeof kp_of);
-    int n = 0;
-    for (int rk = 0; rk < XQ_SQUARES; rk++) {
-        if (!in_palace(RED, rk) || file_of(rk) > 4) continue;
-        for (int bk = 0; bk < XQ_SQUARES; bk++) {
-            if (!in_palace(BLACK, bk)) continue;
-            if (file_of(rk) == 4 && file_of(bk) > 4) continue;
-            kp_red[n] = (uint8_t)rk;
-            kp_black[n] = (uint8_t)bk;
-            kp_of[rk][bk] = (int8_t)n++;
-        }
+    memset(rank_of_key, -1, sizeof rank_of_key);
+    for (int c = 0; c < COLOUR_NB; c++) {
+        number_points(c, KING, palace_sq[c], palace_no[c]);
+        number_points(c, ADVISOR, adv_sq[c], adv_bit[c]);
+        number_points(c, ELEPHANT, ele_sq[c], ele_bit[c]);
+        for (int a = 0; a <= 2; a++)
+            for (int e = 0; e <= 2; e++) build_class(c, a, e);
     }
 }
+
+/* The two placements of defender-pair value v. */
+static void pair_of(const xq_index *ix, uint64_t v, int *r, int *bl)
+{
+    const xq_defenders *R = ix->def[RED], *B = ix->def[BLACK];
+    uint64_t split = (uint64_t)R->nasym * B->n;
+    if (v < split) {
+        *r = R->asym_rep[v / B->n];
+        *bl = (int)(v % B->n);
+    } else {
+        v -= split;
+        *r = R->sym_rep[v / B->orbits];
+        *bl = B->orbit_rep[v % B->orbits];
+    }
+}
+
+/* The pair value of placements r, bl, which must be in folded form (see
+ * index.h); UINT64_MAX if they are not. */
+static uint64_t pair_value(const xq_index *ix, int r, int bl)
+{
+    const xq_defenders *R = ix->def[RED], *B = ix->def[BLACK];
+    const placement *pr = &R->pl[r], *pb = &B->pl[bl];
+    if (!pr->sym) return r < pr->mirror ? (uint64_t)pr->part * B->n + (uint64_t)bl : UINT64_MAX;
+    if (!pb->sym && bl > pb->mirror) return UINT64_MAX;
+    return (uint64_t)R->nasym * B->n + (uint64_t)pr->part * B->orbits + pb->orbit;
+}
+
+/* Position of square s among the squares outside the defender pair
+ * (pr, pb): red's placement lies on squares 0-44, black's on 45-89. */
+static inline int compressed_pos(const placement *pr, const placement *pb, int s)
+{
+    if (s < 45) return s - popcount(pr->half & ((1ull << s) - 1));
+    return s - pr->n - popcount(pb->half & ((1ull << (s - 45)) - 1));
+}
+
+/* Square of position q among the squares outside the defenders' squares
+ * dsq[0..nd), ascending. */
+static int expand_pos(const uint8_t *dsq, int nd, int q)
+{
+    int s = q;
+    for (int i = 0; i < nd && dsq[i] <= s; i++) s++;
+    return s;
+}
+
+/* ---- attacker groups ---------------------------------------------------- */
 
 static int add_group(xq_index *ix, int colour, int kind, int count)
 {
@@ -48,21 +229,22 @@ static int add_group(xq_index *ix, int colour, int kind, int count)
     g->kind = (uint8_t)kind;
     g->count = (uint8_t)count;
     memset(g->pos, -1, sizeof g->pos);
-    for (int s = 0; s < XQ_SQUARES; s++)
-        if (xq_square_allowed(colour, kind, s)) {
-            g->pos[s] = (int8_t)g->nsq;
-            g->sq[g->nsq++] = (uint8_t)s;
-        }
+    if (kind == PAWN) {
+        g->nsq = (uint8_t)number_points(colour, PAWN, g->sq, g->pos);
+    } else {
+        g->compressed = 1;
+        g->nsq = (uint8_t)(XQ_SQUARES - ix->ndef);
+    }
     g->size = binom[g->nsq][count];
-    /* Unranking by table for all but the largest pawn groups. */
+    /* Unranking by table for all but the largest groups: positions of the
+     * r-th combination in colex order, ascending. */
     if (count > 1 && g->size <= (1u << 20)) {
         g->unrank = malloc(g->size * (size_t)count);
         if (!g->unrank) return -1;
         int p[5];
         for (int i = 0; i < count; i++) p[i] = i;
         for (uint64_t r = 0; r < g->size; r++) {
-            /* p ascending in colex order: rank r = sum C(p[i], i+1). */
-            for (int i = 0; i < count; i++) g->unrank[r * count + i] = g->sq[p[i]];
+            for (int i = 0; i < count; i++) g->unrank[r * count + i] = (uint8_t)p[i];
             int i = 0;
             while (i + 1 < count && p[i] + 1 == p[i + 1]) {
                 p[i] = i;
@@ -81,15 +263,24 @@ int xq_index_init(xq_index *ix, const xq_material *m)
     memset(ix, 0, sizeof *ix);
     ix->mat = *m;
     memset(ix->group_of, -1, sizeof ix->group_of);
+    for (int c = 0; c < 2; c++) {
+        int a = m->count[c][ADVISOR], e = m->count[c][ELEPHANT];
+        if (a > 2 || e > 2) return -1;
+        ix->def[c] = &defenders[c][a][e];
+        ix->ndef += 1 + a + e;
+    }
     for (int c = 0; c < 2; c++)
         for (int i = 0; i < 6; i++) {
             int k = xq_material_order[i];
+            if (xq_index_is_defender(k) || !m->count[c][k]) continue;
             /* Group positions are kept for at most 5 pieces (the pawns). */
-            if (m->count[c][k] > 5 || (m->count[c][k] && add_group(ix, c, k, m->count[c][k]))) {
+            if (m->count[c][k] > 5 || add_group(ix, c, k, m->count[c][k])) {
                 xq_index_free(ix);
                 return -1;
             }
         }
+    const xq_defenders *R = ix->def[RED], *B = ix->def[BLACK];
+    ix->pairs = (uint64_t)R->nasym * B->n + (uint64_t)(R->orbits - R->nasym) * B->orbits;
     /* Refuse a layout whose size does not fit in 64 bits: it would wrap
      * around and give distinct positions the same index. */
     uint64_t stride = 1;
@@ -98,9 +289,9 @@ int xq_index_init(xq_index *ix, const xq_material *m)
         if (stride > UINT64_MAX / ix->group[g].size) goto too_big;
         stride *= ix->group[g].size;
     }
-    if (stride > UINT64_MAX / XQ_KING_PAIRS) goto too_big;
-    ix->kp_stride = stride;
-    ix->size = stride * XQ_KING_PAIRS;
+    if (stride > UINT64_MAX / ix->pairs) goto too_big;
+    ix->pair_stride = stride;
+    ix->size = stride * ix->pairs;
     return 0;
 too_big:
     xq_index_free(ix);
@@ -115,59 +306,113 @@ void xq_index_free(xq_index *ix)
     }
 }
 
+/* Rank of a group's positions in the combinatorial number system; q is
+ * sorted in place. */
+static uint64_t group_rank(uint8_t *q, int n)
+{
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && q[j - 1] > q[j]; j--) {
+            uint8_t x = q[j];
+            q[j] = q[j - 1];
+            q[j - 1] = x;
+        }
+    uint64_t r = 0;
+    for (int i = 0; i < n; i++) r += binom[q[i]][i + 1];
+    return r;
+}
+
+/* The attackers' part of an entry: n pieces (codes and squares, in the
+ * index's orientation) around the defender pair (pr, pb).  XQ_INDEX_NONE if
+ * one cannot stand where it is or the pieces are not the index's
+ * attackers. */
+static uint64_t attackers_part(const xq_index *ix, const xq_piece *pc, const uint8_t *sq, int n, const placement *pr,
+                               const placement *pb)
+{
+    xq_mask d = pr->mask | pb->mask;
+    uint8_t pos[XQ_INDEX_MAX_GROUPS][5];
+    uint8_t cnt[XQ_INDEX_MAX_GROUPS] = {0};
+    for (int i = 0; i < n; i++) {
+        int g = ix->group_of[pc[i]];
+        if (g < 0 || cnt[g] >= ix->group[g].count) return XQ_INDEX_NONE;
+        const xq_index_group *G = &ix->group[g];
+        int q;
+        if (G->compressed) {
+            if (d & mask_of(sq[i])) return XQ_INDEX_NONE;
+            q = compressed_pos(pr, pb, sq[i]);
+        } else {
+            q = G->pos[sq[i]];
+            if (q < 0) return XQ_INDEX_NONE;
+        }
+        pos[g][cnt[g]++] = (uint8_t)q;
+    }
+    uint64_t idx = 0;
+    for (int g = 0; g < ix->ngroups; g++) {
+        const xq_index_group *G = &ix->group[g];
+        if (cnt[g] != G->count) return XQ_INDEX_NONE;
+        idx += (G->count == 1 ? pos[g][0] : group_rank(pos[g], G->count)) * G->stride;
+    }
+    return idx;
+}
+
 uint64_t xq_index_encode(const xq_index *ix, const xq_board *b, int flags)
 {
     int flip = flags & XQ_INDEX_FLIP;
-    /* Squares seen in the index's orientation, before mirroring. */
-    int rk = b->king[flip ? BLACK : RED], bk = b->king[flip ? RED : BLACK];
-    /* A missing king (XQ_SQUARES) would index kp_of out of bounds. */
-    if (rk >= XQ_SQUARES || bk >= XQ_SQUARES) return XQ_INDEX_NONE;
-    if (flip) {
-        rk = flip_square(rk);
-        bk = flip_square(bk);
-    }
-    int mirror = (kp_of[rk][bk] < 0) ^ ((flags & XQ_INDEX_MIRROR) != 0);
-    if (mirror) {
-        rk = mirror_square(rk);
-        bk = mirror_square(bk);
-    }
-    int kp = kp_of[rk][bk];
-    if (kp < 0) return XQ_INDEX_NONE;
-    uint8_t pos[XQ_INDEX_MAX_GROUPS][5];
-    uint8_t n[XQ_INDEX_MAX_GROUPS] = {0};
+    /* One pass over the pieces, seen in the index's orientation: the
+     * defenders' keys and the attackers' squares. */
+    int king[2] = {-1, -1};
+    unsigned am[2] = {0, 0}, em[2] = {0, 0};
+    xq_piece pc[XQ_SQUARES];
+    uint8_t sq[XQ_SQUARES];
+    int n = 0;
     for (int c = 0; c < 2; c++) {
         xq_mask m = b->occ[c];
         while (m) {
             int s = mask_pop_lsb(&m);
             xq_piece p = b->sq[s];
-            if (kind_of(p) == KING) continue;
             if (flip) {
                 p ^= 8;
                 s = flip_square(s);
             }
-            if (mirror) s = mirror_square(s);
-            int g = ix->group_of[p];
-            if (g < 0 || n[g] >= ix->group[g].count) return XQ_INDEX_NONE;
-            int q = ix->group[g].pos[s];
-            if (q < 0) return XQ_INDEX_NONE;
-            /* insertion keeps each group's positions ascending */
-            int i = n[g]++;
-            while (i > 0 && pos[g][i - 1] > q) {
-                pos[g][i] = pos[g][i - 1];
-                i--;
+            int col = colour_of(p), bit;
+            switch (kind_of(p)) {
+            case KING:
+                if (king[col] >= 0 || palace_no[col][s] < 0) return XQ_INDEX_NONE;
+                king[col] = palace_no[col][s];
+                break;
+            case ADVISOR:
+                if ((bit = adv_bit[col][s]) < 0) return XQ_INDEX_NONE;
+                am[col] |= 1u << bit;
+                break;
+            case ELEPHANT:
+                if ((bit = ele_bit[col][s]) < 0) return XQ_INDEX_NONE;
+                em[col] |= 1u << bit;
+                break;
+            default: pc[n] = p; sq[n++] = (uint8_t)s;
             }
-            pos[g][i] = (uint8_t)q;
         }
     }
-    uint64_t idx = (uint64_t)kp * ix->kp_stride;
-    for (int g = 0; g < ix->ngroups; g++) {
-        const xq_index_group *G = &ix->group[g];
-        if (n[g] != G->count) return XQ_INDEX_NONE;
-        uint64_t r = 0;
-        for (int i = 0; i < G->count; i++) r += binom[pos[g][i]][i + 1];
-        idx += r * G->stride;
+    int r = -1, bl = -1;
+    for (int c = 0; c < 2; c++) {
+        if (king[c] < 0 || popcount(am[c]) != ix->mat.count[c][ADVISOR] ||
+            popcount(em[c]) != ix->mat.count[c][ELEPHANT])
+            return XQ_INDEX_NONE;
+        *(c ? &bl : &r) = rank_of_key[c][king[c]][am[c]][em[c]];
     }
-    return idx;
+    if (r < 0 || bl < 0) return XQ_INDEX_NONE;
+    /* The fold: mirror the board when red's placement, or (red's being its
+     * own mirror image) black's, is the higher-ranked of its orbit. */
+    const placement *pr = &ix->def[RED]->pl[r], *pb = &ix->def[BLACK]->pl[bl];
+    int mirror = pr->sym ? !pb->sym && bl > pb->mirror : r > pr->mirror;
+    if (flags & XQ_INDEX_MIRROR) mirror ^= 1;
+    if (mirror) {
+        r = pr->mirror;
+        bl = pb->mirror;
+        for (int i = 0; i < n; i++) sq[i] = (uint8_t)mirror_square(sq[i]);
+    }
+    uint64_t v = pair_value(ix, r, bl);
+    if (v == UINT64_MAX) return XQ_INDEX_NONE;
+    uint64_t rest = attackers_part(ix, pc, sq, n, &ix->def[RED]->pl[r], &ix->def[BLACK]->pl[bl]);
+    return rest == XQ_INDEX_NONE ? rest : v * ix->pair_stride + rest;
 }
 
 /* Largest p with C(p, k) <= r, by binary search over [k-1, n). */
@@ -184,36 +429,46 @@ static int unrank_step(uint64_t r, int k, int n)
     return lo;
 }
 
+static void put_defenders(xq_board *b, const placement *p)
+{
+    for (int i = 0; i < p->n; i++) xq_board_put(b, p->sq[i], p->pc[i]);
+}
+
 bool xq_index_decode(const xq_index *ix, uint64_t idx, xq_board *b)
 {
     xq_board_clear(b);
     if (idx >= ix->size) return false;
-    uint64_t kp = idx / ix->kp_stride, rest = idx % ix->kp_stride;
-    xq_board_put(b, kp_red[kp], make_piece(RED, KING));
-    xq_board_put(b, kp_black[kp], make_piece(BLACK, KING));
+    uint64_t rest = idx % ix->pair_stride;
+    int r, bl;
+    pair_of(ix, idx / ix->pair_stride, &r, &bl);
+    const placement *pr = &ix->def[RED]->pl[r], *pb = &ix->def[BLACK]->pl[bl];
+    put_defenders(b, pr);
+    put_defenders(b, pb);
+    /* the defenders' squares, ascending: red's all lie below black's */
+    uint8_t dsq[10];
+    int nd = 0;
+    for (int i = 0; i < pr->n; i++) dsq[nd++] = pr->sq[i];
+    for (int i = 0; i < pb->n; i++) dsq[nd++] = pb->sq[i];
     for (int g = 0; g < ix->ngroups; g++) {
         const xq_index_group *G = &ix->group[g];
-        uint64_t r = rest / G->stride;
+        uint64_t rk = rest / G->stride;
         rest %= G->stride;
-        xq_piece p = make_piece(G->colour, G->kind);
+        uint8_t q[5];
         if (G->count == 1) {
-            int s = G->sq[r];
-            if (b->sq[s]) return false;
-            xq_board_put(b, s, p);
+            q[0] = (uint8_t)rk;
         } else if (G->unrank) {
-            const uint8_t *u = G->unrank + r * G->count;
-            for (int i = 0; i < G->count; i++) {
-                if (b->sq[u[i]]) return false;
-                xq_board_put(b, u[i], p);
-            }
+            memcpy(q, G->unrank + rk * G->count, G->count);
         } else {
             for (int i = G->count; i >= 1; i--) {
-                int q = unrank_step(r, i, G->nsq);
-                r -= binom[q][i];
-                int s = G->sq[q];
-                if (b->sq[s]) return false;
-                xq_board_put(b, s, p);
+                q[i - 1] = (uint8_t)unrank_step(rk, i, G->nsq);
+                rk -= binom[q[i - 1]][i];
             }
+        }
+        xq_piece p = make_piece(G->colour, G->kind);
+        for (int i = 0; i < G->count; i++) {
+            int s = G->compressed ? expand_pos(dsq, nd, q[i]) : G->sq[q[i]];
+            if (b->sq[s]) return false;
+            xq_board_put(b, s, p);
         }
     }
     return true;
@@ -222,61 +477,94 @@ bool xq_index_decode(const xq_index *ix, uint64_t idx, xq_board *b)
 int xq_index_weight(const xq_index *ix, uint64_t idx)
 {
     if (idx >= ix->size) return 0;
-    uint64_t kp = idx / ix->kp_stride;
-    return file_of(kp_red[kp]) == 4 && file_of(kp_black[kp]) == 4 ? 1 : 2;
+    int r, bl;
+    pair_of(ix, idx / ix->pair_stride, &r, &bl);
+    return ix->def[RED]->pl[r].sym && ix->def[BLACK]->pl[bl].sym ? 1 : 2;
 }
 
-/* Rank of a group's positions in the combinatorial number system. */
-static uint64_t group_rank(uint8_t *q, int n)
+/* The placements of entry idx's defender pair. */
+static void defender_pair(const xq_index *ix, uint64_t idx, const placement **pr, const placement **pb)
 {
-    for (int i = 1; i < n; i++)
-        for (int j = i; j > 0 && q[j - 1] > q[j]; j--) {
-            uint8_t x = q[j];
-            q[j] = q[j - 1];
-            q[j - 1] = x;
-        }
-    uint64_t r = 0;
-    for (int i = 0; i < n; i++) r += binom[q[i]][i + 1];
-    return r;
+    int r, bl;
+    pair_of(ix, idx / ix->pair_stride, &r, &bl);
+    *pr = &ix->def[RED]->pl[r];
+    *pb = &ix->def[BLACK]->pl[bl];
 }
 
 uint64_t xq_index_after_quiet(const xq_index *ix, uint64_t idx, const xq_board *b, int from, int to)
 {
     xq_piece p = b->sq[from];
     const xq_index_group *G = &ix->group[ix->group_of[p]];
-    int qt = G->pos[to];
-    if (qt < 0) return XQ_INDEX_NONE;
-    if (G->count == 1) return idx + (uint64_t)qt * G->stride - (uint64_t)G->pos[from] * G->stride;
+    const placement *pr = NULL, *pb = NULL;
+    int qt, qf;
+    if (G->compressed) {
+        defender_pair(ix, idx, &pr, &pb);
+        if ((pr->mask | pb->mask) & mask_of(to)) return XQ_INDEX_NONE;
+        qt = compressed_pos(pr, pb, to);
+        qf = compressed_pos(pr, pb, from);
+    } else {
+        qt = G->pos[to];
+        qf = G->pos[from];
+        if (qt < 0) return XQ_INDEX_NONE;
+    }
+    if (G->count == 1) return idx + (uint64_t)qt * G->stride - (uint64_t)qf * G->stride;
     uint8_t before[5], after[5];
     int n = 0;
     xq_mask m = b->occ[colour_of(p)];
     while (m) {
         int s = mask_pop_lsb(&m);
         if (b->sq[s] != p) continue;
-        before[n] = (uint8_t)G->pos[s];
-        after[n++] = (uint8_t)(s == from ? qt : G->pos[s]);
+        int q = G->compressed ? compressed_pos(pr, pb, s) : G->pos[s];
+        before[n] = (uint8_t)q;
+        after[n++] = (uint8_t)(s == from ? qt : q);
     }
     return idx + group_rank(after, n) * G->stride - group_rank(before, n) * G->stride;
 }
 
-uint64_t xq_index_after_king_move(const xq_index *ix, uint64_t idx, const xq_board *b, int from, int to)
+uint64_t xq_index_after_defender_move(const xq_index *ix, uint64_t idx, const xq_board *b, int from, int to)
 {
-    int rk = b->king[RED], bk = b->king[BLACK];
-    int kp_old = kp_of[rk][bk];
-    if (rk == from)
-        rk = to;
-    else
-        bk = to;
-    int kp_new = kp_of[rk][bk];
-    if (kp_new < 0 || kp_old < 0) return XQ_INDEX_REFOLD;
-    return idx + (uint64_t)kp_new * ix->kp_stride - (uint64_t)kp_old * ix->kp_stride;
+    xq_piece p = b->sq[from];
+    int c = colour_of(p), pl[2];
+    pair_of(ix, idx / ix->pair_stride, &pl[RED], &pl[BLACK]);
+    const placement *old = &ix->def[c]->pl[pl[c]];
+    int k = palace_no[c][old->king];
+    unsigned am = old->amask, em = old->emask;
+    switch (kind_of(p)) {
+    case KING:
+        if ((k = palace_no[c][to]) < 0) return XQ_INDEX_NONE;
+        break;
+    case ADVISOR:
+        if (adv_bit[c][to] < 0) return XQ_INDEX_NONE;
+        am = (am & ~(1u << adv_bit[c][from])) | 1u << adv_bit[c][to];
+        break;
+    default: /* ELEPHANT */
+        if (ele_bit[c][to] < 0) return XQ_INDEX_NONE;
+        em = (em & ~(1u << ele_bit[c][from])) | 1u << ele_bit[c][to];
+    }
+    if ((pl[c] = rank_of_key[c][k][am][em]) < 0) return XQ_INDEX_NONE;
+    uint64_t v = pair_value(ix, pl[RED], pl[BLACK]);
+    if (v == UINT64_MAX) return XQ_INDEX_REFOLD;
+    /* The attackers stay, but R, N and C count their positions around the
+     * defenders, which moved. */
+    xq_piece pc[XQ_SQUARES];
+    uint8_t sq[XQ_SQUARES];
+    int n = 0;
+    for (int col = 0; col < 2; col++)
+        for (xq_mask m = b->occ[col]; m;) {
+            int s = mask_pop_lsb(&m);
+            if (xq_index_is_defender(kind_of(b->sq[s]))) continue;
+            pc[n] = b->sq[s];
+            sq[n++] = (uint8_t)s;
+        }
+    uint64_t rest = attackers_part(ix, pc, sq, n, &ix->def[RED]->pl[pl[RED]], &ix->def[BLACK]->pl[pl[BLACK]]);
+    return rest == XQ_INDEX_NONE ? rest : v * ix->pair_stride + rest;
 }
 
 uint64_t xq_index_after_move(const xq_index *ix, uint64_t idx, xq_board *b, xq_move m)
 {
     int from = move_from(m), to = move_to(m);
-    uint64_t j = kind_of(b->sq[from]) == KING ? xq_index_after_king_move(ix, idx, b, from, to)
-                                              : xq_index_after_quiet(ix, idx, b, from, to);
+    uint64_t j = xq_index_is_defender(kind_of(b->sq[from])) ? xq_index_after_defender_move(ix, idx, b, from, to)
+                                                            : xq_index_after_quiet(ix, idx, b, from, to);
     if (j != XQ_INDEX_REFOLD) return j;
     xq_undo u;
     xq_make_move(b, m, &u);

@@ -1,18 +1,22 @@
 /*
  * index.h - position indexing: a bijection between the positions of one
  * material (colour orientation fixed, side to move separate) and the
- * integers 0..size-1, with few wasted entries.
+ * integers 0..size-1, with few wasted entries.  Layout 2
+ * (docs/FORMAT.md, "Index layout 2"); most significant first:
  *
- * Layout, most significant first:
- *   king pair   45 values: the two kings on their 9 palace points each, with
- *               the left-right mirror folded out (red king on file d or e;
- *               if on e, black king on d or e).  Pairs with both kings on
- *               file e keep both mirror images of the rest of the position.
- *   groups      for each colour (red, black) and kind in the order
- *               R N C P A B, the k identical pieces of that colour and kind
- *               as a k-combination of the squares the kind can ever reach:
- *               advisors 5 points, elephants 7, pawns 55, others 90;
- *               C(n, k) values in the combinatorial number system.
+ *   defender pair  each side's king, advisors and elephants together as
+ *                  one placement: the king on its 9 palace points, the
+ *                  advisors a set of its 5 points, the elephants a set of
+ *                  its 7, no two on one point.  The pair of placements is
+ *                  folded by the left-right mirror on red's placement, and
+ *                  where red's is its own mirror image, on black's: a pair
+ *                  in which both are their own mirror images keeps both
+ *                  mirror images of the rest of the position.
+ *   attackers      for red then black, kinds R N C P: the k identical
+ *                  pieces of a kind as a k-combination (combinatorial number
+ *                  system) of positions: for R, N and C the 90 squares less
+ *                  those the defender pair holds, numbered in square order;
+ *                  for P the squares a pawn can ever reach.
  *
  * Entries whose pieces overlap are "broken": xq_index_decode says so.  The
  * remaining illegal positions (side not to move in check, kings facing) are
@@ -24,24 +28,33 @@
 #include "board.h"
 #include "material.h"
 
-enum { XQ_INDEX_MAX_GROUPS = 12, XQ_KING_PAIRS = 45 };
+enum { XQ_INDEX_MAX_GROUPS = 8 };
 
+/* One colour's king, advisors and elephants: a class of placements
+ * (index.c). */
+typedef struct xq_defenders xq_defenders;
+
+/* The identical attackers of one colour and kind. */
 typedef struct {
     uint8_t colour, kind, count; /* k identical pieces */
-    uint8_t nsq;                 /* squares the kind can reach */
-    uint8_t sq[XQ_SQUARES];      /* those squares, ascending */
-    int8_t pos[XQ_SQUARES];      /* square -> position in sq[], -1 if not */
+    uint8_t compressed;          /* R, N, C: positions skip the defenders' squares */
+    uint8_t nsq;                 /* positions: 90 less the defenders, or the pawn's squares */
+    uint8_t sq[XQ_SQUARES];      /* pawns: position -> square, ascending */
+    int8_t pos[XQ_SQUARES];      /* pawns: square -> position, -1 if none */
     uint64_t size;               /* C(nsq, count) */
     uint64_t stride;
-    uint8_t *unrank; /* size * count squares, or NULL (computed) */
+    uint8_t *unrank; /* size * count positions, or NULL (computed) */
 } xq_index_group;
 
 typedef struct {
     xq_material mat; /* the orientation this index describes */
+    const xq_defenders *def[COLOUR_NB];
+    int ndef;             /* pieces in the two defender groups */
+    uint64_t pairs;       /* values of the defender pair */
+    uint64_t pair_stride; /* index stride of the defender pair */
     int ngroups;
     xq_index_group group[XQ_INDEX_MAX_GROUPS];
-    int8_t group_of[PIECE_NB]; /* piece code -> group, -1 for kings/absent */
-    uint64_t kp_stride;        /* index stride of the king pair */
+    int8_t group_of[PIECE_NB]; /* piece code -> attacker group, -1 for K, A, B */
     uint64_t size;             /* entries per side to move */
 } xq_index;
 
@@ -60,22 +73,29 @@ void xq_index_free(xq_index *ix);
 #define XQ_INDEX_NONE UINT64_MAX
 /* Flags for xq_index_encode: XQ_INDEX_FLIP as above; XQ_INDEX_MIRROR looks
  * up the left-right mirror image instead, which only names a different entry
- * when both kings are on file e. */
+ * when both defender placements are their own mirror images (otherwise it
+ * gives XQ_INDEX_NONE). */
 enum { XQ_INDEX_FLIP = 1, XQ_INDEX_MIRROR = 2 };
 uint64_t xq_index_encode(const xq_index *ix, const xq_board *b, int flags);
 
-/* Index after a quiet move of a non-king piece from `from` to `to`, given
- * the entry idx of b before the move, where b is in the index's orientation
- * and as xq_index_decode places it (so the move keeps the mirror fold).
- * Equal to encoding the board after the move, without the full pass over
- * the pieces.  XQ_INDEX_NONE if the piece cannot stand on `to`. */
+/* Kings, advisors and elephants form the defender pair; the others are
+ * attackers. */
+static inline bool xq_index_is_defender(int kind) { return kind == KING || kind == ADVISOR || kind == ELEPHANT; }
+
+/* Index after a quiet move of an attacker from `from` to `to`, given the
+ * entry idx of b before the move, where b is in the index's orientation
+ * and as xq_index_decode places it.  Only that attacker group's rank
+ * changes.  Equal to encoding the board after the move, without the full
+ * pass over the pieces.  XQ_INDEX_NONE if the piece cannot stand on `to`. */
 uint64_t xq_index_after_quiet(const xq_index *ix, uint64_t idx, const xq_board *b, int from, int to);
 
-/* The same for a king move (quiet or not: only the king pair changes),
- * or XQ_INDEX_REFOLD when the move crosses the mirror fold and the board
- * must be encoded in full. */
+/* The same for a quiet move of a king, advisor or elephant: its side's
+ * placement changes (a table look-up), and the positions of R, N and C,
+ * which skip the defenders' squares, are ranked again from b.
+ * XQ_INDEX_REFOLD when the new placements are not in folded form, so that
+ * the moved board must be encoded in full. */
 #define XQ_INDEX_REFOLD (UINT64_MAX - 1)
-uint64_t xq_index_after_king_move(const xq_index *ix, uint64_t idx, const xq_board *b, int from, int to);
+uint64_t xq_index_after_defender_move(const xq_index *ix, uint64_t idx, const xq_board *b, int from, int to);
 
 /* Index after any quiet move m from b (entry idx, as xq_index_decode places
  * it): the incremental paths above, or a full encode of the moved board
@@ -88,8 +108,8 @@ uint64_t xq_index_after_move(const xq_index *ix, uint64_t idx, xq_board *b, xq_m
 bool xq_index_decode(const xq_index *ix, uint64_t idx, xq_board *b);
 
 /* How many distinct boards entry idx stands for when counting positions:
- * 2 (itself and its mirror image) unless both kings are on file e, 1 then;
- * 0 if idx is out of range. */
+ * 2 (itself and its mirror image) unless both sides' defender placements
+ * are their own mirror images, 1 then; 0 if idx is out of range. */
 int xq_index_weight(const xq_index *ix, uint64_t idx);
 
 /* Binomial coefficient C(n, k) for n <= 90, k <= 5. */

@@ -48,7 +48,7 @@ enum {
     XQF_VERSION = 1, /* format version this code reads and writes */
     XQF_HEADER_SIZE = 128,
     XQF_NAME_SIZE = 36,
-    XQF_INDEX_LAYOUT = 1,          /* core/index.c's numbering of entries */
+    XQF_INDEX_LAYOUT = 2,          /* core/index.c's numbering of entries (docs/FORMAT.md, "Index layout 2") */
     XQF_MAX_BLOCK_BYTES = 1 << 20, /* bound on one block, decompressed */
     XQF_MAX_SYMBOLS = 65536,
     /* Revision of the generator's results.  Bumped with any change that

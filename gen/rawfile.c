@@ -19,7 +19,10 @@
 #include "tb.h"
 #include "tbformat.h"
 
-enum { RAW_VERSION = 2, RAW_HEADER = 96, RAW_NAME = 36 };
+/* Version 3: the index layout field, so that files numbered by another
+ * layout are refused by name (version 2 files predate layout 2, and are
+ * refused as another version, which gen rebuilds). */
+enum { RAW_VERSION = 3, RAW_HEADER = 96, RAW_NAME = 36 };
 
 /* Header field offsets (bytes), as docs/FORMAT.md's raw header table. */
 enum {
@@ -32,7 +35,8 @@ enum {
     RAW_OFF_GEN_REVISION = 64, /* u32 */
     RAW_OFF_REPETITION = 68,   /* u32: rule set */
     RAW_OFF_MOVE_LIMIT = 72,   /* u32: plies, 0 = none */
-    RAW_OFF_RESERVED = 76,     /* 12 bytes, zero */
+    RAW_OFF_INDEX_LAYOUT = 76, /* u32: XQF_INDEX_LAYOUT */
+    RAW_OFF_RESERVED = 80,     /* 8 bytes, zero */
     RAW_OFF_CHECKSUM = 88,     /* u64: XXH64 of bytes [0, 88) and all data */
 };
 
@@ -56,6 +60,7 @@ static void header_fill(const tb_table *t, uint8_t h[RAW_HEADER])
     xqf_put32(h + RAW_OFF_GEN_REVISION, TB_GEN_REVISION);
     xqf_put32(h + RAW_OFF_REPETITION, (uint32_t)t->rules);
     xqf_put32(h + RAW_OFF_MOVE_LIMIT, (uint32_t)t->limit);
+    xqf_put32(h + RAW_OFF_INDEX_LAYOUT, XQF_INDEX_LAYOUT);
 }
 
 /* 16-bit values in file byte order (little-endian). */
@@ -184,8 +189,13 @@ tb_table *tb_raw_read(const char *dir, const xq_material *m, char err[XQ_ERR_MAX
         snprintf(err, XQ_ERR_MAX, "table %s: %.60s is truncated (no complete header)", name, path);
         goto fail;
     }
-    if (memcmp(h + RAW_OFF_MAGIC, xqf_kind_magic(XQF_KIND_RAW), 8) || xqf_get32(h + RAW_OFF_VERSION) != RAW_VERSION) {
-        snprintf(err, XQ_ERR_MAX, "table %s: %.60s is not an xqtb raw table of version %d", name, path, RAW_VERSION);
+    if (memcmp(h + RAW_OFF_MAGIC, xqf_kind_magic(XQF_KIND_RAW), 8)) {
+        snprintf(err, XQ_ERR_MAX, "table %s: %.60s is not an xqtb raw table", name, path);
+        goto fail;
+    }
+    if (xqf_get32(h + RAW_OFF_VERSION) != RAW_VERSION) {
+        snprintf(err, XQ_ERR_MAX, "table %s: %.50s is raw format version %u, not %d: regenerate it", name, path,
+                 xqf_get32(h + RAW_OFF_VERSION), RAW_VERSION);
         goto fail;
     }
     if (xqf_get32(h + RAW_OFF_GEN_REVISION) != TB_GEN_REVISION) {
@@ -198,7 +208,12 @@ tb_table *tb_raw_read(const char *dir, const xq_material *m, char err[XQ_ERR_MAX
     char fname[RAW_NAME + 1];
     memcpy(fname, h + RAW_OFF_NAME, RAW_NAME);
     fname[RAW_NAME] = 0;
-    int reserved = xqf_get32(h + RAW_OFF_RESERVED) || xqf_get64(h + RAW_OFF_RESERVED + 4);
+    if (xqf_get32(h + RAW_OFF_INDEX_LAYOUT) != XQF_INDEX_LAYOUT) {
+        snprintf(err, XQ_ERR_MAX, "table %s: %.50s numbers its entries by index layout %u, not %d: regenerate it", name,
+                 path, xqf_get32(h + RAW_OFF_INDEX_LAYOUT), XQF_INDEX_LAYOUT);
+        goto fail;
+    }
+    int reserved = xqf_get64(h + RAW_OFF_RESERVED) != 0;
     if ((width != 1 && width != 2) || strcmp(fname, name) || rules >= XQ_RULES_NB || limit > DTC_MAX_LIMIT ||
         reserved) {
         snprintf(err, XQ_ERR_MAX, "table %s: %.40s has a bad header (material %.16s, width %u, rules %u)", name, path,

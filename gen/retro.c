@@ -63,8 +63,8 @@ static unsigned successor_code(const tb_table *t, xq_board *b, uint64_t idx, xq_
 {
     int from = move_from(m), to = move_to(m);
     if (!b->sq[to]) {
-        uint64_t j = kind_of(b->sq[from]) == KING ? xq_index_after_king_move(&t->ix, idx, b, from, to)
-                                                  : xq_index_after_quiet(&t->ix, idx, b, from, to);
+        uint64_t j = xq_index_is_defender(kind_of(b->sq[from])) ? xq_index_after_defender_move(&t->ix, idx, b, from, to)
+                                                                : xq_index_after_quiet(&t->ix, idx, b, from, to);
         if (j != XQ_INDEX_REFOLD) return cell_get(t->cells[b->side ^ 1], t->width, j);
     }
     xq_undo u;

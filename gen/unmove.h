@@ -38,32 +38,35 @@ static inline void xq_for_each_predecessor(const xq_index *ix, uint64_t i, xq_bo
                                            void (*fn)(void *arg, uint64_t j), void *arg)
 {
     xq_move list[XQ_MAX_MOVES * 2];
-    int x = b->side, n = xq_gen_unmoves(b, list);
+    int n = xq_gen_unmoves(b, list);
     for (int k = 0; k < n; k++) {
         int here = move_to(list[k]), origin = move_from(list[k]);
-        if (kind_of(b->sq[here]) != KING) {
+        if (!xq_index_is_defender(kind_of(b->sq[here]))) {
             fn(arg, xq_index_after_quiet(ix, i, b, here, origin));
             continue;
         }
-        /* A king un-move that keeps the fold is a change of the king pair
-         * alone; otherwise encode the moved board in full. */
-        uint64_t j = xq_index_after_king_move(ix, i, b, here, origin);
-        int twin = file_of(origin) == 4 && file_of(b->king[x]) == 4; /* both kings on e */
-        if (j != XQ_INDEX_REFOLD && !twin) {
+        /* An un-move of a king, advisor or elephant that keeps the fold
+         * changes the defender pair (and the positions of R, N, C around
+         * it); one that leaves both placements their own mirror images
+         * lands on an entry that keeps both mirror images of the rest, and
+         * one that leaves the fold needs the moved board in full. */
+        uint64_t j = xq_index_after_defender_move(ix, i, b, here, origin);
+        if (j == XQ_INDEX_NONE || (j != XQ_INDEX_REFOLD && xq_index_weight(ix, j) == 2)) {
             fn(arg, j);
             continue;
         }
         xq_move back = make_move(here, origin);
         xq_undo u;
         xq_make_move(b, back, &u);
-        fn(arg, xq_index_encode(ix, b, 0));
-        /* With both kings on file e the index keeps a board and its mirror
-         * image as two entries (index.h).  A king move that brings them
-         * there from a folded entry has two predecessors, mirror images of
-         * each other: report both.  (Other un-moves keep the kings; a twin
-         * entry reports its own predecessors.) */
-        if (file_of(b->king[RED]) == 4 && file_of(b->king[BLACK]) == 4)
-            fn(arg, xq_index_encode(ix, b, XQ_INDEX_MIRROR));
+        j = xq_index_encode(ix, b, 0);
+        fn(arg, j);
+        /* Such an entry stands for one board only, while entry i (folded)
+         * stands for a board and its mirror image: the mirror image of
+         * this predecessor leads to entry i as well, and is another entry.
+         * (Where i itself keeps both images, the extra entry is a
+         * predecessor of i's mirror image instead: harmless, since callers
+         * check every candidate.) */
+        if (j != XQ_INDEX_NONE && xq_index_weight(ix, j) == 1) fn(arg, xq_index_encode(ix, b, XQ_INDEX_MIRROR));
         xq_unmake_move(b, back, &u);
     }
 }
