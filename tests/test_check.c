@@ -22,10 +22,13 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <xxhash.h>
 
 #include "runxqtb.h"
+#include "tbformat.h"
 #include "testgen.h"
 #include "tmpdir.h"
+#include "xqtb.h"
 
 /* KRKN with its subtables KRK, KNK, KK under the defaults (rules full,
  * limit 120), generated once; each test works on a copy. */
@@ -204,6 +207,60 @@ static void test_mixed_and_stale(void **state)
     assert_output_has("KRK          DTC  stale");
 }
 
+/* Files numbered by index layout 1 (before the compact index): re-signed
+ * with layout 1 in the header, the library refuses them as built otherwise
+ * (XQTB_ERR_MISMATCH), check says to regenerate, and gen rebuilds them; a
+ * raw file of format version 2 is regenerated. */
+static void test_old_index_layout(void **state)
+{
+    (void)state;
+    const char *dir = fresh_copy("layout1");
+    char p[2048];
+    path_of(p, sizeof p, dir, "KRKN.xqw");
+    char *buf;
+    long len;
+    testgen_read_file(p, &buf, &len);
+    uint8_t *f = (uint8_t *)buf;
+    xqf_put32(f + XQF_OFF_INDEX_LAYOUT, 1);
+    /* the metadata ends where the first block starts: offsets[0], which a
+     * WDL file (no symbol map) holds right after the header */
+    uint64_t meta = xqf_get64(f + XQF_HEADER_SIZE);
+    XXH64_state_t *st = XXH64_createState();
+    XXH64_reset(st, 0);
+    XXH64_update(st, f, XQF_OFF_META_HASH);
+    XXH64_update(st, f + XQF_HEADER_SIZE, (size_t)(meta - XQF_HEADER_SIZE));
+    xqf_put64(f + XQF_OFF_META_HASH, XXH64_digest(st));
+    XXH64_freeState(st);
+    FILE *o = fopen(p, "wb");
+    assert_non_null(o);
+    assert_int_equal(fwrite(f, 1, (size_t)len, o), (size_t)len);
+    assert_int_equal(fclose(o), 0);
+    free(buf);
+
+    int status;
+    xqtb_handle *h = xqtb_open(dir, NULL, &status);
+    xqtb_position pos;
+    int wdl;
+    assert_int_equal(xqtb_position_from_fen("3k5/9/9/9/9/9/n8/9/9/R3K4 w - - 0 1", &pos, NULL), XQTB_OK);
+    assert_int_equal(xqtb_probe_wdl(h, &pos, &wdl), XQTB_ERR_MISMATCH);
+    xqtb_close(h);
+    assert_int_equal(run_xqtb("check -q -d %s", dir), 3);
+    assert_output_has("KRKN         WDL  built otherwise index layout 1, this reader knows 2: regenerate it");
+
+    /* a raw file of version 2 */
+    path_of(p, sizeof p, dir, "KRK.xqtb");
+    testgen_read_file(p, &buf, &len);
+    xqf_put32((uint8_t *)buf + 8, 2);
+    o = fopen(p, "wb");
+    assert_int_equal(fwrite(buf, 1, (size_t)len, o), (size_t)len);
+    assert_int_equal(fclose(o), 0);
+    free(buf);
+    assert_int_equal(run_xqtb("gen -d %s KRKN", dir), 0);
+    assert_output_has("KRK.xqtb is raw format version 2, not 3: regenerate it; regenerating");
+    assert_output_has("KRKN.xqw is built otherwise");
+    assert_restored(dir);
+}
+
 static void test_bad_arguments(void **state)
 {
     (void)state;
@@ -230,7 +287,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sound_set),       cmocka_unit_test(test_lost_dtc_file),
         cmocka_unit_test(test_damaged_files),   cmocka_unit_test(test_fifo_never_hangs),
-        cmocka_unit_test(test_mixed_and_stale), cmocka_unit_test(test_bad_arguments),
+        cmocka_unit_test(test_mixed_and_stale), cmocka_unit_test(test_old_index_layout),
+        cmocka_unit_test(test_bad_arguments),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }
