@@ -21,7 +21,7 @@
 
 enum { ADV_POINTS = 5, ELE_POINTS = 7, PALACE_POINTS = 9, MAX_PLACEMENTS = 1890 };
 
-typedef struct {
+struct xq_placement {
     xq_mask mask;    /* squares held */
     uint64_t half;   /* the same, as bits of squares counted from the colour's
                       * first square (0 for red, 45 for black): they all lie
@@ -36,7 +36,8 @@ typedef struct {
     uint16_t mirror; /* rank of the mirror image */
     uint16_t orbit;  /* rank of its orbit {p, mirror p} among all orbits */
     uint16_t part;   /* rank of its orbit among the symmetric or asymmetric ones */
-} placement;
+};
+typedef xq_placement placement;
 
 struct xq_defenders {
     uint16_t n;      /* placements */
@@ -176,18 +177,39 @@ __attribute__((constructor(102))) static void index_tables(void)
     }
 }
 
+/* ---- division by the strides ---------------------------------------------
+ * Every decode and most successor look-ups divide an entry number by the
+ * pair stride and the group strides; a 64-bit division costs some 40 cycles
+ * (perf put a fifth of KRKNAA's generation there), a multiply-high and a
+ * correction a few.  With m = ceil(2^64 / d), floor(n * m / 2^64) is n / d
+ * or one more, for every n with n + d < 2^64 (xq_index_init keeps sizes
+ * below 2^63). */
+static xq_divisor divisor_of(uint64_t d)
+{
+    xq_divisor v = {d, d > 1 ? UINT64_MAX / d + 1 : 0};
+    return v;
+}
+
+static inline uint64_t divide(xq_divisor v, uint64_t n)
+{
+    if (v.d == 1) return n;
+    uint64_t q = (uint64_t)(((unsigned __int128)n * v.m) >> 64);
+    return q * v.d > n ? q - 1 : q;
+}
+
 /* The two placements of defender-pair value v. */
 static void pair_of(const xq_index *ix, uint64_t v, int *r, int *bl)
 {
     const xq_defenders *R = ix->def[RED], *B = ix->def[BLACK];
-    uint64_t split = (uint64_t)R->nasym * B->n;
-    if (v < split) {
-        *r = R->asym_rep[v / B->n];
-        *bl = (int)(v % B->n);
+    /* pair values are below 3339^2: 32-bit divisions */
+    uint32_t w = (uint32_t)v, split = (uint32_t)R->nasym * B->n;
+    if (w < split) {
+        *r = R->asym_rep[w / B->n];
+        *bl = (int)(w % B->n);
     } else {
-        v -= split;
-        *r = R->sym_rep[v / B->orbits];
-        *bl = B->orbit_rep[v % B->orbits];
+        w -= split;
+        *r = R->sym_rep[w / B->orbits];
+        *bl = B->orbit_rep[w % B->orbits];
     }
 }
 
@@ -286,11 +308,13 @@ int xq_index_init(xq_index *ix, const xq_material *m)
     uint64_t stride = 1;
     for (int g = ix->ngroups - 1; g >= 0; g--) {
         ix->group[g].stride = stride;
+        ix->group[g].by_stride = divisor_of(stride);
         if (stride > UINT64_MAX / ix->group[g].size) goto too_big;
         stride *= ix->group[g].size;
     }
-    if (stride > UINT64_MAX / ix->pairs) goto too_big;
+    if (stride >= (UINT64_MAX >> 1) / ix->pairs) goto too_big; /* below 2^63: see divide() */
     ix->pair_stride = stride;
+    ix->by_pair_stride = divisor_of(stride);
     ix->size = stride * ix->pairs;
     return 0;
 too_big:
@@ -436,12 +460,17 @@ static void put_defenders(xq_board *b, const placement *p)
 
 bool xq_index_decode(const xq_index *ix, uint64_t idx, xq_board *b)
 {
+    xq_index_site site;
+    return xq_index_decode_at(ix, idx, b, &site);
+}
+
+bool xq_index_decode_at(const xq_index *ix, uint64_t idx, xq_board *b, xq_index_site *st)
+{
     xq_board_clear(b);
     if (idx >= ix->size) return false;
-    uint64_t rest = idx % ix->pair_stride;
-    int r, bl;
-    pair_of(ix, idx / ix->pair_stride, &r, &bl);
-    const placement *pr = &ix->def[RED]->pl[r], *pb = &ix->def[BLACK]->pl[bl];
+    xq_index_site_of(ix, idx, st);
+    uint64_t rest = idx - st->pair * ix->pair_stride;
+    const placement *pr = st->pl[RED], *pb = st->pl[BLACK];
     put_defenders(b, pr);
     put_defenders(b, pb);
     /* the defenders' squares, ascending: red's all lie below black's */
@@ -451,8 +480,8 @@ bool xq_index_decode(const xq_index *ix, uint64_t idx, xq_board *b)
     for (int i = 0; i < pb->n; i++) dsq[nd++] = pb->sq[i];
     for (int g = 0; g < ix->ngroups; g++) {
         const xq_index_group *G = &ix->group[g];
-        uint64_t rk = rest / G->stride;
-        rest %= G->stride;
+        uint64_t rk = divide(G->by_stride, rest);
+        rest -= rk * G->stride;
         uint8_t q[5];
         if (G->count == 1) {
             q[0] = (uint8_t)rk;
@@ -478,27 +507,27 @@ int xq_index_weight(const xq_index *ix, uint64_t idx)
 {
     if (idx >= ix->size) return 0;
     int r, bl;
-    pair_of(ix, idx / ix->pair_stride, &r, &bl);
+    pair_of(ix, divide(ix->by_pair_stride, idx), &r, &bl);
     return ix->def[RED]->pl[r].sym && ix->def[BLACK]->pl[bl].sym ? 1 : 2;
 }
 
-/* The placements of entry idx's defender pair. */
-static void defender_pair(const xq_index *ix, uint64_t idx, const placement **pr, const placement **pb)
+void xq_index_site_of(const xq_index *ix, uint64_t idx, xq_index_site *s)
 {
-    int r, bl;
-    pair_of(ix, idx / ix->pair_stride, &r, &bl);
-    *pr = &ix->def[RED]->pl[r];
-    *pb = &ix->def[BLACK]->pl[bl];
+    s->idx = idx;
+    s->pair = divide(ix->by_pair_stride, idx);
+    pair_of(ix, s->pair, &s->rank[RED], &s->rank[BLACK]);
+    s->pl[RED] = &ix->def[RED]->pl[s->rank[RED]];
+    s->pl[BLACK] = &ix->def[BLACK]->pl[s->rank[BLACK]];
 }
 
-uint64_t xq_index_after_quiet(const xq_index *ix, uint64_t idx, const xq_board *b, int from, int to)
+uint64_t xq_index_after_quiet(const xq_index *ix, const xq_index_site *st, const xq_board *b, int from, int to)
 {
     xq_piece p = b->sq[from];
     const xq_index_group *G = &ix->group[ix->group_of[p]];
-    const placement *pr = NULL, *pb = NULL;
+    const placement *pr = st->pl[RED], *pb = st->pl[BLACK];
+    uint64_t idx = st->idx;
     int qt, qf;
     if (G->compressed) {
-        defender_pair(ix, idx, &pr, &pb);
         if ((pr->mask | pb->mask) & mask_of(to)) return XQ_INDEX_NONE;
         qt = compressed_pos(pr, pb, to);
         qf = compressed_pos(pr, pb, from);
@@ -521,12 +550,11 @@ uint64_t xq_index_after_quiet(const xq_index *ix, uint64_t idx, const xq_board *
     return idx + group_rank(after, n) * G->stride - group_rank(before, n) * G->stride;
 }
 
-uint64_t xq_index_after_defender_move(const xq_index *ix, uint64_t idx, const xq_board *b, int from, int to)
+uint64_t xq_index_after_defender_move(const xq_index *ix, const xq_index_site *st, const xq_board *b, int from, int to)
 {
     xq_piece p = b->sq[from];
-    int c = colour_of(p), pl[2];
-    pair_of(ix, idx / ix->pair_stride, &pl[RED], &pl[BLACK]);
-    const placement *old = &ix->def[c]->pl[pl[c]];
+    int c = colour_of(p), pl[2] = {st->rank[RED], st->rank[BLACK]};
+    const placement *old = st->pl[c];
     int k = palace_no[c][old->king];
     unsigned am = old->amask, em = old->emask;
     switch (kind_of(p)) {
@@ -542,29 +570,44 @@ uint64_t xq_index_after_defender_move(const xq_index *ix, uint64_t idx, const xq
         em = (em & ~(1u << ele_bit[c][from])) | 1u << ele_bit[c][to];
     }
     if ((pl[c] = rank_of_key[c][k][am][em]) < 0) return XQ_INDEX_NONE;
+    const placement *pr = &ix->def[RED]->pl[pl[RED]], *pb = &ix->def[BLACK]->pl[pl[BLACK]];
     uint64_t v = pair_value(ix, pl[RED], pl[BLACK]);
-    if (v == UINT64_MAX) return XQ_INDEX_REFOLD;
-    /* The attackers stay, but R, N and C count their positions around the
-     * defenders, which moved. */
-    xq_piece pc[XQ_SQUARES];
-    uint8_t sq[XQ_SQUARES];
-    int n = 0;
+    if (v == UINT64_MAX || (pr->sym && pb->sym)) return XQ_INDEX_REFOLD;
+    /* The attackers stay where they are; an R, N or C above `from` gains a
+     * position (one defender fewer below it) and one above `to` loses one.
+     * A lone piece's rank is its position; a group of identical pieces is
+     * ranked again. */
+    uint64_t idx = v * ix->pair_stride + (st->idx - st->pair * ix->pair_stride);
+    uint8_t before[XQ_INDEX_MAX_GROUPS][5], after[XQ_INDEX_MAX_GROUPS][5], n[XQ_INDEX_MAX_GROUPS] = {0};
+    int regroup = 0;
     for (int col = 0; col < 2; col++)
         for (xq_mask m = b->occ[col]; m;) {
             int s = mask_pop_lsb(&m);
-            if (xq_index_is_defender(kind_of(b->sq[s]))) continue;
-            pc[n] = b->sq[s];
-            sq[n++] = (uint8_t)s;
+            int g = ix->group_of[b->sq[s]];
+            if (g < 0 || !ix->group[g].compressed) continue;
+            const xq_index_group *G = &ix->group[g];
+            int shift = (from < s) - (to < s);
+            if (G->count == 1) {
+                idx += (uint64_t)(int64_t)shift * G->stride;
+                continue;
+            }
+            int q = compressed_pos(st->pl[RED], st->pl[BLACK], s);
+            before[g][n[g]] = (uint8_t)q;
+            after[g][n[g]++] = (uint8_t)(q + shift);
+            regroup |= 1 << g;
         }
-    uint64_t rest = attackers_part(ix, pc, sq, n, &ix->def[RED]->pl[pl[RED]], &ix->def[BLACK]->pl[pl[BLACK]]);
-    return rest == XQ_INDEX_NONE ? rest : v * ix->pair_stride + rest;
+    for (int g = 0; regroup >> g; g++)
+        if (regroup >> g & 1) idx += (group_rank(after[g], n[g]) - group_rank(before[g], n[g])) * ix->group[g].stride;
+    return idx;
 }
 
 uint64_t xq_index_after_move(const xq_index *ix, uint64_t idx, xq_board *b, xq_move m)
 {
     int from = move_from(m), to = move_to(m);
-    uint64_t j = xq_index_is_defender(kind_of(b->sq[from])) ? xq_index_after_defender_move(ix, idx, b, from, to)
-                                                            : xq_index_after_quiet(ix, idx, b, from, to);
+    xq_index_site st;
+    xq_index_site_of(ix, idx, &st);
+    uint64_t j = xq_index_is_defender(kind_of(b->sq[from])) ? xq_index_after_defender_move(ix, &st, b, from, to)
+                                                            : xq_index_after_quiet(ix, &st, b, from, to);
     if (j != XQ_INDEX_REFOLD) return j;
     xq_undo u;
     xq_make_move(b, m, &u);

@@ -30,9 +30,16 @@
 
 enum { XQ_INDEX_MAX_GROUPS = 8 };
 
-/* One colour's king, advisors and elephants: a class of placements
- * (index.c). */
+/* One colour's king, advisors and elephants: a class of placements, and
+ * one placement (index.c). */
 typedef struct xq_defenders xq_defenders;
+typedef struct xq_placement xq_placement;
+
+/* Division by a number fixed when the index is set up, as a multiplication
+ * (index.c): the index's strides divide every entry number decoded. */
+typedef struct {
+    uint64_t d, m; /* divisor, and ceil(2^64 / d) (0 when d is 1) */
+} xq_divisor;
 
 /* The identical attackers of one colour and kind. */
 typedef struct {
@@ -43,6 +50,7 @@ typedef struct {
     int8_t pos[XQ_SQUARES];      /* pawns: square -> position, -1 if none */
     uint64_t size;               /* C(nsq, count) */
     uint64_t stride;
+    xq_divisor by_stride;
     uint8_t *unrank; /* size * count positions, or NULL (computed) */
 } xq_index_group;
 
@@ -52,6 +60,7 @@ typedef struct {
     int ndef;             /* pieces in the two defender groups */
     uint64_t pairs;       /* values of the defender pair */
     uint64_t pair_stride; /* index stride of the defender pair */
+    xq_divisor by_pair_stride;
     int ngroups;
     xq_index_group group[XQ_INDEX_MAX_GROUPS];
     int8_t group_of[PIECE_NB]; /* piece code -> attacker group, -1 for K, A, B */
@@ -60,7 +69,7 @@ typedef struct {
 
 /* Sets up the index of material m (as oriented).  Returns 0, or -1 if out
  * of memory, if a side has more than 5 pieces of a kind, or if the index
- * would have 2^64 entries or more (far beyond any table that can be
+ * would have 2^63 entries or more (far beyond any table that can be
  * built).  Release with xq_index_free. */
 int xq_index_init(xq_index *ix, const xq_material *m);
 void xq_index_free(xq_index *ix);
@@ -82,20 +91,33 @@ uint64_t xq_index_encode(const xq_index *ix, const xq_board *b, int flags);
  * attackers. */
 static inline bool xq_index_is_defender(int kind) { return kind == KING || kind == ADVISOR || kind == ELEPHANT; }
 
+/* Where an entry stands in the layout: its number and its defender pair,
+ * looked up once by a caller that follows many moves from one position. */
+typedef struct {
+    uint64_t idx;
+    uint64_t pair;                     /* the defender-pair value */
+    int rank[COLOUR_NB];               /* each side's placement rank */
+    const xq_placement *pl[COLOUR_NB]; /* and the placements */
+} xq_index_site;
+void xq_index_site_of(const xq_index *ix, uint64_t idx, xq_index_site *s);
+
 /* Index after a quiet move of an attacker from `from` to `to`, given the
- * entry idx of b before the move, where b is in the index's orientation
- * and as xq_index_decode places it.  Only that attacker group's rank
- * changes.  Equal to encoding the board after the move, without the full
- * pass over the pieces.  XQ_INDEX_NONE if the piece cannot stand on `to`. */
-uint64_t xq_index_after_quiet(const xq_index *ix, uint64_t idx, const xq_board *b, int from, int to);
+ * site s of b's entry before the move, where b is in the index's
+ * orientation and as xq_index_decode places it.  Only that attacker
+ * group's rank changes.  Equal to encoding the board after the move,
+ * without the full pass over the pieces.  XQ_INDEX_NONE if the piece
+ * cannot stand on `to`. */
+uint64_t xq_index_after_quiet(const xq_index *ix, const xq_index_site *s, const xq_board *b, int from, int to);
 
 /* The same for a quiet move of a king, advisor or elephant: its side's
- * placement changes (a table look-up), and the positions of R, N and C,
- * which skip the defenders' squares, are ranked again from b.
- * XQ_INDEX_REFOLD when the new placements are not in folded form, so that
- * the moved board must be encoded in full. */
+ * placement changes (a table look-up), and the R, N and C standing between
+ * the two squares shift one position, since their positions skip the
+ * defenders' squares.  XQ_INDEX_REFOLD when the new placements are not in
+ * folded form, or are both their own mirror images (an entry that then
+ * stands for one board, where callers may want both: xq_index_weight), so
+ * that the moved board must be encoded in full. */
 #define XQ_INDEX_REFOLD (UINT64_MAX - 1)
-uint64_t xq_index_after_defender_move(const xq_index *ix, uint64_t idx, const xq_board *b, int from, int to);
+uint64_t xq_index_after_defender_move(const xq_index *ix, const xq_index_site *s, const xq_board *b, int from, int to);
 
 /* Index after any quiet move m from b (entry idx, as xq_index_decode places
  * it): the incremental paths above, or a full encode of the moved board
@@ -106,6 +128,8 @@ uint64_t xq_index_after_move(const xq_index *ix, uint64_t idx, xq_board *b, xq_m
 /* Places the pieces of entry idx on an empty board (side to move left 0).
  * Returns false if the entry is broken (two pieces on one square). */
 bool xq_index_decode(const xq_index *ix, uint64_t idx, xq_board *b);
+/* The same, filling in the entry's site as well (xq_index_site_of). */
+bool xq_index_decode_at(const xq_index *ix, uint64_t idx, xq_board *b, xq_index_site *s);
 
 /* How many distinct boards entry idx stands for when counting positions:
  * 2 (itself and its mirror image) unless both sides' defender placements

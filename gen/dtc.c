@@ -139,7 +139,8 @@ static void init_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
             c->dist[s][i] = UNKNOWN;
             int role = role_of(c->t, s, i);
             if (!role) continue;
-            xq_index_decode(&c->t->ix, i, &b);
+            xq_index_site site;
+            xq_index_decode_at(&c->t->ix, i, &b, &site);
             b.side = (uint8_t)s;
             unsigned d = examine(c, &b, i, role, 0);
             if (d == UNKNOWN) continue;
@@ -157,9 +158,10 @@ static void retro_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
     for (int x = 0; x < 2; x++) {
         for (uint64_t i = begin; i < end; i++) {
             if (c->dist[x][i] != want) continue;
-            xq_index_decode(&c->t->ix, i, &b);
+            xq_index_site site;
+            xq_index_decode_at(&c->t->ix, i, &b, &site);
             b.side = (uint8_t)x;
-            xq_for_each_predecessor(&c->t->ix, i, &b, xq_flag_entry, c->cand[x ^ 1]);
+            xq_for_each_predecessor(&c->t->ix, &site, &b, xq_flag_entry, c->cand[x ^ 1]);
         }
     }
 }

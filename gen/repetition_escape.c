@@ -170,10 +170,11 @@ int64_t rg_escapes(rgraph *g)
         uint32_t p = queue[k];
         uint64_t entry = g->pos_entry[p];
         xq_board b;
-        xq_index_decode(&t->ix, entry >> 1, &b);
+        xq_index_site site;
+        xq_index_decode_at(&t->ix, entry >> 1, &b, &site);
         b.side = (uint8_t)(entry & 1);
         pred_arg a = {g, p, b.side ^ 1, queue, &qn};
-        xq_for_each_predecessor(&t->ix, entry >> 1, &b, recheck, &a);
+        xq_for_each_predecessor(&t->ix, &site, &b, recheck, &a);
     }
     free(queue);
     g->bytes -= (g->npos ? g->npos : 1) * sizeof(uint32_t);

@@ -59,12 +59,13 @@ static inline void note_code(retro_ctx *c, int thread, unsigned code)
 
 /* Cell code of the position reached by legal move m from b: in the table
  * itself for quiet moves, in a subtable for captures (the opponent's view). */
-static unsigned successor_code(const tb_table *t, xq_board *b, uint64_t idx, xq_move m)
+static unsigned successor_code(const tb_table *t, xq_board *b, const xq_index_site *site, xq_move m)
 {
     int from = move_from(m), to = move_to(m);
     if (!b->sq[to]) {
-        uint64_t j = xq_index_is_defender(kind_of(b->sq[from])) ? xq_index_after_defender_move(&t->ix, idx, b, from, to)
-                                                                : xq_index_after_quiet(&t->ix, idx, b, from, to);
+        uint64_t j = xq_index_is_defender(kind_of(b->sq[from]))
+                         ? xq_index_after_defender_move(&t->ix, site, b, from, to)
+                         : xq_index_after_quiet(&t->ix, site, b, from, to);
         if (j != XQ_INDEX_REFOLD) return cell_get(t->cells[b->side ^ 1], t->width, j);
     }
     xq_undo u;
@@ -100,7 +101,7 @@ static void illegal_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
 }
 
 /* Mates and stalemates (DTM 0), and what captures alone decide. */
-static unsigned initial_code(const tb_table *t, xq_board *b, uint64_t idx)
+static unsigned initial_code(const tb_table *t, xq_board *b, const xq_index_site *site)
 {
     xq_move list[XQ_MAX_MOVES];
     int n = xq_gen_pseudo(b, list);
@@ -108,7 +109,7 @@ static unsigned initial_code(const tb_table *t, xq_board *b, uint64_t idx)
     int legal = 0, quiet = 0, all_captures_lose = 1;
     for (int i = 0; i < n; i++) {
         int capture = b->sq[move_to(list[i])] != EMPTY;
-        unsigned v = successor_code(t, b, idx, list[i]);
+        unsigned v = successor_code(t, b, site, list[i]);
         if (v == CELL_ILLEGAL) continue; /* the move is illegal */
         legal++;
         if (!capture) {
@@ -132,14 +133,15 @@ static void initial_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
     retro_ctx *c = arg;
     tb_table *t = c->t;
     xq_board b;
+    xq_index_site site;
     for (uint64_t i = begin; i < end; i++) {
         if (cell_get(t->cells[0], t->width, i) == CELL_ILLEGAL && cell_get(t->cells[1], t->width, i) == CELL_ILLEGAL)
             continue;
-        xq_index_decode(&t->ix, i, &b);
+        xq_index_decode_at(&t->ix, i, &b, &site);
         for (int s = 0; s < 2; s++) {
             if (cell_get(t->cells[s], t->width, i) == CELL_ILLEGAL) continue;
             b.side = (uint8_t)s;
-            unsigned code = initial_code(t, &b, i);
+            unsigned code = initial_code(t, &b, &site);
             if (code == CELL_UNKNOWN) continue;
             cell_set(t->cells[s], t->width, i, code);
             note_code(c, thread, code);
@@ -173,22 +175,23 @@ static void retro_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
                 continue;
             }
             if (cell_get(cells, t->width, i) != want) continue;
-            xq_index_decode(&t->ix, i, &b);
+            xq_index_site site;
+            xq_index_decode_at(&t->ix, i, &b, &site);
             b.side = (uint8_t)x;
-            xq_for_each_predecessor(&t->ix, i, &b, xq_flag_entry, c->cand[x ^ 1]);
+            xq_for_each_predecessor(&t->ix, &site, &b, xq_flag_entry, c->cand[x ^ 1]);
         }
     }
 }
 
 /* ---- phase B: decide the flagged positions of one side ----------------- */
-static unsigned loss_code(const tb_table *t, xq_board *b, uint64_t idx, unsigned ply)
+static unsigned loss_code(const tb_table *t, xq_board *b, const xq_index_site *site, unsigned ply)
 {
     xq_move list[XQ_MAX_MOVES];
     int n = xq_gen_pseudo(b, list);
     unsigned longest = 0;
     for (int i = 0; i < n; i++) {
         int capture = b->sq[move_to(list[i])] != EMPTY;
-        unsigned v = successor_code(t, b, idx, list[i]);
+        unsigned v = successor_code(t, b, site, list[i]);
         if (v == CELL_ILLEGAL) continue; /* an illegal move */
         /* A quiet successor counts only once final (code <= ply-1); a
          * capture's subtable value is always final. */
@@ -223,9 +226,10 @@ static void verify_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
                 note_code(c, thread, ply);
             } else {
                 if (v != CELL_UNKNOWN) continue;
-                xq_index_decode(&t->ix, j, &b);
+                xq_index_site site;
+                xq_index_decode_at(&t->ix, j, &b, &site);
                 b.side = (uint8_t)y;
-                unsigned code = loss_code(t, &b, j, ply);
+                unsigned code = loss_code(t, &b, &site, ply);
                 if (code == CELL_UNKNOWN) continue;
                 cell_set(cells, t->width, j, code);
                 note_code(c, thread, code);

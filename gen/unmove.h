@@ -29,12 +29,13 @@ static inline void xq_flag_entry(void *cand, uint64_t j)
 }
 
 /* Calls fn(arg, j) for the index entry j of every position from which a
- * quiet move leads to entry i (b: entry i as xq_index_decode places it,
+ * quiet move leads to the entry at site (b: that entry as xq_index_decode
+ * places it,
  * b->side the side to move there; the predecessors have the other side to
  * move).  j may be XQ_INDEX_NONE (a piece on a square its kind never
  * reaches) and may name an illegal position: the caller checks.  b is
  * restored before return.  Inline, so that fn is too. */
-static inline void xq_for_each_predecessor(const xq_index *ix, uint64_t i, xq_board *b,
+static inline void xq_for_each_predecessor(const xq_index *ix, const xq_index_site *site, xq_board *b,
                                            void (*fn)(void *arg, uint64_t j), void *arg)
 {
     xq_move list[XQ_MAX_MOVES * 2];
@@ -42,16 +43,16 @@ static inline void xq_for_each_predecessor(const xq_index *ix, uint64_t i, xq_bo
     for (int k = 0; k < n; k++) {
         int here = move_to(list[k]), origin = move_from(list[k]);
         if (!xq_index_is_defender(kind_of(b->sq[here]))) {
-            fn(arg, xq_index_after_quiet(ix, i, b, here, origin));
+            fn(arg, xq_index_after_quiet(ix, site, b, here, origin));
             continue;
         }
         /* An un-move of a king, advisor or elephant that keeps the fold
          * changes the defender pair (and the positions of R, N, C around
-         * it); one that leaves both placements their own mirror images
-         * lands on an entry that keeps both mirror images of the rest, and
-         * one that leaves the fold needs the moved board in full. */
-        uint64_t j = xq_index_after_defender_move(ix, i, b, here, origin);
-        if (j == XQ_INDEX_NONE || (j != XQ_INDEX_REFOLD && xq_index_weight(ix, j) == 2)) {
+         * it); one that leaves the fold, or leaves both placements their
+         * own mirror images (an entry that keeps both mirror images of the
+         * rest), needs the moved board in full. */
+        uint64_t j = xq_index_after_defender_move(ix, site, b, here, origin);
+        if (j != XQ_INDEX_REFOLD) {
             fn(arg, j);
             continue;
         }
