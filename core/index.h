@@ -103,21 +103,24 @@ void xq_index_site_of(const xq_index *ix, uint64_t idx, xq_index_site *s);
 
 /* Index after a quiet move of an attacker from `from` to `to`, given the
  * site s of b's entry before the move, where b is in the index's
- * orientation and as xq_index_decode places it.  Only that attacker
- * group's rank changes.  Equal to encoding the board after the move,
- * without the full pass over the pieces.  XQ_INDEX_NONE if the piece
- * cannot stand on `to`. */
+ * orientation and as xq_index_decode places it, and `to` is empty.  Only
+ * that attacker group's rank changes.  Equal to encoding the board after
+ * the move, without the full pass over the pieces.  XQ_INDEX_NONE if the
+ * piece cannot stand on `to` (a pawn off its squares). */
 uint64_t xq_index_after_quiet(const xq_index *ix, const xq_index_site *s, const xq_board *b, int from, int to);
 
 /* The same for a quiet move of a king, advisor or elephant: its side's
  * placement changes (a table look-up), and the R, N and C standing between
  * the two squares shift one position, since their positions skip the
  * defenders' squares.  XQ_INDEX_REFOLD when the new placements are not in
- * folded form, or are both their own mirror images (an entry that then
- * stands for one board, where callers may want both: xq_index_weight), so
- * that the moved board must be encoded in full. */
+ * folded form, so that the moved board must be encoded in full.  *twin
+ * (if not NULL) is set when the entry reached keeps both mirror images of
+ * the rest (both placements their own mirror images: xq_index_weight 1),
+ * where a caller looking for predecessors has a second one, the mirror
+ * image. */
 #define XQ_INDEX_REFOLD (UINT64_MAX - 1)
-uint64_t xq_index_after_defender_move(const xq_index *ix, const xq_index_site *s, const xq_board *b, int from, int to);
+uint64_t xq_index_after_defender_move(const xq_index *ix, const xq_index_site *s, const xq_board *b, int from, int to,
+                                      int *twin);
 
 /* Index after any quiet move m from b (entry idx, as xq_index_decode places
  * it): the incremental paths above, or a full encode of the moved board

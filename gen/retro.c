@@ -64,7 +64,7 @@ static unsigned successor_code(const tb_table *t, xq_board *b, const xq_index_si
     int from = move_from(m), to = move_to(m);
     if (!b->sq[to]) {
         uint64_t j = xq_index_is_defender(kind_of(b->sq[from]))
-                         ? xq_index_after_defender_move(&t->ix, site, b, from, to)
+                         ? xq_index_after_defender_move(&t->ix, site, b, from, to, NULL)
                          : xq_index_after_quiet(&t->ix, site, b, from, to);
         if (j != XQ_INDEX_REFOLD) return cell_get(t->cells[b->side ^ 1], t->width, j);
     }

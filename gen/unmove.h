@@ -51,8 +51,9 @@ static inline void xq_for_each_predecessor(const xq_index *ix, const xq_index_si
          * it); one that leaves the fold, or leaves both placements their
          * own mirror images (an entry that keeps both mirror images of the
          * rest), needs the moved board in full. */
-        uint64_t j = xq_index_after_defender_move(ix, site, b, here, origin);
-        if (j != XQ_INDEX_REFOLD) {
+        int twin = 0;
+        uint64_t j = xq_index_after_defender_move(ix, site, b, here, origin, &twin);
+        if (j != XQ_INDEX_REFOLD && !twin) {
             fn(arg, j);
             continue;
         }

@@ -4,8 +4,9 @@
  * For a set of materials (single pieces, identical pairs, pawns, advisors,
  * elephants) every index is decoded and encoded again, every board the
  * material's pieces can form is encoded and the entries it hits are counted,
- * and the mirror fold, the colour flip, the layout's sizes and the number of
- * legal positions (against the reference solver) are checked.  A few
+ * and the mirror fold, the colour flip, the incremental successor indices,
+ * the layout's sizes and the number of legal positions (against the
+ * reference solver) are checked.  A few
  * materials too large to walk are checked on random samples, which also
  * exercises the computed (table-less) unranking of five pawns.
  *
@@ -27,6 +28,7 @@
 #include "fen.h"
 #include "index.h"
 #include "material.h"
+#include "movegen.h"
 #include "ref_solver.h"
 
 /* A failed check names the condition and the entry or board it failed on. */
@@ -405,6 +407,79 @@ static void test_mirror_fold(void **state)
     assert_int_equal(xq_index_weight(&ix, xq_index_encode(&ix, &b, 0)), 1);
     assert_int_equal(xq_index_weight(&ix, xq_index_encode(&ix, &mb, 0)), 1);
     xq_index_free(&ix);
+}
+
+/* ---- 1c'. successors without a full encode ------------------------------
+ * From sampled entries of every walked material and of the big ones, every
+ * quiet move of either side: the incremental index (xq_index_after_move,
+ * and the attacker and defender paths under it) must equal encoding the
+ * board after the move, the defender path may decline (REFOLD) only where
+ * that board is out of folded form, and it tells the entries that keep
+ * both mirror images. */
+static void check_moves_from(const xq_index *ix, uint64_t i, const char *name, uint64_t *moves, uint64_t *refolds)
+{
+    xq_board b;
+    xq_index_site site;
+    if (!xq_index_decode_at(ix, i, &b, &site)) return;
+    for (int side = 0; side < 2; side++) {
+        b.side = (uint8_t)side;
+        xq_move list[XQ_MAX_MOVES];
+        int n = xq_gen_pseudo(&b, list);
+        for (int k = 0; k < n; k++) {
+            int from = move_from(list[k]), to = move_to(list[k]);
+            if (b.sq[to]) continue; /* captures change the material */
+            bool def = xq_index_is_defender(kind_of(b.sq[from]));
+            int twin = -1;
+            uint64_t fast = def ? xq_index_after_defender_move(ix, &site, &b, from, to, &twin)
+                                : xq_index_after_quiet(ix, &site, &b, from, to);
+            uint64_t via = xq_index_after_move(ix, i, &b, list[k]);
+            xq_undo u;
+            xq_make_move(&b, list[k], &u);
+            uint64_t want = xq_index_encode(ix, &b, 0);
+            int w = want < ix->size ? xq_index_weight(ix, want) : 0;
+            xq_board d;
+            bool as_is = want < ix->size && xq_index_decode(ix, want, &d);
+            d.side = b.side;
+            as_is = as_is && xq_board_equal(&d, &b); /* else read mirrored */
+            xq_unmake_move(&b, list[k], &u);
+            CHECK(via == want, "%s: entry %llu, move %d-%d: after_move %llu, encode %llu", name, (unsigned long long)i,
+                  from, to, (unsigned long long)via, (unsigned long long)want);
+            if (fast == XQ_INDEX_REFOLD) {
+                CHECK(def && !as_is, "%s: entry %llu, move %d-%d: declined, but the board is in folded form", name,
+                      (unsigned long long)i, from, to);
+                (*refolds)++;
+            } else {
+                CHECK(fast == want, "%s: entry %llu, move %d-%d: incremental %llu, encode %llu", name,
+                      (unsigned long long)i, from, to, (unsigned long long)fast, (unsigned long long)want);
+                CHECK(!def || want == XQ_INDEX_NONE || twin == (w == 1),
+                      "%s: entry %llu: a defender move to an entry of weight %d says twin %d", name,
+                      (unsigned long long)i, w, twin);
+            }
+            (*moves)++;
+        }
+    }
+}
+
+static void test_incremental_moves(void **state)
+{
+    (void)state;
+    for (int t = 0; t < NFULL + NBIG; t++) {
+        const char *name = t < NFULL ? full_materials[t] : big_materials[t - NFULL];
+        xq_material m;
+        xq_index ix;
+        load(name, &m, &ix);
+        uint64_t moves = 0, refolds = 0, samples = san_mode() ? 3000 : 30000;
+        if (t < NFULL) {
+            uint64_t stride = ix.size / samples | 1;
+            for (uint64_t i = 0; i < ix.size; i += stride) check_moves_from(&ix, i, name, &moves, &refolds);
+        } else {
+            for (uint64_t r = 0; r < samples; r++) check_moves_from(&ix, rng() % ix.size, name, &moves, &refolds);
+        }
+        print_message("  %-18s %9llu quiet moves checked, %llu declined by the defender path\n", name,
+                      (unsigned long long)moves, (unsigned long long)refolds);
+        assert_true(moves > 0);
+        xq_index_free(&ix);
+    }
 }
 
 /* ---- 1d. the colour flip ------------------------------------------------ */
@@ -930,6 +1005,7 @@ int main(void)
         cmocka_unit_test(test_decode_encode_roundtrip),
         cmocka_unit_test(test_encode_every_board),
         cmocka_unit_test(test_mirror_fold),
+        cmocka_unit_test(test_incremental_moves),
         cmocka_unit_test(test_flip),
         cmocka_unit_test(test_legal_count_vs_ref),
         cmocka_unit_test(test_random_large),
