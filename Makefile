@@ -171,6 +171,7 @@ bench: deps build
 	@sh scripts/bench-compress $(BUILD)
 	@sh scripts/bench-probe $(BUILD)
 	@sh scripts/bench-check $(XQTB)
+	@sh scripts/bench-index $(XQTB)
 
 # libFuzzer targets (clang).  FUZZ_SECONDS bounds each run.  The corpus
 # grows in build-fuzz/corpus-NAME; tests/fuzz/seeds/NAME seeds it, and
