@@ -176,20 +176,29 @@ static void test_truncated_under_the_handle(void **state)
     }
 }
 
+/* A copy of the pristine files in DIR/TAG-KIND, a warm handle on it, then
+ * file KIND (0 WDL, 1 DTM) of KRKN overwritten in place by the file of
+ * material `src` in src_dir; the change must be refused.  Returns the
+ * directory. */
+static const char *copied_over(const char *tag, int kind, const char *src_dir, const char *src)
+{
+    static char dir[1024];
+    char from[2048], to[2048];
+    snprintf(dir, sizeof dir, "%s/%s-%d", test_tmpdir(), tag, kind);
+    fresh_copy(dir);
+    xqtb_handle *h = warm_handle(dir);
+    snprintf(from, sizeof from, "%s/%s.%s", src_dir, src, kind ? "xqd" : "xqw");
+    snprintf(to, sizeof to, "%s/KRKN.%s", dir, kind ? "xqd" : "xqw");
+    cp_in_place(from, to);
+    expect_changed_file_refused(h, kind);
+    xqtb_close(h);
+    return dir;
+}
+
 static void test_smaller_file_copied_over(void **state)
 {
     (void)state;
-    for (int kind = 0; kind < 2; kind++) {
-        char dir[1024], from[2048], to[2048];
-        snprintf(dir, sizeof dir, "%s/smaller-%d", test_tmpdir(), kind);
-        fresh_copy(dir);
-        xqtb_handle *h = warm_handle(dir);
-        snprintf(from, sizeof from, "%s/KRK.%s", gen_dir, kind ? "xqd" : "xqw");
-        snprintf(to, sizeof to, "%s/KRKN.%s", dir, kind ? "xqd" : "xqw");
-        cp_in_place(from, to);
-        expect_changed_file_refused(h, kind);
-        xqtb_close(h);
-    }
+    for (int kind = 0; kind < 2; kind++) copied_over("smaller", kind, gen_dir, "KRK");
 }
 
 /* The same material built under other rules and without a move limit,
@@ -198,19 +207,11 @@ static void test_other_rules_copied_over(void **state)
 {
     (void)state;
     for (int kind = 0; kind < 2; kind++) {
-        char dir[1024], from[2048], to[2048];
-        snprintf(dir, sizeof dir, "%s/other-%d", test_tmpdir(), kind);
-        fresh_copy(dir);
-        xqtb_handle *h = warm_handle(dir);
-        snprintf(from, sizeof from, "%s/KRKN.%s", other_dir, kind ? "xqd" : "xqw");
-        snprintf(to, sizeof to, "%s/KRKN.%s", dir, kind ? "xqd" : "xqw");
-        cp_in_place(from, to);
-        expect_changed_file_refused(h, kind);
-        xqtb_close(h);
+        const char *dir = copied_over("other", kind, other_dir, "KRKN");
         /* a new handle opens the new file, and refuses it for what it is:
          * the handle's other tables were built under other rules */
         int st;
-        h = xqtb_open(dir, NULL, &st);
+        xqtb_handle *h = xqtb_open(dir, NULL, &st);
         int wdl;
         xqtb_position krk;
         assert_int_equal(xqtb_position_from_fen("3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1", &krk, NULL), XQTB_OK);
