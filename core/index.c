@@ -22,10 +22,6 @@
 enum { ADV_POINTS = 5, ELE_POINTS = 7, PALACE_POINTS = 9, MAX_PLACEMENTS = 1890 };
 
 struct xq_placement {
-    xq_mask mask;    /* squares held */
-    uint64_t half;   /* the same, as bits of squares counted from the colour's
-                      * first square (0 for red, 45 for black): they all lie
-                      * on the own half of the board */
     uint8_t king;    /* the king's square */
     uint8_t amask;   /* advisor points held: bit i = i-th advisor point */
     uint8_t emask;   /* elephant points held: bit i = i-th elephant point */
@@ -88,20 +84,9 @@ static int number_points(int colour, int kind, uint8_t *sq, int8_t *no)
     return n;
 }
 
-/* Bits set in x.  Without -mpopcnt, __builtin_popcountll is a call into
- * libgcc, which cost this index an eighth of its time; the SWAR sum is a
- * dozen inline operations. */
-static inline int popcount(uint64_t x)
-{
-#ifdef __POPCNT__
-    return __builtin_popcountll(x);
-#else
-    x = x - ((x >> 1) & 0x5555555555555555ull);
-    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
-    return (int)((x * 0x0101010101010101ull) >> 56);
-#endif
-}
+/* Bits set in x; used only while the tables are built (without -mpopcnt
+ * it is a call into libgcc, which is why look-ups use tables instead). */
+static int popcount(uint64_t x) { return __builtin_popcountll(x); }
 
 /* Every placement of one class, in rank order: king point, then the
  * advisor set as a number, then the elephant set as a number. */
@@ -122,20 +107,21 @@ static void build_class(int c, int a, int e)
                 p->king = (uint8_t)ks;
                 p->amask = (uint8_t)am;
                 p->emask = (uint8_t)em;
-                p->mask = mask_of(ks);
+                xq_mask held = mask_of(ks);
                 for (int i = 0; i < ADV_POINTS; i++)
-                    if (am >> i & 1) p->mask |= mask_of(adv_sq[c][i]);
+                    if (am >> i & 1) held |= mask_of(adv_sq[c][i]);
                 for (int i = 0; i < ELE_POINTS; i++)
-                    if (em >> i & 1) p->mask |= mask_of(ele_sq[c][i]);
-                for (xq_mask m = p->mask; m; p->n++) {
+                    if (em >> i & 1) held |= mask_of(ele_sq[c][i]);
+                for (xq_mask m = held; m; p->n++) {
                     int s = mask_pop_lsb(&m);
                     p->sq[p->n] = (uint8_t)s;
                     p->pc[p->n] = make_piece(c, s == ks ? KING : adv_bit[c][s] >= 0 ? ADVISOR : ELEPHANT);
                 }
-                p->half = (uint64_t)(p->mask >> (c == RED ? 0 : 45));
+                /* the squares of the own half, counted from its first */
+                uint64_t half = (uint64_t)(held >> (c == RED ? 0 : 45));
                 for (int i = 0, f = 0; i < 45; i++) {
-                    p->below[i] = (uint8_t)popcount(p->half & ((1ull << i) - 1));
-                    if (!(p->half >> i & 1)) p->free[f++] = (uint8_t)i;
+                    p->below[i] = (uint8_t)popcount(half & ((1ull << i) - 1));
+                    if (!(half >> i & 1)) p->free[f++] = (uint8_t)i;
                 }
                 rank_of_key[c][k][am][em] = (int16_t)d->n++;
             }
