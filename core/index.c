@@ -56,7 +56,14 @@ struct xq_defenders {
 static xq_defenders defenders[COLOUR_NB][3][3];
 /* Placement rank by king point, advisor set and elephant set (the class
  * is told by the set sizes); -1 where two pieces share a point. */
-static int16_t rank_of_key[COLOUR_NB][PALACE_POINTS][1 << ADV_POINTS][1 << ELE_POINTS];
+static int16_t rank_of_set[COLOUR_NB][PALACE_POINTS][16][29];
+/* A side has at most 2 advisors and 2 elephants, so of the 32 advisor sets
+ * and 128 elephant sets only 16 and 29 occur: numbering those keeps the
+ * look-up table at 17 KB, within reach of the first-level cache (at full
+ * size, 147 KB, its misses showed in every defender move).  Sets with more
+ * points get 0xFF, which the index's own piece counts rule out. */
+static uint8_t adv_set_no[1 << ADV_POINTS], ele_set_no[1 << ELE_POINTS];
+#define rank_of_key(c, k, am, em) rank_of_set[c][k][adv_set_no[am]][ele_set_no[em]]
 /* Square -> king point, advisor bit, elephant bit (-1 if none). */
 static int8_t palace_no[COLOUR_NB][XQ_SQUARES], adv_bit[COLOUR_NB][XQ_SQUARES], ele_bit[COLOUR_NB][XQ_SQUARES];
 static uint8_t palace_sq[COLOUR_NB][PALACE_POINTS], adv_sq[COLOUR_NB][ADV_POINTS], ele_sq[COLOUR_NB][ELE_POINTS];
@@ -123,7 +130,7 @@ static void build_class(int c, int a, int e)
                     p->below[i] = (uint8_t)popcount(half & ((1ull << i) - 1));
                     if (!(half >> i & 1)) p->free[f++] = (uint8_t)i;
                 }
-                rank_of_key[c][k][am][em] = (int16_t)d->n++;
+                rank_of_key(c, k, am, em) = (int16_t)d->n++;
             }
         }
     /* mirror images and orbits, each orbit named by its lower rank */
@@ -135,7 +142,7 @@ static void build_class(int c, int a, int e)
             if (p->amask >> i & 1) mam |= 1u << adv_bit[c][mirror_square(adv_sq[c][i])];
         for (int i = 0; i < ELE_POINTS; i++)
             if (p->emask >> i & 1) mem |= 1u << ele_bit[c][mirror_square(ele_sq[c][i])];
-        p->mirror = (uint16_t)rank_of_key[c][palace_no[c][mk]][mam][mem];
+        p->mirror = (uint16_t)rank_of_key(c, palace_no[c][mk], mam, mem);
         p->sym = p->mirror == r;
     }
     for (int r = 0; r < d->n; r++) {
@@ -168,7 +175,12 @@ __attribute__((constructor(102))) static void index_tables(void)
         binom[n][0] = 1;
         for (int k = 1; k < 6; k++) binom[n][k] = n == 0 ? 0 : binom[n - 1][k - 1] + binom[n - 1][k];
     }
-    memset(rank_of_key, -1, sizeof rank_of_key);
+    memset(rank_of_set, -1, sizeof rank_of_set);
+    int na = 0, ne = 0;
+    for (unsigned x = 0; x < 1u << ELE_POINTS; x++) {
+        if (x < 1u << ADV_POINTS) adv_set_no[x] = popcount(x) <= 2 ? (uint8_t)na++ : 0xFF;
+        ele_set_no[x] = popcount(x) <= 2 ? (uint8_t)ne++ : 0xFF;
+    }
     for (unsigned x = 0; x < 1u << ELE_POINTS; x++) nbits[x] = (uint8_t)popcount(x);
     for (int c = 0; c < COLOUR_NB; c++) {
         number_points(c, KING, palace_sq[c], palace_no[c]);
@@ -417,7 +429,7 @@ uint64_t xq_index_encode(const xq_index *ix, const xq_board *b, int flags)
     for (int c = 0; c < 2; c++) {
         if (king[c] < 0 || nbits[am[c]] != ix->mat.count[c][ADVISOR] || nbits[em[c]] != ix->mat.count[c][ELEPHANT])
             return XQ_INDEX_NONE;
-        *(c ? &bl : &r) = rank_of_key[c][king[c]][am[c]][em[c]];
+        *(c ? &bl : &r) = rank_of_key(c, king[c], am[c], em[c]);
     }
     if (r < 0 || bl < 0) return XQ_INDEX_NONE;
     /* The fold: mirror the board when red's placement, or (red's being its
@@ -561,7 +573,7 @@ uint64_t xq_index_after_defender_move(const xq_index *ix, const xq_index_site *s
         if (ele_bit[c][to] < 0) return XQ_INDEX_NONE;
         em = (em & ~(1u << ele_bit[c][from])) | 1u << ele_bit[c][to];
     }
-    if ((pl[c] = rank_of_key[c][k][am][em]) < 0) return XQ_INDEX_NONE;
+    if ((pl[c] = rank_of_key(c, k, am, em)) < 0) return XQ_INDEX_NONE;
     const placement *pr = &ix->def[RED]->pl[pl[RED]], *pb = &ix->def[BLACK]->pl[pl[BLACK]];
     uint64_t v = pair_value(ix, pl[RED], pl[BLACK]);
     if (v == UINT64_MAX) return XQ_INDEX_REFOLD;
