@@ -6,7 +6,7 @@
  * and indexing each kind on its own squares (layout 1) spent entries on a
  * king standing on its own advisor's point and on both mirror images of
  * the defenders; one group of legal placements per side, folded by the
- * mirror, removes those (KRKNAA: 3,645,000 entries per side to 2,368,440).
+ * mirror, removes those (KRKNAA: 3,645,000 entries per side to 2,396,304).
  * R, N and C skip the defenders' squares for the same reason.
  */
 #include "index.h"
@@ -19,6 +19,8 @@
 /* ---- defender placements -------------------------------------------------
  * Built once, for every colour, advisor count and elephant count. */
 
+/* MAX_PLACEMENTS bounds a class: 9 king points x 10 advisor pairs x 21
+ * elephant pairs, which the overlaps bring below 1890. */
 enum { ADV_POINTS = 5, ELE_POINTS = 7, PALACE_POINTS = 9, MAX_PLACEMENTS = 1890 };
 
 struct xq_placement {
