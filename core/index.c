@@ -44,6 +44,10 @@ struct xq_placement {
      * placement leaves free (counted from the half's first square), for
      * k below 45 - n. */
     uint8_t free[45];
+    /* The rank after the king moves to palace point k, -1 where an
+     * advisor or elephant holds it: a king moves in nearly every position,
+     * and this saves it the look-up through the set numbers. */
+    int16_t king_to[PALACE_POINTS];
 };
 typedef xq_placement placement;
 
@@ -135,6 +139,10 @@ static void build_class(int c, int a, int e)
                 rank_of_key(c, k, am, em) = (int16_t)d->n++;
             }
         }
+    for (int r = 0; r < d->n; r++) {
+        placement *p = &d->pl[r];
+        for (int k = 0; k < PALACE_POINTS; k++) p->king_to[k] = rank_of_key(c, k, p->amask, p->emask);
+    }
     /* mirror images and orbits, each orbit named by its lower rank */
     for (int r = 0; r < d->n; r++) {
         placement *p = &d->pl[r];
@@ -565,7 +573,7 @@ uint64_t xq_index_after_defender_move(const xq_index *ix, const xq_index_site *s
     unsigned am = old->amask, em = old->emask;
     switch (kind_of(p)) {
     case KING:
-        if ((k = palace_no[c][to]) < 0) return XQ_INDEX_NONE;
+        if ((k = palace_no[c][to]) < 0 || (pl[c] = old->king_to[k]) < 0) return XQ_INDEX_NONE;
         break;
     case ADVISOR:
         if (adv_bit[c][to] < 0) return XQ_INDEX_NONE;
@@ -575,7 +583,7 @@ uint64_t xq_index_after_defender_move(const xq_index *ix, const xq_index_site *s
         if (ele_bit[c][to] < 0) return XQ_INDEX_NONE;
         em = (em & ~(1u << ele_bit[c][from])) | 1u << ele_bit[c][to];
     }
-    if ((pl[c] = rank_of_key(c, k, am, em)) < 0) return XQ_INDEX_NONE;
+    if (kind_of(p) != KING && (pl[c] = rank_of_key(c, k, am, em)) < 0) return XQ_INDEX_NONE;
     const placement *pr = &ix->def[RED]->pl[pl[RED]], *pb = &ix->def[BLACK]->pl[pl[BLACK]];
     uint64_t v = pair_value(ix, pl[RED], pl[BLACK]);
     if (v == UINT64_MAX) return XQ_INDEX_REFOLD;
