@@ -40,14 +40,9 @@ static const char *fresh_copy(const char *tag)
 {
     static char dir[1024];
     snprintf(dir, sizeof dir, "%s/%s", test_tmpdir(), tag);
-    assert_int_equal(mkdir(dir, 0755), 0);
-    for (size_t i = 0; i < sizeof materials / sizeof *materials; i++)
-        for (size_t k = 0; k < sizeof exts / sizeof *exts; k++) {
-            char a[2048], b[2048];
-            snprintf(a, sizeof a, "%s/%s.%s", pristine, materials[i], exts[k]);
-            snprintf(b, sizeof b, "%s/%s.%s", dir, materials[i], exts[k]);
-            testgen_copy_file(a, b);
-        }
+    assert_int_equal(mkdir(dir, 0755), 0); /* a fresh one for each test */
+    testgen_copy_tables(pristine, dir, materials, (int)(sizeof materials / sizeof *materials), exts,
+                        (int)(sizeof exts / sizeof *exts));
     return dir;
 }
 

@@ -62,14 +62,7 @@ static void fresh_copy(const char *dir)
 {
     static const char *const files[] = {"KK", "KNK", "KRK", "KRKN"};
     static const char *const exts[] = {"xqw", "xqd", "xqc"};
-    mkdir(dir, 0755);
-    for (size_t i = 0; i < sizeof files / sizeof *files; i++)
-        for (size_t k = 0; k < sizeof exts / sizeof *exts; k++) {
-            char a[2048], b[2048];
-            snprintf(a, sizeof a, "%s/%s.%s", gen_dir, files[i], exts[k]);
-            snprintf(b, sizeof b, "%s/%s.%s", dir, files[i], exts[k]);
-            testgen_copy_file(a, b);
-        }
+    testgen_copy_tables(gen_dir, dir, files, 4, exts, 3);
 }
 
 static int setup(void **state)

@@ -111,3 +111,16 @@ void testgen_copy_file(const char *from, const char *to)
     free(buf);
     if (n != (size_t)len || closed) fail_msg("cannot write %s", to);
 }
+
+void testgen_copy_tables(const char *from, const char *to, const char *const *names, int nnames,
+                         const char *const *exts, int nexts)
+{
+    if (mkdir(to, 0755) && errno != EEXIST) fail_msg("mkdir %s: %s", to, strerror(errno));
+    for (int i = 0; i < nnames; i++)
+        for (int k = 0; k < nexts; k++) {
+            char a[2048], b[2048];
+            snprintf(a, sizeof a, "%s/%s.%s", from, names[i], exts[k]);
+            snprintf(b, sizeof b, "%s/%s.%s", to, names[i], exts[k]);
+            testgen_copy_file(a, b);
+        }
+}

@@ -33,6 +33,11 @@ void testgen_read_file(const char *path, char **buf, long *len);
  * rewritten in place as cp does). */
 void testgen_copy_file(const char *from, const char *to);
 
+/* Copies FROM/NAME.EXT to TO/NAME.EXT (TO created if missing) for every
+ * name of names[0..nnames) and extension of exts[0..nexts). */
+void testgen_copy_tables(const char *from, const char *to, const char *const *names, int nnames,
+                         const char *const *exts, int nexts);
+
 /* Fails the test unless the two files are identical, byte for byte. */
 void testgen_assert_same_file(const char *a, const char *b);
 
