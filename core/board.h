@@ -39,7 +39,13 @@ static inline int mask_count(xq_mask m)
 }
 
 void xq_board_clear(xq_board *b);
-void xq_board_put(xq_board *b, int sq, xq_piece p);
+/* Inline: every decoded index entry places its pieces with it. */
+static inline void xq_board_put(xq_board *b, int sq, xq_piece p)
+{
+    b->sq[sq] = p;
+    b->occ[colour_of(p)] |= mask_of(sq);
+    if (kind_of(p) == KING) b->king[colour_of(p)] = (uint8_t)sq;
+}
 void xq_board_remove(xq_board *b, int sq);
 /* Number of pieces of a colour and kind on the board. */
 int xq_board_count(const xq_board *b, int colour, int kind);

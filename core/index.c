@@ -48,6 +48,9 @@ struct xq_placement {
      * advisor or elephant holds it: a king moves in nearly every position,
      * and this saves it the look-up through the set numbers. */
     int16_t king_to[PALACE_POINTS];
+    /* The squares it holds: a defender's move shifts only the R, N and C
+     * strictly between its two squares, found by masking. */
+    xq_mask held;
 };
 typedef xq_placement placement;
 
@@ -125,6 +128,7 @@ static void build_class(int c, int a, int e)
                     if (am >> i & 1) held |= mask_of(adv_sq[c][i]);
                 for (int i = 0; i < ELE_POINTS; i++)
                     if (em >> i & 1) held |= mask_of(ele_sq[c][i]);
+                p->held = held;
                 for (xq_mask m = held; m; p->n++) {
                     int s = mask_pop_lsb(&m);
                     p->sq[p->n] = (uint8_t)s;
@@ -225,15 +229,18 @@ static inline uint64_t divide(xq_divisor v, uint64_t n)
 static void pair_of(const xq_index *ix, uint64_t v, int *r, int *bl)
 {
     const xq_defenders *R = ix->def[RED], *B = ix->def[BLACK];
-    /* pair values are below 3339^2: 32-bit divisions */
-    uint32_t w = (uint32_t)v, split = (uint32_t)R->nasym * B->n;
-    if (w < split) {
-        *r = R->asym_rep[w / B->n];
-        *bl = (int)(w % B->n);
+    /* by multiplication: every decode comes here, and a hardware division
+     * costs more than the rest of this function */
+    uint64_t split = (uint64_t)R->nasym * B->n;
+    if (v < split) {
+        uint64_t q = divide(ix->by_black_n, v);
+        *r = R->asym_rep[q];
+        *bl = (int)(v - q * B->n);
     } else {
-        w -= split;
-        *r = R->sym_rep[w / B->orbits];
-        *bl = B->orbit_rep[w % B->orbits];
+        v -= split;
+        uint64_t q = divide(ix->by_black_orbits, v);
+        *r = R->sym_rep[q];
+        *bl = B->orbit_rep[v - q * B->orbits];
     }
 }
 
@@ -323,6 +330,8 @@ int xq_index_init(xq_index *ix, const xq_material *m)
             }
         }
     const xq_defenders *R = ix->def[RED], *B = ix->def[BLACK];
+    ix->by_black_n = divisor_of(B->n);
+    ix->by_black_orbits = divisor_of(B->orbits);
     ix->pairs = (uint64_t)R->nasym * B->n + (uint64_t)(R->orbits - R->nasym) * B->orbits;
     /* Refuse a layout whose size does not fit in 64 bits: it would wrap
      * around and give distinct positions the same index. */
@@ -472,9 +481,13 @@ static int unrank_step(uint64_t r, int k, int n)
     return lo;
 }
 
-static void put_defenders(xq_board *b, const placement *p)
+/* One colour's placement onto a cleared board: its squares' mask and king
+ * square are stored with it, so only the squares' bytes are written. */
+static void put_defenders(xq_board *b, int colour, const placement *p)
 {
-    for (int i = 0; i < p->n; i++) xq_board_put(b, p->sq[i], p->pc[i]);
+    for (int i = 0; i < p->n; i++) b->sq[p->sq[i]] = p->pc[i];
+    b->occ[colour] = p->held;
+    b->king[colour] = p->king;
 }
 
 bool xq_index_decode(const xq_index *ix, uint64_t idx, xq_board *b)
@@ -490,8 +503,8 @@ bool xq_index_decode_at(const xq_index *ix, uint64_t idx, xq_board *b, xq_index_
     xq_index_site_of(ix, idx, st);
     uint64_t rest = idx - st->pair * ix->pair_stride;
     const placement *pr = st->pl[RED], *pb = st->pl[BLACK];
-    put_defenders(b, pr);
-    put_defenders(b, pb);
+    put_defenders(b, RED, pr);
+    put_defenders(b, BLACK, pb);
     for (int g = 0; g < ix->ngroups; g++) {
         const xq_index_group *G = &ix->group[g];
         uint64_t rk = divide(G->by_stride, rest);
@@ -588,31 +601,44 @@ uint64_t xq_index_after_defender_move(const xq_index *ix, const xq_index_site *s
     uint64_t v = pair_value(ix, pl[RED], pl[BLACK]);
     if (v == UINT64_MAX) return XQ_INDEX_REFOLD;
     if (twin) *twin = pr->sym && pb->sym;
-    /* The attackers stay where they are; an R, N or C above `from` gains a
-     * position (one defender fewer below it) and one above `to` loses one.
-     * A lone piece's rank is its position; a group of identical pieces is
+    /* The attackers stay where they are; an R, N or C between the two
+     * squares shifts one position: up when the defender moves from below it
+     * to above it (one defender fewer below), down the other way.  Defender
+     * moves are short, so most have no attacker between the squares.  A
+     * lone piece's rank is its position; a group of identical pieces is
      * ranked again. */
     uint64_t idx = v * ix->pair_stride + (st->idx - st->pair * ix->pair_stride);
-    uint8_t before[XQ_INDEX_MAX_GROUPS][5], after[XQ_INDEX_MAX_GROUPS][5], n[XQ_INDEX_MAX_GROUPS] = {0};
-    int regroup = 0;
-    for (int col = 0; col < 2; col++)
-        for (xq_mask m = b->occ[col]; m;) {
+    int lo = from < to ? from : to, hi = from < to ? to : from;
+    xq_mask between = (((xq_mask)1 << hi) - ((xq_mask)1 << (lo + 1))) & (b->occ[RED] | b->occ[BLACK]) &
+                      ~(st->pl[RED]->held | st->pl[BLACK]->held);
+    if (!between) return idx;
+    int64_t sign = from < to ? 1 : -1;
+    unsigned regroup = 0;
+    while (between) {
+        int s = mask_pop_lsb(&between);
+        int g = ix->group_of[b->sq[s]];
+        const xq_index_group *G = &ix->group[g];
+        if (!G->compressed) continue; /* a pawn: its positions are squares */
+        if (G->count == 1)
+            idx += (uint64_t)(sign * (int64_t)G->stride);
+        else
+            regroup |= 1u << g;
+    }
+    for (int g = 0; regroup >> g; g++) {
+        if (!(regroup >> g & 1)) continue;
+        const xq_index_group *G = &ix->group[g];
+        xq_piece gp = make_piece(G->colour, G->kind);
+        uint8_t before[5], after[5];
+        int n = 0;
+        for (xq_mask m = b->occ[G->colour]; m;) {
             int s = mask_pop_lsb(&m);
-            int g = ix->group_of[b->sq[s]];
-            if (g < 0 || !ix->group[g].compressed) continue;
-            const xq_index_group *G = &ix->group[g];
-            int shift = (from < s) - (to < s);
-            if (G->count == 1) {
-                idx += (uint64_t)(int64_t)shift * G->stride;
-                continue;
-            }
+            if (b->sq[s] != gp) continue;
             int q = compressed_pos(st->pl[RED], st->pl[BLACK], s);
-            before[g][n[g]] = (uint8_t)q;
-            after[g][n[g]++] = (uint8_t)(q + shift);
-            regroup |= 1 << g;
+            before[n] = (uint8_t)q;
+            after[n++] = (uint8_t)(q + (s > lo && s < hi ? sign : 0));
         }
-    for (int g = 0; regroup >> g; g++)
-        if (regroup >> g & 1) idx += (group_rank(after[g], n[g]) - group_rank(before[g], n[g])) * ix->group[g].stride;
+        idx += (group_rank(after, n) - group_rank(before, n)) * G->stride;
+    }
     return idx;
 }
 

@@ -61,6 +61,7 @@ typedef struct {
     uint64_t pairs;       /* values of the defender pair */
     uint64_t pair_stride; /* index stride of the defender pair */
     xq_divisor by_pair_stride;
+    xq_divisor by_black_n, by_black_orbits; /* black's placements and orbits */
     int ngroups;
     xq_index_group group[XQ_INDEX_MAX_GROUPS];
     int8_t group_of[PIECE_NB]; /* piece code -> attacker group, -1 for K, A, B */

@@ -100,21 +100,27 @@ static void illegal_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
     }
 }
 
-/* Mates and stalemates (DTM 0), and what captures alone decide. */
+/* Mates and stalemates (DTM 0), and what captures alone decide.  Every
+ * capture is looked at, but quiet moves only until the first legal one:
+ * after it the position is neither mated nor lost by its captures alone,
+ * and a quiet move's value is not known yet.  Most positions have a legal
+ * quiet move among their first few, so this pass costs a few successor
+ * look-ups a position instead of all of them. */
 static unsigned initial_code(const tb_table *t, xq_board *b, const xq_index_site *site)
 {
     xq_move list[XQ_MAX_MOVES];
     int n = xq_gen_pseudo(b, list);
     unsigned best_win = CELL_UNKNOWN, longest_loss = 0;
-    int legal = 0, quiet = 0, all_captures_lose = 1;
+    int legal = 0, all_captures_lose = 1, nquiet = 0;
     for (int i = 0; i < n; i++) {
-        int capture = b->sq[move_to(list[i])] != EMPTY;
+        if (b->sq[move_to(list[i])] == EMPTY) {
+            list[nquiet++] = list[i]; /* kept for below; i >= nquiet */
+            continue;
+        }
         unsigned v = successor_code(t, b, site, list[i]);
         if (v == CELL_ILLEGAL) continue; /* the move is illegal */
         legal++;
-        if (!capture) {
-            quiet++;
-        } else if (cell_is_loss(v)) {
+        if (cell_is_loss(v)) {
             if (v + 1 < best_win) best_win = v + 1;
         } else if (cell_is_win(v)) {
             if (v + 1 > longest_loss) longest_loss = v + 1;
@@ -122,10 +128,11 @@ static unsigned initial_code(const tb_table *t, xq_board *b, const xq_index_site
             all_captures_lose = 0;
         }
     }
-    if (legal == 0) return 0; /* no legal move: lost, mate and stalemate alike */
     if (best_win != CELL_UNKNOWN) return best_win;
-    if (quiet == 0 && all_captures_lose) return longest_loss;
-    return CELL_UNKNOWN;
+    for (int i = 0; i < nquiet; i++)
+        if (successor_code(t, b, site, list[i]) != CELL_ILLEGAL) return CELL_UNKNOWN;
+    if (legal == 0) return 0; /* no legal move: lost, mate and stalemate alike */
+    return all_captures_lose ? longest_loss : CELL_UNKNOWN;
 }
 
 static void initial_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
