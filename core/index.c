@@ -642,17 +642,22 @@ uint64_t xq_index_after_defender_move(const xq_index *ix, const xq_index_site *s
     return idx;
 }
 
-uint64_t xq_index_after_move(const xq_index *ix, uint64_t idx, xq_board *b, xq_move m)
+uint64_t xq_index_after_site_move(const xq_index *ix, const xq_index_site *st, xq_board *b, xq_move m)
 {
     int from = move_from(m), to = move_to(m);
-    xq_index_site st;
-    xq_index_site_of(ix, idx, &st);
-    uint64_t j = xq_index_is_defender(kind_of(b->sq[from])) ? xq_index_after_defender_move(ix, &st, b, from, to, NULL)
-                                                            : xq_index_after_quiet(ix, &st, b, from, to);
+    uint64_t j = xq_index_is_defender(kind_of(b->sq[from])) ? xq_index_after_defender_move(ix, st, b, from, to, NULL)
+                                                            : xq_index_after_quiet(ix, st, b, from, to);
     if (j != XQ_INDEX_REFOLD) return j;
     xq_undo u;
     xq_make_move(b, m, &u);
     j = xq_index_encode(ix, b, 0);
     xq_unmake_move(b, m, &u);
     return j;
+}
+
+uint64_t xq_index_after_move(const xq_index *ix, uint64_t idx, xq_board *b, xq_move m)
+{
+    xq_index_site st;
+    xq_index_site_of(ix, idx, &st);
+    return xq_index_after_site_move(ix, &st, b, m);
 }

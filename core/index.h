@@ -128,6 +128,9 @@ uint64_t xq_index_after_defender_move(const xq_index *ix, const xq_index_site *s
  * when a king move crosses the mirror fold (b is restored).  Also
  * XQ_INDEX_NONE if the piece cannot stand on the destination. */
 uint64_t xq_index_after_move(const xq_index *ix, uint64_t idx, xq_board *b, xq_move m);
+/* The same from the entry's site s, for a caller that follows several
+ * moves from one entry: the one successor look-up of every generator pass. */
+uint64_t xq_index_after_site_move(const xq_index *ix, const xq_index_site *s, xq_board *b, xq_move m);
 
 /* Places the pieces of entry idx on an empty board (side to move left 0).
  * Returns false if the entry is broken (two pieces on one square). */

@@ -78,16 +78,22 @@ static inline unsigned dist_of(const dtc_ctx *c, int side, uint64_t i)
     return __atomic_load_n(&c->dist[side][i], __ATOMIC_RELAXED);
 }
 
-/* Distance of a position at this ply, or UNKNOWN.  b: entry idx as decoded;
- * role 1 = won (cell), -1 = lost.  At ply 0 only what needs no distance of
- * this table is decided: no legal move, and captures that keep the result.
- * Legality is read off the successor's cell, as in retro.c. */
-static unsigned examine(const dtc_ctx *c, xq_board *b, uint64_t idx, int role, int ply)
+/* Distance of a position at this ply, or UNKNOWN.  b: the entry at site
+ * as decoded; role 1 = won (cell), -1 = lost.  At ply 0 only what needs no
+ * distance of this table is decided: no legal move, and captures that keep
+ * the result.  Legality is read off the successor's cell, as in retro.c.
+ *
+ * A win is decided by its first move into a final loss: every position
+ * decided at ply p > 0 has distance p (a loss of distance d flags its
+ * predecessors at ply d + 1, which decides each won one there), so at ply
+ * k the final losses a still undecided win reaches all have distance k - 1,
+ * and at ply 0 every conversion found has distance 0. */
+static unsigned examine(const dtc_ctx *c, xq_board *b, const xq_index_site *site, int role, int ply)
 {
     const tb_table *t = c->t;
     xq_move list[XQ_MAX_MOVES];
     int n = xq_gen_pseudo(b, list), legal = 0;
-    unsigned longest = 0, result = UNKNOWN;
+    unsigned longest = 0;
     for (int k = 0; k < n; k++) {
         unsigned d;
         if (b->sq[move_to(list[k])]) {
@@ -98,8 +104,10 @@ static unsigned examine(const dtc_ctx *c, xq_board *b, uint64_t idx, int role, i
              * by the loser, a win for the winner */
             d = v == CELL_ILLEGAL ? CELL_ILLEGAL : capture_keeps(c, u.captured, b, role > 0 ? -1 : 1) ? 0 : UNKNOWN;
             xq_unmake_move(b, list[k], &u);
+        } else if (ply == 0 && role > 0) {
+            continue; /* a win is decided at ply 0 by a capture only */
         } else {
-            uint64_t j = xq_index_after_move(&t->ix, idx, b, list[k]);
+            uint64_t j = xq_index_after_site_move(&t->ix, site, b, list[k]);
             unsigned v = cell_get(t->cells[b->side ^ 1], t->width, j);
             if (v == CELL_ILLEGAL)
                 d = CELL_ILLEGAL;
@@ -113,7 +121,7 @@ static unsigned examine(const dtc_ctx *c, xq_board *b, uint64_t idx, int role, i
         if (d == CELL_ILLEGAL) continue;
         legal++;
         if (role > 0) {
-            if (d != UNKNOWN && d + 1 < result) result = d + 1;
+            if (d != UNKNOWN) return d + 1;
         } else if (d == UNKNOWN) {
             return UNKNOWN; /* an escape, or not decided yet */
         } else if (d + 1 > longest) {
@@ -121,7 +129,7 @@ static unsigned examine(const dtc_ctx *c, xq_board *b, uint64_t idx, int role, i
         }
     }
     if (legal == 0) return role < 0 ? 0 : UNKNOWN;
-    return role > 0 ? result : longest;
+    return role > 0 ? UNKNOWN : longest;
 }
 
 static int role_of(const tb_table *t, int side, uint64_t i)
@@ -142,11 +150,21 @@ static void init_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
             xq_index_site site;
             xq_index_decode_at(&c->t->ix, i, &b, &site);
             b.side = (uint8_t)s;
-            unsigned d = examine(c, &b, i, role, 0);
+            unsigned d = examine(c, &b, &site, role, 0);
             if (d == UNKNOWN) continue;
             c->dist[s][i] = (uint16_t)d;
             c->decided[thread]++;
         }
+}
+
+/* True if one of the four distances from i (a multiple of 4) equals v:
+ * the frontier is sparse, so most words are skipped whole. */
+static inline int word_has_dist(const uint16_t *dist, uint64_t i, unsigned v)
+{
+    uint64_t w;
+    memcpy(&w, dist + i, 8);
+    w ^= 0x0001000100010001ull * (v & 0xFFFF);
+    return ((w - 0x0001000100010001ull) & ~w & 0x8000800080008000ull) != 0;
 }
 
 static void retro_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
@@ -157,6 +175,10 @@ static void retro_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
     unsigned want = (unsigned)(c->ply - 1);
     for (int x = 0; x < 2; x++) {
         for (uint64_t i = begin; i < end; i++) {
+            if ((i & 3) == 0 && i + 4 <= end && !word_has_dist(c->dist[x], i, want)) {
+                i += 3;
+                continue;
+            }
             if (c->dist[x][i] != want) continue;
             xq_index_site site;
             xq_index_decode_at(&c->t->ix, i, &b, &site);
@@ -182,9 +204,10 @@ static void verify_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
             if (c->dist[y][j] != UNKNOWN) continue;
             int role = role_of(c->t, y, j);
             if (!role) continue;
-            xq_index_decode(&c->t->ix, j, &b);
+            xq_index_site site;
+            xq_index_decode_at(&c->t->ix, j, &b, &site);
             b.side = (uint8_t)y;
-            unsigned d = examine(c, &b, j, role, c->ply);
+            unsigned d = examine(c, &b, &site, role, c->ply);
             if (d == UNKNOWN) continue;
             __atomic_store_n(&c->dist[y][j], (uint16_t)d, __ATOMIC_RELAXED);
             c->decided[thread]++;

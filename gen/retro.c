@@ -61,20 +61,11 @@ static inline void note_code(retro_ctx *c, int thread, unsigned code)
  * itself for quiet moves, in a subtable for captures (the opponent's view). */
 static unsigned successor_code(const tb_table *t, xq_board *b, const xq_index_site *site, xq_move m)
 {
-    int from = move_from(m), to = move_to(m);
-    if (!b->sq[to]) {
-        uint64_t j = xq_index_is_defender(kind_of(b->sq[from]))
-                         ? xq_index_after_defender_move(&t->ix, site, b, from, to, NULL)
-                         : xq_index_after_quiet(&t->ix, site, b, from, to);
-        if (j != XQ_INDEX_REFOLD) return cell_get(t->cells[b->side ^ 1], t->width, j);
-    }
+    if (!b->sq[move_to(m)])
+        return cell_get(t->cells[b->side ^ 1], t->width, xq_index_after_site_move(&t->ix, site, b, m));
     xq_undo u;
     xq_make_move(b, m, &u);
-    unsigned code;
-    if (u.captured)
-        code = tb_capture_cell(t, u.captured, b);
-    else
-        code = cell_get(t->cells[b->side], t->width, xq_index_encode(&t->ix, b, 0));
+    unsigned code = tb_capture_cell(t, u.captured, b);
     xq_unmake_move(b, m, &u);
     return code;
 }
