@@ -1,33 +1,37 @@
 /*
- * dtc.c - distance to conversion (dtc.h), by two ply-synchronous passes in
+ * dtc.c - distance to conversion (dtc.h), by one ply-synchronous pass in
  * the manner of retro.c over the positions with an ordinary result.
  *
  * A conversion is a capture or the end of the game.  From a won position
  * the winner aims at a conversion that keeps the result; from a lost one
  * the loser delays it as long as he can, and escapes altogether if some
  * capture of his leads to a position the winner cannot win (in time).
+ * Two distances are computed side by side:
  *
- *   pass 1 ("holds"): a capture keeps the result only if it holds under the
- *     limit in the subtable (a win that is not cursed there).  Positions
- *     whose distance comes out at most the limit hold from a fresh counter;
- *     the others are cursed wins and blessed losses (Syzygy's terms).
- *   pass 2 ("any"): a capture into any win keeps the result.  It gives the
+ *   "holds": a capture keeps the result only if it holds under the limit
+ *     in the subtable (a win that is not cursed there).  Positions whose
+ *     distance comes out at most the limit hold from a fresh counter; the
+ *     others are cursed wins and blessed losses (Syzygy's terms).
+ *   "any": a capture into any win keeps the result.  It gives the
  *     distance recorded for cursed wins and blessed losses: the plies to
  *     the next capture that keeps a win at all, should the opponent err.
  *
  * The counter resets on captures and on nothing else: a pawn move does not
  * reset it (the Xiangqi rule, unlike chess).  Since no other move matters,
- * a position that holds at counter c is one whose pass-1 distance is at
+ * a position that holds at counter c is one whose "holds" distance is at
  * most limit - c: the tables store one distance and the reader compares.
  *
- * Each pass: ply 0 is the positions with no legal move; ply 1 adds the
- * wins by a capture that keeps the result and the losses all of whose
- * moves are such captures.  At ply k, every position decided at ply k-1
- * flags its predecessors (retro.c's un-moves), and each flagged position is
- * then examined alone: a win if some move reaches a loss decided at k-1 or
- * sooner, a loss if every move reaches a decided win (or a capture that
- * keeps it), at one more than the longest.  Writes go only to the examined
- * side's cells, reads only to the other side's, so the result does not
+ * Ply 0 is the positions with no legal move, the wins by a capture that
+ * keeps the result (distance 1) and the losses all of whose moves are such
+ * captures (distance 1).  At ply k, every position whose distance (either
+ * kind) is k-1 flags its predecessors (retro.c's un-moves), and each
+ * flagged position is then examined alone, once for both kinds: a win if
+ * some move reaches a final loss, a loss if every move reaches a final win
+ * (or a capture that keeps it), at one more than the longest.  A position
+ * flagged for one kind only is examined for both: harmless, since every
+ * value is decided at the ply equal to it (see examine), so an extra look
+ * finds nothing new or the value itself.  Writes go only to the examined
+ * side's distances, reads only to the other side's, so the result does not
  * depend on the threads.
  */
 #include "dtc.h"
@@ -43,11 +47,14 @@
 
 enum { MAX_THREADS = 64, GRAIN = 1 << 14, UNKNOWN = 0xFFFF };
 
+/* The two kinds of distance: HOLDS is what the table stores for results
+ * that hold, ANY what it stores for cursed wins and blessed losses. */
+enum { HOLDS = 0, ANY = 1, KINDS = 2 };
+
 typedef struct {
     tb_table *t;
-    uint16_t *dist[2];
+    uint16_t *dist[KINDS][2]; /* [kind][side to move] */
     uint64_t *cand[2];
-    int any; /* pass 2 */
     int ply;
     int side; /* side whose positions phase B examines */
     uint64_t decided[MAX_THREADS];
@@ -61,24 +68,37 @@ unsigned dtc_capture_code(const tb_table *t, xq_piece taken, const xq_board *b)
     return i == XQ_INDEX_NONE || !s->dtc[0] ? DTC_NONE : s->dtc[side][i];
 }
 
-/* Whether a capture (b after it) keeps the result for the capturer's
- * opponent... from the point of view of the side to move after it: the
- * position reached is an ordinary result `want` (1 win, -1 loss for the side
- * to move there) that holds (pass 1) or at least exists (pass 2). */
-static int capture_keeps(const dtc_ctx *c, xq_piece taken, const xq_board *after, int want)
+static inline unsigned dist_of(const dtc_ctx *c, int kind, int side, uint64_t i)
 {
+    return __atomic_load_n(&c->dist[kind][side][i], __ATOMIC_RELAXED);
+}
+
+/* What one move gives a kind of distance: d (the successor's final
+ * distance, 0 for a capture that keeps the result), or UNKNOWN. */
+typedef struct {
+    unsigned d[KINDS];
+} move_dist;
+
+/* A capture (b after it, the piece `taken`) by the side whose result is
+ * `role` (1 won, -1 lost): it keeps the result if the position reached is
+ * a loss for a winner's capture, a win for a loser's, with a conversion
+ * distance that holds (HOLDS) or exists at all (ANY).  legal = 0 if the
+ * capture was illegal. */
+static move_dist capture_dist(const dtc_ctx *c, xq_piece taken, const xq_board *after, int role, int *legal)
+{
+    move_dist r = {{UNKNOWN, UNKNOWN}};
     unsigned v = tb_capture_cell(c->t, taken, after);
-    if (want > 0 ? !cell_is_win(v) : !cell_is_loss(v)) return 0;
+    *legal = v != CELL_ILLEGAL;
+    if (v == CELL_ILLEGAL || (role > 0 ? !cell_is_loss(v) : !cell_is_win(v))) return r;
     unsigned d = dtc_capture_code(c->t, taken, after);
-    return d != DTC_NONE && (c->any || !dtc_beyond(d));
+    if (d == DTC_NONE) return r;
+    r.d[ANY] = 0;
+    if (!dtc_beyond(d)) r.d[HOLDS] = 0;
+    return r;
 }
 
-static inline unsigned dist_of(const dtc_ctx *c, int side, uint64_t i)
-{
-    return __atomic_load_n(&c->dist[side][i], __ATOMIC_RELAXED);
-}
-
-/* Distance of a position at this ply, or UNKNOWN.  b: the entry at site
+/* Examines a position for the kinds still open (want[kind]) at this ply,
+ * writing each kind's distance, or UNKNOWN, to out.  b: the entry at site
  * as decoded; role 1 = won (cell), -1 = lost.  At ply 0 only what needs no
  * distance of this table is decided: no legal move, and captures that keep
  * the result.  Legality is read off the successor's cell, as in retro.c.
@@ -87,49 +107,58 @@ static inline unsigned dist_of(const dtc_ctx *c, int side, uint64_t i)
  * decided at ply p > 0 has distance p (a loss of distance d flags its
  * predecessors at ply d + 1, which decides each won one there), so at ply
  * k the final losses a still undecided win reaches all have distance k - 1,
- * and at ply 0 every conversion found has distance 0. */
-static unsigned examine(const dtc_ctx *c, xq_board *b, const xq_index_site *site, int role, int ply)
+ * and at ply 0 every conversion found has distance 0.  A loss is refuted
+ * by its first move that is not a final win. */
+static void examine(const dtc_ctx *c, xq_board *b, const xq_index_site *site, int role, int ply, const int want[KINDS],
+                    unsigned out[KINDS])
 {
     const tb_table *t = c->t;
     xq_move list[XQ_MAX_MOVES];
-    int n = xq_gen_pseudo(b, list), legal = 0;
-    unsigned longest = 0;
-    for (int k = 0; k < n; k++) {
-        unsigned d;
-        if (b->sq[move_to(list[k])]) {
+    int n = xq_gen_pseudo(b, list), legal = 0, open = 0;
+    unsigned longest[KINDS] = {0, 0};
+    for (int k = 0; k < KINDS; k++) {
+        out[k] = UNKNOWN;
+        open += want[k];
+    }
+    int settled[KINDS] = {!want[HOLDS], !want[ANY]};
+    for (int m = 0; m < n && open; m++) {
+        move_dist md = {{UNKNOWN, UNKNOWN}};
+        if (b->sq[move_to(list[m])]) {
             xq_undo u;
-            xq_make_move(b, list[k], &u);
-            unsigned v = tb_capture_cell(t, u.captured, b);
-            /* a capture by the winner must reach a loss for the loser; one
-             * by the loser, a win for the winner */
-            d = v == CELL_ILLEGAL ? CELL_ILLEGAL : capture_keeps(c, u.captured, b, role > 0 ? -1 : 1) ? 0 : UNKNOWN;
-            xq_unmake_move(b, list[k], &u);
+            int ok;
+            xq_make_move(b, list[m], &u);
+            md = capture_dist(c, u.captured, b, role, &ok);
+            xq_unmake_move(b, list[m], &u);
+            if (!ok) continue;
         } else if (ply == 0 && role > 0) {
             continue; /* a win is decided at ply 0 by a capture only */
         } else {
-            uint64_t j = xq_index_after_site_move(&t->ix, site, b, list[k]);
+            uint64_t j = xq_index_after_site_move(&t->ix, site, b, list[m]);
             unsigned v = cell_get(t->cells[b->side ^ 1], t->width, j);
-            if (v == CELL_ILLEGAL)
-                d = CELL_ILLEGAL;
-            else if (ply == 0 || !(role > 0 ? cell_is_loss(v) : cell_is_win(v)))
-                d = UNKNOWN;
-            else {
-                d = dist_of(c, b->side ^ 1, j);
-                if (d != UNKNOWN && (int)d > ply - 1) d = UNKNOWN; /* not final yet */
+            if (v == CELL_ILLEGAL) continue;
+            if (ply > 0 && (role > 0 ? cell_is_loss(v) : cell_is_win(v)))
+                for (int k = 0; k < KINDS; k++) {
+                    unsigned d = dist_of(c, k, b->side ^ 1, j);
+                    md.d[k] = d != UNKNOWN && (int)d <= ply - 1 ? d : UNKNOWN; /* final only */
+                }
+        }
+        legal++;
+        for (int k = 0; k < KINDS; k++) {
+            if (settled[k]) continue;
+            unsigned d = md.d[k];
+            if (role > 0 ? d != UNKNOWN : d == UNKNOWN) {
+                /* a win found, or a loss refuted (an escape, or not decided yet) */
+                out[k] = role > 0 ? d + 1 : UNKNOWN;
+                settled[k] = 1;
+                open--;
+            } else if (role < 0 && d + 1 > longest[k]) {
+                longest[k] = d + 1;
             }
         }
-        if (d == CELL_ILLEGAL) continue;
-        legal++;
-        if (role > 0) {
-            if (d != UNKNOWN) return d + 1;
-        } else if (d == UNKNOWN) {
-            return UNKNOWN; /* an escape, or not decided yet */
-        } else if (d + 1 > longest) {
-            longest = d + 1;
-        }
     }
-    if (legal == 0) return role < 0 ? 0 : UNKNOWN;
-    return role > 0 ? UNKNOWN : longest;
+    if (role > 0) return;
+    for (int k = 0; k < KINDS; k++)
+        if (!settled[k]) out[k] = legal == 0 ? 0 : longest[k];
 }
 
 static int role_of(const tb_table *t, int side, uint64_t i)
@@ -138,22 +167,36 @@ static int role_of(const tb_table *t, int side, uint64_t i)
     return cell_is_win(v) ? 1 : cell_is_loss(v) ? -1 : 0;
 }
 
+/* Examines entry i with `side` to move for the kinds not yet decided, and
+ * writes what it decides.  A no-op for positions without an ordinary
+ * result. */
+static void examine_entry(dtc_ctx *c, int side, uint64_t i, int ply, int thread)
+{
+    int role = role_of(c->t, side, i);
+    if (!role) return;
+    int want[KINDS];
+    for (int k = 0; k < KINDS; k++) want[k] = dist_of(c, k, side, i) == UNKNOWN;
+    if (!want[HOLDS] && !want[ANY]) return;
+    xq_board b;
+    xq_index_site site;
+    xq_index_decode_at(&c->t->ix, i, &b, &site);
+    b.side = (uint8_t)side;
+    unsigned d[KINDS];
+    examine(c, &b, &site, role, ply, want, d);
+    for (int k = 0; k < KINDS; k++)
+        if (want[k] && d[k] != UNKNOWN) {
+            __atomic_store_n(&c->dist[k][side][i], (uint16_t)d[k], __ATOMIC_RELAXED);
+            c->decided[thread]++;
+        }
+}
+
 static void init_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
 {
     dtc_ctx *c = arg;
-    xq_board b;
     for (uint64_t i = begin; i < end; i++)
         for (int s = 0; s < 2; s++) {
-            c->dist[s][i] = UNKNOWN;
-            int role = role_of(c->t, s, i);
-            if (!role) continue;
-            xq_index_site site;
-            xq_index_decode_at(&c->t->ix, i, &b, &site);
-            b.side = (uint8_t)s;
-            unsigned d = examine(c, &b, &site, role, 0);
-            if (d == UNKNOWN) continue;
-            c->dist[s][i] = (uint16_t)d;
-            c->decided[thread]++;
+            for (int k = 0; k < KINDS; k++) c->dist[k][s][i] = UNKNOWN;
+            examine_entry(c, s, i, 0, thread);
         }
 }
 
@@ -174,12 +217,13 @@ static void retro_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
     xq_board b;
     unsigned want = (unsigned)(c->ply - 1);
     for (int x = 0; x < 2; x++) {
+        const uint16_t *holds = c->dist[HOLDS][x], *any = c->dist[ANY][x];
         for (uint64_t i = begin; i < end; i++) {
-            if ((i & 3) == 0 && i + 4 <= end && !word_has_dist(c->dist[x], i, want)) {
+            if ((i & 3) == 0 && i + 4 <= end && !word_has_dist(holds, i, want) && !word_has_dist(any, i, want)) {
                 i += 3;
                 continue;
             }
-            if (c->dist[x][i] != want) continue;
+            if (holds[i] != want && any[i] != want) continue;
             xq_index_site site;
             xq_index_decode_at(&c->t->ix, i, &b, &site);
             b.side = (uint8_t)x;
@@ -193,7 +237,6 @@ static void verify_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
     dtc_ctx *c = arg;
     int y = c->side;
     uint64_t *cand = c->cand[y];
-    xq_board b;
     for (uint64_t w = begin >> 6; w < (end + 63) >> 6; w++) {
         uint64_t bits = cand[w];
         if (!bits) continue;
@@ -201,16 +244,7 @@ static void verify_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
         while (bits) {
             uint64_t j = (w << 6) | (uint64_t)__builtin_ctzll(bits);
             bits &= bits - 1;
-            if (c->dist[y][j] != UNKNOWN) continue;
-            int role = role_of(c->t, y, j);
-            if (!role) continue;
-            xq_index_site site;
-            xq_index_decode_at(&c->t->ix, j, &b, &site);
-            b.side = (uint8_t)y;
-            unsigned d = examine(c, &b, &site, role, c->ply);
-            if (d == UNKNOWN) continue;
-            __atomic_store_n(&c->dist[y][j], (uint16_t)d, __ATOMIC_RELAXED);
-            c->decided[thread]++;
+            examine_entry(c, y, j, c->ply, thread);
         }
     }
 }
@@ -225,15 +259,15 @@ static uint64_t take_decided(dtc_ctx *c)
     return n;
 }
 
-/* One pass into c->dist.  Returns the plies run, or -1 past DTC_MAX. */
+/* The pass, into c->dist.  Returns the plies run, or -1 past DTC_MAX. */
 static int run_pass(dtc_ctx *c, int threads)
 {
     uint64_t size = c->t->ix.size;
     par_for(threads, size, GRAIN, init_chunk, c);
     take_decided(c);
-    /* The first pass decides plies 0 and 1; ply k then follows from k-1
-     * alone, so the passes stop after the first ply that decides nothing
-     * (past ply 1, whose own flags come from ply 0). */
+    /* Ply 0 decides distances 0 and 1; ply k then follows from k-1 alone,
+     * so the pass stops after the first ply that decides nothing (past ply
+     * 1, whose own flags come from ply 0). */
     int ply;
     for (ply = 1;; ply++) {
         if (ply > DTC_MAX) return -1;
@@ -274,18 +308,16 @@ int dtc_solve(tb_table *t, int threads, dtc_report *rep, char err[XQ_ERR_MAX])
         c->cand[s] = calloc(words, sizeof(uint64_t));
         if (!t->dtc[s] || !scratch[s] || !c->cand[s]) goto nomem;
     }
-    int plies[2];
-    for (int pass = 0; pass < 2; pass++) {
-        c->any = pass;
-        for (int s = 0; s < 2; s++) c->dist[s] = pass ? scratch[s] : t->dtc[s];
-        plies[pass] = run_pass(c, threads);
-        if (plies[pass] < 0) {
-            snprintf(err, XQ_ERR_MAX, "a distance to conversion beyond %d plies", DTC_MAX);
-            goto out;
-        }
-        rep->passes += plies[pass];
+    for (int s = 0; s < 2; s++) {
+        c->dist[HOLDS][s] = t->dtc[s];
+        c->dist[ANY][s] = scratch[s];
     }
-    /* pass 1's distance where the result holds, else pass 2's, marked */
+    rep->passes = run_pass(c, threads);
+    if (rep->passes < 0) {
+        snprintf(err, XQ_ERR_MAX, "a distance to conversion beyond %d plies", DTC_MAX);
+        goto out;
+    }
+    /* the "holds" distance where the result holds, else "any"'s, marked */
     for (int s = 0; s < 2; s++)
         for (uint64_t i = 0; i < t->ix.size; i++) {
             if (!role_of(t, s, i)) {
