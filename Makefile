@@ -142,7 +142,7 @@ test: deps
 
 # ThreadSanitizer: the library, the generator objects and the threaded probe
 # test built with -fsanitize=thread into build-tsan/; any report fails it.
-TSAN_TESTS = build-tsan/tests/test_probe_threads
+TSAN_TESTS = build-tsan/tests/test_probe_threads build-tsan/tests/test_parallel
 test-tsan: deps
 	$(MAKE) --no-print-directory TSAN=1 $(TSAN_TESTS)
 	@set -e; for t in $(TSAN_TESTS); do \
@@ -172,6 +172,7 @@ bench: deps build
 	@sh scripts/bench-probe $(BUILD)
 	@sh scripts/bench-check $(XQTB)
 	@sh scripts/bench-index $(XQTB)
+	@sh scripts/bench-parallel $(BUILD)
 
 # libFuzzer targets (clang).  FUZZ_SECONDS bounds each run.  The corpus
 # grows in build-fuzz/corpus-NAME; tests/fuzz/seeds/NAME seeds it, and

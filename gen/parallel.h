@@ -14,9 +14,10 @@
  * per-thread scratch and counters. */
 typedef void (*par_fn)(void *arg, uint64_t begin, uint64_t end, int thread);
 
-/* Runs fn over [0, n) on `threads` threads (1 = in the caller).  Returns 0,
- * or -1 if threads could not be started (the work is then done in the
- * caller, so the result is the same). */
+/* Runs fn over [0, n) on `threads` threads (1 = in the caller): the
+ * caller's and workers kept from earlier loops.  Returns 0, or -1 if
+ * threads could not be started (the work is then done by fewer threads,
+ * so the result is the same). */
 int par_for(int threads, uint64_t n, uint64_t grain, par_fn fn, void *arg);
 
 /* Cores online, at least 1. */
