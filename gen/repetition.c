@@ -58,6 +58,7 @@
 #include <string.h>
 
 #include "cell.h"
+#include "parallel.h"
 #include "repetition_graph.h"
 
 /* ---- the parity game --------------------------------------------------------- */
@@ -71,67 +72,91 @@ static int priority(const rgraph *g, uint32_t u, uint8_t flags, int w, int mode)
     return (flags & F_RESET) ? 3 : 1;
 }
 
-enum { IN_A = 1, IN_Z2 = 2, IN_Z1 = 4 };
+enum { IN_A = 1, IN_Z2 = 2 };
 
 typedef struct {
     uint8_t *st;   /* IN_* bits per node */
+    uint8_t *z1;   /* 1 for the nodes of Z1 (apart from st: seed writes z1 while reading st) */
     int32_t *need; /* loser nodes: edges still to fall into Z1; -1 never */
     uint32_t *queue;
 } solve_work;
 
+typedef struct {
+    const rgraph *g;
+    solve_work *s;
+    int w, mode;
+} seed_job;
+
+/* Whether node u (in Z2, not in A) starts Z1, and its counter: a winner
+ * node with an edge into A, into a winning exit, or of priority 2 into Z2;
+ * a loser node all of whose edges go into A, into a losing exit, or into
+ * Z2 with priority 1 (counted: they must all fall into Z1).  Reads the
+ * state of other nodes, writes only u's. */
+static void seed_node(const rgraph *g, solve_work *s, uint32_t u, int w, int mode)
+{
+    int mine = rg_side_of(g, u) == w, ok = 0;
+    int32_t need = 0;
+    for (uint64_t e = g->first[u]; e < g->first[u + 1]; e++) {
+        uint32_t v = g->to[e];
+        if (mine) {
+            if (v >= NODE_MAX ? rg_exit_mover_wins(v, mode)
+                              : (s->st[v] & IN_A) || ((s->st[v] & IN_Z2) && priority(g, u, g->flags[e], w, mode) == 2)) {
+                ok = 1;
+                break;
+            }
+        } else if (v >= NODE_MAX) {
+            if (!rg_exit_mover_loses(v, mode)) need = -1;
+        } else if (!(s->st[v] & IN_A)) {
+            if (!(s->st[v] & IN_Z2) || priority(g, u, g->flags[e], w, mode) == 3)
+                need = -1;
+            else if (need >= 0)
+                need++;
+        }
+        if (need < 0) break;
+    }
+    if (!mine) ok = need == 0;
+    s->need[u] = mine ? 1 : need;
+    s->z1[u] = (uint8_t)ok;
+}
+
+/* Nodes are independent in seed_node, so the seeding runs in parallel:
+ * the largest graphs spend most of the solve here, a pass over every edge
+ * of Z2 for each step of the nu loop. */
+static void seed_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
+{
+    (void)thread;
+    seed_job *j = arg;
+    for (uint64_t u = begin; u < end; u++)
+        if ((j->s->st[u] & (IN_A | IN_Z2)) == IN_Z2) seed_node(j->g, j->s, (uint32_t)u, j->w, j->mode);
+}
+
 /* Seeds Z1 inside Z2 and sets the loser nodes' counters.  Returns the
- * number of seeds queued. */
+ * number of seeds queued (in node order). */
 static uint32_t seed(const rgraph *g, solve_work *s, int w, int mode)
 {
+    seed_job job = {g, s, w, mode};
+    par_for(g->threads, g->nnodes, 1 << 12, seed_chunk, &job);
     uint32_t qn = 0;
-    for (uint32_t u = 0; u < g->nnodes; u++) {
-        if ((s->st[u] & (IN_A | IN_Z2)) != IN_Z2) continue;
-        s->st[u] &= (uint8_t)~IN_Z1;
-        int mine = rg_side_of(g, u) == w, ok = 0;
-        int32_t need = 0;
-        for (uint64_t e = g->first[u]; e < g->first[u + 1]; e++) {
-            uint32_t v = g->to[e];
-            if (mine) {
-                if (v >= NODE_MAX
-                        ? rg_exit_mover_wins(v, mode)
-                        : (s->st[v] & IN_A) || ((s->st[v] & IN_Z2) && priority(g, u, g->flags[e], w, mode) == 2)) {
-                    ok = 1;
-                    break;
-                }
-            } else if (v >= NODE_MAX) {
-                if (!rg_exit_mover_loses(v, mode)) need = -1;
-            } else if (!(s->st[v] & IN_A)) {
-                if (!(s->st[v] & IN_Z2) || priority(g, u, g->flags[e], w, mode) == 3)
-                    need = -1;
-                else if (need >= 0)
-                    need++;
-            }
-            if (need < 0) break;
-        }
-        if (!mine) ok = need == 0;
-        s->need[u] = mine ? 1 : need;
-        if (ok) {
-            s->st[u] |= IN_Z1;
-            s->queue[qn++] = u;
-        }
-    }
+    for (uint32_t u = 0; u < g->nnodes; u++)
+        if ((s->st[u] & (IN_A | IN_Z2)) == IN_Z2 && s->z1[u]) s->queue[qn++] = u;
     return qn;
 }
 
 /* Completes Z1 (the attractor through priority-1 edges) from the queued
- * seeds; returns its size. */
+ * seeds; returns its size.  Z1 is the least fixed point, so the order of
+ * the queue does not change it. */
 static uint32_t attract(const rgraph *g, solve_work *s, uint32_t qn, int w)
 {
     for (uint32_t qi = 0; qi < qn; qi++) {
         uint32_t v = s->queue[qi];
         for (uint64_t k = g->pfirst[v]; k < g->pfirst[v + 1]; k++) {
             uint32_t u = g->psrc[k];
-            if ((s->st[u] & (IN_A | IN_Z2 | IN_Z1)) != IN_Z2 || s->need[u] < 0) continue;
+            if ((s->st[u] & (IN_A | IN_Z2)) != IN_Z2 || s->z1[u] || s->need[u] < 0) continue;
             /* Winner nodes take any edge into Z1 (a priority-2 edge into
              * Z2 made them seeds already); loser nodes count their
              * priority-1 edges, the only ones left in need. */
             if (rg_side_of(g, u) != w && --s->need[u] > 0) continue;
-            s->st[u] |= IN_Z1;
+            s->z1[u] = 1;
             s->queue[qn++] = u;
         }
     }
@@ -144,10 +169,12 @@ static int solve_winner(const rgraph *g, int w, int mode, uint8_t *order, int *o
 {
     solve_work s;
     s.st = calloc((uint64_t)g->nnodes + 1, 1);
+    s.z1 = calloc((uint64_t)g->nnodes + 1, 1);
     s.need = malloc(((uint64_t)g->nnodes + 1) * sizeof *s.need);
     s.queue = malloc(((uint64_t)g->nnodes + 1) * sizeof *s.queue);
-    if (!s.st || !s.need || !s.queue) {
+    if (!s.st || !s.z1 || !s.need || !s.queue) {
         free(s.st);
+        free(s.z1);
         free(s.need);
         free(s.queue);
         return -1;
@@ -166,7 +193,7 @@ static int solve_winner(const rgraph *g, int w, int mode, uint8_t *order, int *o
             uint32_t z1 = attract(g, &s, seed(g, &s, w, mode), w);
             if (z1 == z2) break;
             for (uint32_t u = 0; u < g->nnodes; u++)
-                if ((s.st[u] & (IN_Z2 | IN_Z1)) == IN_Z2) s.st[u] &= (uint8_t)~IN_Z2;
+                if ((s.st[u] & IN_Z2) && !s.z1[u]) s.st[u] &= (uint8_t)~IN_Z2;
             z2 = z1;
         }
         if (z2 == 0) break;
@@ -177,6 +204,7 @@ static int solve_winner(const rgraph *g, int w, int mode, uint8_t *order, int *o
             }
     }
     free(s.st);
+    free(s.z1);
     free(s.need);
     free(s.queue);
     *orders_out = k - 1;
@@ -201,7 +229,7 @@ static int solve_one(rgraph *g, int w, int mode, uint8_t *res, repetition_report
     rep->nodes += g->nnodes;
     rep->edges += g->nedges;
     /* solve_winner's state, counters and queue, and the orders */
-    uint64_t solver = ((uint64_t)g->nnodes + 1) * (1 + sizeof(int32_t) + sizeof(uint32_t) + 1);
+    uint64_t solver = ((uint64_t)g->nnodes + 1) * (2 + sizeof(int32_t) + sizeof(uint32_t) + 1);
     if (rg_charge(g, solver)) return -1;
     uint8_t *order = malloc((uint64_t)g->nnodes + 1);
     int orders = 0;

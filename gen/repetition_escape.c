@@ -46,11 +46,11 @@ static int idle_move(const rgraph *g, const xq_board *b, xq_move m)
     return !xq_in_check(&c, b->side ^ 1);
 }
 
-/* An escape of position p (L to move, board b = entry idx as decoded)
- * still in S, or WITNESS_NONE.  Moves are pseudo-legal; an illegal one
- * reaches a position marked illegal and is skipped, and the labels are
+/* An escape of position p (L to move, board b = the entry at site as
+ * decoded) still in S, or WITNESS_NONE.  Moves are pseudo-legal; an illegal
+ * one reaches a position marked illegal and is skipped, and the labels are
  * computed only for moves that stay in S. */
-static uint32_t find_escape(const rgraph *g, xq_board *b, uint64_t idx)
+static uint32_t find_escape(const rgraph *g, xq_board *b, const xq_index_site *site)
 {
     const tb_table *t = g->t;
     xq_move list[XQ_MAX_MOVES];
@@ -65,7 +65,7 @@ static uint32_t find_escape(const rgraph *g, xq_board *b, uint64_t idx)
                 return WITNESS_EXIT;
             continue;
         }
-        uint64_t j = xq_index_after_move(&t->ix, idx, b, list[k]);
+        uint64_t j = xq_index_after_site_move(&t->ix, site, b, list[k]);
         if (j == XQ_INDEX_NONE || cell_get(t->cells[b->side ^ 1], t->width, j) != CELL_DRAW) continue;
         uint32_t q = rg_pos_id(g, b->side ^ 1, j);
         if (g->local[q] != NODE_NONE) continue; /* removed from S */
@@ -120,9 +120,10 @@ static void recheck(void *arg, uint64_t j)
     }
     if (g->witness[q] != a->removed) return;
     xq_board b;
-    xq_index_decode(&t->ix, j, &b);
+    xq_index_site site;
+    xq_index_decode_at(&t->ix, j, &b, &site);
     b.side = (uint8_t)a->side;
-    g->witness[q] = find_escape(g, &b, j);
+    g->witness[q] = find_escape(g, &b, &site);
     if (g->witness[q] == WITNESS_NONE) remove_pos(g, q, a->queue, a->qn);
 }
 
@@ -140,12 +141,13 @@ static void first_pass(void *arg, uint64_t begin, uint64_t end, int thread)
             continue;
         }
         xq_board b;
-        xq_index_decode(&g->t->ix, entry >> 1, &b);
+        xq_index_site site;
+        xq_index_decode_at(&g->t->ix, entry >> 1, &b, &site);
         b.side = (uint8_t)(entry & 1);
         if (b.side == g->w)
             g->witness[p] = g->sub_ruled && has_winning_exit(g, &b) ? WITNESS_NONE : WITNESS_EXIT;
         else
-            g->witness[p] = find_escape(g, &b, entry >> 1);
+            g->witness[p] = find_escape(g, &b, &site);
     }
 }
 

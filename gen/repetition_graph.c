@@ -273,11 +273,12 @@ static int add_edge(rgraph *g, uint32_t to, uint8_t flags)
 
 /* The node a quiet move m leads to from node u (board b, entry idx, mover
  * us), with the move's flags; an exit if the position reached is decided. */
-static uint32_t quiet_target(rgraph *g, uint32_t u, xq_board *b, uint64_t idx, xq_move m, uint8_t *flags)
+static uint32_t quiet_target(rgraph *g, uint32_t u, xq_board *b, const xq_index_site *site, xq_move m,
+                             uint8_t *flags)
 {
     tb_table *t = g->t;
     int us = b->side, them = us ^ 1, from = move_from(m), to = move_to(m);
-    uint64_t j = xq_index_after_move(&t->ix, idx, b, m);
+    uint64_t j = xq_index_after_site_move(&t->ix, site, b, m);
     if (j == XQ_INDEX_NONE) return NODE_NONE;
     unsigned v = cell_get(t->cells[them], t->width, j);
     *flags = 0;
@@ -335,7 +336,8 @@ static int expand(rgraph *g, uint32_t u)
     uint64_t e = g->node_pos[u];
     uint64_t entry = g->pos_entry[e];
     xq_board b;
-    xq_index_decode(&g->t->ix, entry >> 1, &b);
+    xq_index_site site;
+    xq_index_decode_at(&g->t->ix, entry >> 1, &b, &site);
     b.side = (uint8_t)(entry & 1);
     /* Pseudo-legal moves: an illegal one reaches a position marked illegal
      * (retro.c), which the targets report as NODE_NONE. */
@@ -350,7 +352,7 @@ static int expand(rgraph *g, uint32_t u)
             target = rg_capture_exit(g->t, un.captured, &b);
             xq_unmake_move(&b, list[k], &un);
         } else {
-            target = quiet_target(g, u, &b, entry >> 1, list[k], &flags);
+            target = quiet_target(g, u, &b, &site, list[k], &flags);
             if (target == NODE_MAX) return -1;
         }
         if (target == NODE_NONE) continue;
