@@ -99,8 +99,9 @@ static void seed_node(const rgraph *g, solve_work *s, uint32_t u, int w, int mod
     for (uint64_t e = g->first[u]; e < g->first[u + 1]; e++) {
         uint32_t v = g->to[e];
         if (mine) {
-            if (v >= NODE_MAX ? rg_exit_mover_wins(v, mode)
-                              : (s->st[v] & IN_A) || ((s->st[v] & IN_Z2) && priority(g, u, g->flags[e], w, mode) == 2)) {
+            if (v >= NODE_MAX
+                    ? rg_exit_mover_wins(v, mode)
+                    : (s->st[v] & IN_A) || ((s->st[v] & IN_Z2) && priority(g, u, g->flags[e], w, mode) == 2)) {
                 ok = 1;
                 break;
             }

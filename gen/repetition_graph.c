@@ -273,8 +273,7 @@ static int add_edge(rgraph *g, uint32_t to, uint8_t flags)
 
 /* The node a quiet move m leads to from node u (board b, entry idx, mover
  * us), with the move's flags; an exit if the position reached is decided. */
-static uint32_t quiet_target(rgraph *g, uint32_t u, xq_board *b, const xq_index_site *site, xq_move m,
-                             uint8_t *flags)
+static uint32_t quiet_target(rgraph *g, uint32_t u, xq_board *b, const xq_index_site *site, xq_move m, uint8_t *flags)
 {
     tb_table *t = g->t;
     int us = b->side, them = us ^ 1, from = move_from(m), to = move_to(m);
