@@ -18,6 +18,7 @@
 
 #include "cell.h"
 #include "movegen.h"
+#include "parallel.h"
 
 int rg_charge(rgraph *g, uint64_t bytes)
 {
@@ -271,20 +272,34 @@ static int add_edge(rgraph *g, uint32_t to, uint8_t flags)
     return 0;
 }
 
-/* The node a quiet move m leads to from node u (board b, entry idx, mover
- * us), with the move's flags; an exit if the position reached is decided. */
-static uint32_t quiet_target(rgraph *g, uint32_t u, xq_board *b, const xq_index_site *site, xq_move m, uint8_t *flags)
+/* ---- expansion ---------------------------------------------------------------
+ * Where an edge leads, as worked out from a node's board: an exit (or
+ * NODE_NONE for an illegal move), or a position with the two sets, whose
+ * node number only the sequential part of rg_build may give (it creates
+ * nodes).  Kept as one 64-bit value: SPEC_EXIT | code, or the key of
+ * node_of. */
+#define SPEC_EXIT ((uint64_t)1 << 63)
+static uint64_t spec_exit(uint32_t code) { return SPEC_EXIT | code; }
+static uint64_t spec_node(uint32_t pos, uint8_t red_set, uint8_t black_set)
 {
-    tb_table *t = g->t;
+    return (uint64_t)pos << 16 | (uint64_t)red_set << 8 | black_set;
+}
+
+/* Where a quiet move m leads from node u (board b, the entry at site, mover
+ * us), with the move's flags; an exit if the position reached is decided. */
+static uint64_t quiet_target(const rgraph *g, uint32_t u, xq_board *b, const xq_index_site *site, xq_move m,
+                             uint8_t *flags)
+{
+    const tb_table *t = g->t;
     int us = b->side, them = us ^ 1, from = move_from(m), to = move_to(m);
     uint64_t j = xq_index_after_site_move(&t->ix, site, b, m);
-    if (j == XQ_INDEX_NONE) return NODE_NONE;
+    if (j == XQ_INDEX_NONE) return spec_exit(NODE_NONE);
     unsigned v = cell_get(t->cells[them], t->width, j);
     *flags = 0;
-    if (v == CELL_ILLEGAL) return NODE_NONE;                          /* the move was not legal */
-    if (v != CELL_DRAW) return cell_is_win(v) ? EXIT_LOSS : EXIT_WIN; /* (a win cannot occur in the region) */
+    if (v == CELL_ILLEGAL) return spec_exit(NODE_NONE);                          /* the move was not legal */
+    if (v != CELL_DRAW) return spec_exit(cell_is_win(v) ? EXIT_LOSS : EXIT_WIN); /* (no win in the region) */
     uint32_t q = rg_pos_id(g, them, j);
-    if (g->local[q] == NODE_NONE) return EXIT_DRAW;
+    if (g->local[q] == NODE_NONE) return spec_exit(EXIT_DRAW);
 
     xq_move_label label;
     if (g->mode == MODE_FULL) {
@@ -314,7 +329,7 @@ static uint32_t quiet_target(rgraph *g, uint32_t u, xq_board *b, const xq_index_
     }
     for (int i = 0; i < opp.n; i++)
         if (opp.sq[i] == from) opp.sq[i] = (uint8_t)to; /* the chased piece moved */
-    if (own2.n == 0 && opp.n == 0) return g->local[q];
+    if (own2.n == 0 && opp.n == 0) return spec_node(q, 0, 0);
 
     /* Sets are kept on the decoded board of the target entry, which may be
      * the mirror image of the board after the move. */
@@ -327,10 +342,12 @@ static uint32_t quiet_target(rgraph *g, uint32_t u, xq_board *b, const xq_index_
     uint8_t sets[2];
     sets[us] = mask_from_set(&d, them, &own2, mirrored);
     sets[them] = mask_from_set(&d, us, &opp, mirrored);
-    return node_of(g, q, sets[RED], sets[BLACK]);
+    return spec_node(q, sets[RED], sets[BLACK]);
 }
 
-static int expand(rgraph *g, uint32_t u)
+/* The edges of node u, in move order, into spec[] and flags[]; returns
+ * their count.  Reads the graph, writes nothing of it. */
+static int expand(const rgraph *g, uint32_t u, uint64_t *spec, uint8_t *flags)
 {
     uint64_t e = g->node_pos[u];
     uint64_t entry = g->pos_entry[e];
@@ -341,27 +358,52 @@ static int expand(rgraph *g, uint32_t u)
     /* Pseudo-legal moves: an illegal one reaches a position marked illegal
      * (retro.c), which the targets report as NODE_NONE. */
     xq_move list[XQ_MAX_MOVES];
-    int n = xq_gen_pseudo(&b, list);
+    int n = xq_gen_pseudo(&b, list), out = 0;
     for (int k = 0; k < n; k++) {
-        uint32_t target;
-        uint8_t flags = 0;
+        flags[out] = 0;
         if (b.sq[move_to(list[k])]) {
             xq_undo un;
             xq_make_move(&b, list[k], &un);
-            target = rg_capture_exit(g->t, un.captured, &b);
+            spec[out] = spec_exit(rg_capture_exit(g->t, un.captured, &b));
             xq_unmake_move(&b, list[k], &un);
         } else {
-            target = quiet_target(g, u, &b, &site, list[k], &flags);
-            if (target == NODE_MAX) return -1;
+            spec[out] = quiet_target(g, u, &b, &site, list[k], &flags[out]);
         }
-        if (target == NODE_NONE) continue;
-        if (add_edge(g, target, flags)) return -1;
+        if (spec[out] != spec_exit(NODE_NONE)) out++;
     }
-    return 0;
+    return out;
+}
+
+/* Nodes expanded in parallel at a time; each has room for XQ_MAX_MOVES
+ * edges (more than any position's pseudo-legal moves). */
+enum { BATCH = 4096 };
+
+typedef struct {
+    const rgraph *g;
+    uint32_t first; /* the batch's first node */
+    uint64_t *spec; /* BATCH * XQ_MAX_MOVES */
+    uint8_t *flags;
+    uint8_t *count; /* edges per node of the batch */
+} expand_job;
+
+static void expand_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
+{
+    (void)thread;
+    expand_job *j = arg;
+    for (uint64_t i = begin; i < end; i++)
+        j->count[i] =
+            (uint8_t)expand(j->g, j->first + (uint32_t)i, j->spec + i * XQ_MAX_MOVES, j->flags + i * XQ_MAX_MOVES);
 }
 
 static int predecessors(rgraph *g);
 
+/* Nodes are numbered in the order they are found, breadth first: the
+ * positions (empty sets) first, then each new (position, sets) as the
+ * edges of the nodes before it are numbered.  The moves of a batch of
+ * nodes are worked out in parallel (expand: the labels and index look-ups,
+ * the costly part), then their edges are numbered in node and move order
+ * by one thread, which creates nodes exactly as a single pass would: the
+ * graph does not depend on the threads. */
 int rg_build(rgraph *g)
 {
     for (uint32_t p = 0; p < g->npos; p++) {
@@ -369,13 +411,39 @@ int rg_build(rgraph *g)
         g->local[p] = g->nnodes;
         if (add_node(g, p, 0, 0)) return -1;
     }
-    for (uint32_t u = 0; u < g->nnodes; u++) { /* nnodes grows as sets appear */
-        uint64_t *f = grow(g, g->first, &g->first_cap, (uint64_t)u + 2, sizeof *g->first);
-        if (!f) return -1;
-        g->first = f;
-        g->first[u] = g->nedges;
-        if (expand(g, u)) return -1;
+    uint64_t scratch = (uint64_t)BATCH * XQ_MAX_MOVES * (sizeof(uint64_t) + 1) + BATCH;
+    if (rg_charge(g, scratch)) return -1;
+    expand_job job = {g, 0, malloc((uint64_t)BATCH * XQ_MAX_MOVES * sizeof(uint64_t)),
+                      malloc((uint64_t)BATCH * XQ_MAX_MOVES), malloc(BATCH)};
+    int rc = -1;
+    if (!job.spec || !job.flags || !job.count) {
+        snprintf(g->err, XQ_ERR_MAX, "out of memory for the repetition rulings' game graph");
+        goto out;
     }
+    for (uint32_t u = 0; u < g->nnodes;) { /* nnodes grows as sets appear */
+        uint32_t n = g->nnodes - u < BATCH ? g->nnodes - u : BATCH;
+        job.first = u;
+        par_for(g->threads, n, 64, expand_chunk, &job);
+        uint64_t *f = grow(g, g->first, &g->first_cap, (uint64_t)u + n + 1, sizeof *g->first);
+        if (!f) goto out;
+        g->first = f;
+        for (uint32_t i = 0; i < n; i++, u++) {
+            g->first[u] = g->nedges;
+            for (int k = 0; k < job.count[i]; k++) {
+                uint64_t sp = job.spec[(uint64_t)i * XQ_MAX_MOVES + k];
+                uint32_t target =
+                    (sp & SPEC_EXIT) ? (uint32_t)sp : node_of(g, (uint32_t)(sp >> 16), (uint8_t)(sp >> 8), (uint8_t)sp);
+                if (target == NODE_MAX || add_edge(g, target, job.flags[(uint64_t)i * XQ_MAX_MOVES + k])) goto out;
+            }
+        }
+    }
+    rc = 0;
+out:
+    free(job.spec);
+    free(job.flags);
+    free(job.count);
+    g->bytes -= scratch;
+    if (rc) return rc;
     uint64_t *f = grow(g, g->first, &g->first_cap, (uint64_t)g->nnodes + 1, sizeof *g->first);
     if (!f) return -1;
     g->first = f;
