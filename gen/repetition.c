@@ -84,11 +84,19 @@ typedef struct {
     uint32_t *queue;
 } solve_work;
 
+/* One parallel step of the solver: seeding, a layer of the attractor, or
+ * shrinking Z2.  Nodes join Z1 through an atomic counter into the queue,
+ * in an order that varies from run to run; Z1 itself, a least fixed point,
+ * and its size do not. */
 typedef struct {
     const rgraph *g;
     solve_work *s;
     int w, mode;
+    uint32_t head; /* the attractor's layer: queue[head..) */
+    uint32_t qn;   /* nodes queued */
 } seed_job;
+
+static void enqueue(seed_job *j, uint32_t u) { j->s->queue[__atomic_fetch_add(&j->qn, 1, __ATOMIC_RELAXED)] = u; }
 
 /* Whether node u (in Z2, not in A) starts Z1, and its counter: a winner
  * node with an edge into A, into a winning exit, or of priority 2 into Z2;
@@ -120,7 +128,7 @@ static void seed_node(const rgraph *g, solve_work *s, uint32_t u, int w, int mod
     }
     if (!mine) ok = need == 0;
     s->need[u] = mine ? 1 : need;
-    s->z1[u] = (uint8_t)ok;
+    __atomic_store_n(&s->z1[u], (uint8_t)ok, __ATOMIC_RELAXED);
 }
 
 /* Nodes are independent in seed_node, so the seeding runs in parallel:
@@ -130,41 +138,71 @@ static void seed_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
 {
     (void)thread;
     seed_job *j = arg;
-    for (uint64_t u = begin; u < end; u++)
-        if ((j->s->st[u] & (IN_A | IN_Z2)) == IN_Z2) seed_node(j->g, j->s, (uint32_t)u, j->w, j->mode);
+    for (uint64_t u = begin; u < end; u++) {
+        if ((j->s->st[u] & (IN_A | IN_Z2)) != IN_Z2) continue;
+        seed_node(j->g, j->s, (uint32_t)u, j->w, j->mode);
+        if (j->s->z1[u]) enqueue(j, (uint32_t)u);
+    }
 }
 
-/* Seeds Z1 inside Z2 and sets the loser nodes' counters.  Returns the
- * number of seeds queued (in node order). */
+/* Seeds Z1 inside Z2, sets the loser nodes' counters and queues the
+ * seeds.  Returns how many. */
 static uint32_t seed(const rgraph *g, solve_work *s, int w, int mode)
 {
-    seed_job job = {g, s, w, mode};
+    seed_job job = {g, s, w, mode, 0, 0};
     par_for(g->threads, g->nnodes, 1 << 12, seed_chunk, &job);
-    uint32_t qn = 0;
-    for (uint32_t u = 0; u < g->nnodes; u++)
-        if ((s->st[u] & (IN_A | IN_Z2)) == IN_Z2 && s->z1[u]) s->queue[qn++] = u;
-    return qn;
+    return job.qn;
 }
 
-/* Completes Z1 (the attractor through priority-1 edges) from the queued
- * seeds; returns its size.  Z1 is the least fixed point, so the order of
- * the queue does not change it. */
-static uint32_t attract(const rgraph *g, solve_work *s, uint32_t qn, int w)
+/* One layer of the attractor: the predecessors of the nodes that joined Z1
+ * last.  Winner nodes take any edge into Z1 (a priority-2 edge into Z2
+ * made them seeds already); loser nodes count their priority-1 edges, the
+ * only ones left in need, and join when the count reaches 0 (one thread
+ * sees it reach 0; the others' decrements go below it, harmlessly). */
+static void attract_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
 {
-    for (uint32_t qi = 0; qi < qn; qi++) {
-        uint32_t v = s->queue[qi];
+    (void)thread;
+    seed_job *j = arg;
+    const rgraph *g = j->g;
+    solve_work *s = j->s;
+    for (uint64_t i = begin; i < end; i++) {
+        uint32_t v = s->queue[j->head + i];
         for (uint64_t k = g->pfirst[v]; k < g->pfirst[v + 1]; k++) {
             uint32_t u = g->psrc[k];
-            if ((s->st[u] & (IN_A | IN_Z2)) != IN_Z2 || s->z1[u] || s->need[u] < 0) continue;
-            /* Winner nodes take any edge into Z1 (a priority-2 edge into
-             * Z2 made them seeds already); loser nodes count their
-             * priority-1 edges, the only ones left in need. */
-            if (rg_side_of(g, u) != w && --s->need[u] > 0) continue;
-            s->z1[u] = 1;
-            s->queue[qn++] = u;
+            if ((s->st[u] & (IN_A | IN_Z2)) != IN_Z2 || __atomic_load_n(&s->z1[u], __ATOMIC_RELAXED) ||
+                __atomic_load_n(&s->need[u], __ATOMIC_RELAXED) < 0)
+                continue;
+            if (rg_side_of(g, u) != j->w) {
+                if (__atomic_sub_fetch(&s->need[u], 1, __ATOMIC_RELAXED) != 0) continue;
+                __atomic_store_n(&s->z1[u], 1, __ATOMIC_RELAXED);
+            } else if (__atomic_exchange_n(&s->z1[u], 1, __ATOMIC_RELAXED)) {
+                continue; /* another thread took it */
+            }
+            enqueue(j, u);
         }
     }
-    return qn;
+}
+
+/* Completes Z1 (the attractor through priority-1 edges) from the qn
+ * queued seeds, a layer at a time; returns its size. */
+static uint32_t attract(const rgraph *g, solve_work *s, uint32_t qn, int w, int mode)
+{
+    seed_job job = {g, s, w, mode, 0, qn};
+    while (job.head < job.qn) {
+        uint32_t tail = job.qn;
+        par_for(g->threads, tail - job.head, 256, attract_chunk, &job);
+        job.head = tail;
+    }
+    return job.qn;
+}
+
+/* Takes the nodes of Z2 outside Z1 out of Z2. */
+static void shrink_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
+{
+    (void)thread;
+    solve_work *s = arg;
+    for (uint64_t u = begin; u < end; u++)
+        if ((s->st[u] & IN_Z2) && !s->z1[u]) s->st[u] &= (uint8_t)~IN_Z2;
 }
 
 /* Orders (1..) of the nodes w wins under `mode`; 0 where w does not win.
@@ -194,10 +232,9 @@ static int solve_winner(const rgraph *g, int w, int mode, uint8_t *order, int *o
                 z2++;
             }
         for (;;) { /* nu Z2 */
-            uint32_t z1 = attract(g, &s, seed(g, &s, w, mode), w);
+            uint32_t z1 = attract(g, &s, seed(g, &s, w, mode), w, mode);
             if (z1 == z2) break;
-            for (uint32_t u = 0; u < g->nnodes; u++)
-                if ((s.st[u] & IN_Z2) && !s.z1[u]) s.st[u] &= (uint8_t)~IN_Z2;
+            par_for(g->threads, g->nnodes, 1 << 14, shrink_chunk, &s);
             z2 = z1;
         }
         if (z2 == 0) break;
