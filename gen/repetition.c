@@ -94,9 +94,9 @@ typedef struct {
     int w, mode;
     uint32_t head; /* the attractor's layer: queue[head..) */
     uint32_t qn;   /* nodes queued */
-} seed_job;
+} solve_job;
 
-static void enqueue(seed_job *j, uint32_t u) { j->s->queue[__atomic_fetch_add(&j->qn, 1, __ATOMIC_RELAXED)] = u; }
+static void enqueue(solve_job *j, uint32_t u) { j->s->queue[__atomic_fetch_add(&j->qn, 1, __ATOMIC_RELAXED)] = u; }
 
 /* Whether node u (in Z2, not in A) starts Z1, and its counter: a winner
  * node with an edge into A, into a winning exit, or of priority 2 into Z2;
@@ -137,7 +137,7 @@ static void seed_node(const rgraph *g, solve_work *s, uint32_t u, int w, int mod
 static void seed_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
 {
     (void)thread;
-    seed_job *j = arg;
+    solve_job *j = arg;
     for (uint64_t u = begin; u < end; u++) {
         if ((j->s->st[u] & (IN_A | IN_Z2)) != IN_Z2) continue;
         seed_node(j->g, j->s, (uint32_t)u, j->w, j->mode);
@@ -149,7 +149,7 @@ static void seed_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
  * seeds.  Returns how many. */
 static uint32_t seed(const rgraph *g, solve_work *s, int w, int mode)
 {
-    seed_job job = {g, s, w, mode, 0, 0};
+    solve_job job = {.g = g, .s = s, .w = w, .mode = mode};
     par_for(g->threads, g->nnodes, 1 << 12, seed_chunk, &job);
     return job.qn;
 }
@@ -162,7 +162,7 @@ static uint32_t seed(const rgraph *g, solve_work *s, int w, int mode)
 static void attract_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
 {
     (void)thread;
-    seed_job *j = arg;
+    solve_job *j = arg;
     const rgraph *g = j->g;
     solve_work *s = j->s;
     for (uint64_t i = begin; i < end; i++) {
@@ -185,9 +185,9 @@ static void attract_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
 
 /* Completes Z1 (the attractor through priority-1 edges) from the qn
  * queued seeds, a layer at a time; returns its size. */
-static uint32_t attract(const rgraph *g, solve_work *s, uint32_t qn, int w, int mode)
+static uint32_t attract(const rgraph *g, solve_work *s, uint32_t qn, int w)
 {
-    seed_job job = {g, s, w, mode, 0, qn};
+    solve_job job = {.g = g, .s = s, .w = w, .qn = qn};
     while (job.head < job.qn) {
         uint32_t tail = job.qn;
         par_for(g->threads, tail - job.head, 256, attract_chunk, &job);
@@ -232,7 +232,7 @@ static int solve_winner(const rgraph *g, int w, int mode, uint8_t *order, int *o
                 z2++;
             }
         for (;;) { /* nu Z2 */
-            uint32_t z1 = attract(g, &s, seed(g, &s, w, mode), w, mode);
+            uint32_t z1 = attract(g, &s, seed(g, &s, w, mode), w);
             if (z1 == z2) break;
             par_for(g->threads, g->nnodes, 1 << 14, shrink_chunk, &s);
             z2 = z1;
