@@ -37,7 +37,7 @@ SOVERSION     = 0
 CSTD          = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 WARN          = -Wall -Wextra -Wshadow -Wmissing-prototypes
 ALL_CFLAGS    = $(CSTD) $(OPT) $(WARN) $(SANFLAGS) -fPIC -pthread $(CFLAGS)
-LIBS          = -llz4 -lxxhash -lpthread -lm
+LIBS          = -lzstd -llz4 -lxxhash -lpthread -lm
 ALL_LDFLAGS   = $(SANFLAGS) -pthread $(LDFLAGS)
 
 CORE_SRC  = $(sort $(wildcard core/*.c))

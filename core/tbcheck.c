@@ -10,7 +10,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <lz4.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,11 +41,10 @@ static int fail(xqf_check_report *r, int status, const char *why)
 
 /* Checks 10-11 of docs/FORMAT.md on one block: it decompresses to exactly
  * its symbols, and each symbol is one a reader accepts. */
-static int block_content_ok(const xqf_info *f, uint64_t k, const uint8_t *data, uint8_t *out)
+static int block_content_ok(const xqf_info *f, uint64_t k, const uint8_t *data, uint8_t *out, void **dctx)
 {
     uint64_t len = xqf_block_end(f, k) - xqf_block_begin(f, k), want = xqf_block_symbol_bytes(f, k);
-    int got = LZ4_decompress_safe((const char *)data, (char *)out, (int)len, (int)want);
-    if (got < 0 || (uint64_t)got != want) return 0;
+    if (xqf_block_decode(f, data, len, out, want, dctx) != XQF_OK) return 0;
     if (f->symbol_bytes == 0) {
         for (uint64_t i = 0; i < want; i++)
             for (int j = 0; j < 4; j++)
@@ -66,11 +64,15 @@ static int check_blocks(int fd, xqf_check_report *r, int deep)
 {
     const xqf_info *f = &r->info;
     uint64_t nblocks = 2 * (uint64_t)f->blocks;
-    size_t cap = CHUNK + (size_t)LZ4_compressBound(XQF_MAX_BLOCK_BYTES);
+    size_t cap = CHUNK + (size_t)xqf_max_compressed_bytes();
+    /* the decoding context is made here, so that running out of memory
+     * is never mistaken for a damaged block */
+    void *dctx = deep && f->codec == XQF_CODEC_ZSTD ? xqf_dctx_new() : NULL;
     uint8_t *buf = malloc(cap), *out = deep ? malloc(XQF_MAX_BLOCK_BYTES) : NULL;
-    if (!buf || (deep && !out)) {
+    if (!buf || (deep && !out) || (deep && f->codec == XQF_CODEC_ZSTD && !dctx)) {
         free(buf);
         free(out);
+        xqf_dctx_free(dctx);
         return fail(r, XQF_NOMEM, "out of memory");
     }
     uint64_t k = 0, first_bad = 0;
@@ -82,6 +84,7 @@ static int check_blocks(int fd, xqf_check_report *r, int deep)
         if (xqf_read_at(fd, buf, (size_t)len, begin)) {
             free(buf);
             free(out);
+            xqf_dctx_free(dctx);
             snprintf(r->why, sizeof r->why, "cannot read block %llu (file shrank while checked?)",
                      (unsigned long long)k);
             return fail(r, XQF_CORRUPT, NULL);
@@ -90,12 +93,13 @@ static int check_blocks(int fd, xqf_check_report *r, int deep)
         for (; k < e; k++) {
             const uint8_t *data = buf + (xqf_block_begin(f, k) - begin);
             r->blocks++;
-            if (xqf_block_sound(f, k, data) && (!deep || block_content_ok(f, k, data, out))) continue;
+            if (xqf_block_sound(f, k, data) && (!deep || block_content_ok(f, k, data, out, &dctx))) continue;
             if (!r->bad_blocks++) first_bad = k;
         }
     }
     free(buf);
     free(out);
+    xqf_dctx_free(dctx);
     if (!r->bad_blocks) return XQF_OK;
     snprintf(r->why, sizeof r->why, "%llu of %llu blocks damaged, the first block %llu (%s to move, entries from %llu)",
              (unsigned long long)r->bad_blocks, (unsigned long long)nblocks, (unsigned long long)first_bad,

@@ -14,8 +14,8 @@
 
 #include "tbformat.h"
 
-/* Beyond tbformat.h's XQF_OK, XQF_CORRUPT and XQF_MISMATCH. */
-enum { XQF_MISSING = -3, XQF_IO = -4, XQF_NOMEM = -5 };
+/* Beyond tbformat.h's XQF_OK, XQF_CORRUPT, XQF_MISMATCH and XQF_NOMEM. */
+enum { XQF_MISSING = -3, XQF_IO = -4 };
 
 typedef struct {
     int status;            /* XQF_OK or one of the failures */

@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <zstd.h>
 #define XXH_STATIC_LINKING_ONLY /* XXH64_state_t on the stack: no allocation to fail */
 #include <xxhash.h>
 
@@ -139,18 +140,14 @@ int xqf_check_meta(xqf_info *f, const uint8_t *meta, char why[XQF_WHY_MAX])
     uint64_t nblocks = 2 * (uint64_t)f->blocks;
     /* 7: the meta hash covers the header but itself, and everything up to
      * the first block, so with the block checksums every byte is covered */
-    XXH64_state_t st;
-    XXH64_reset(&st, 0);
-    XXH64_update(&st, meta, XQF_OFF_META_HASH);
-    XXH64_update(&st, meta + XQF_HEADER_SIZE, (size_t)(f->meta_bytes - XQF_HEADER_SIZE));
-    if (XXH64_digest(&st) != xqf_get64(meta + XQF_OFF_META_HASH))
+    if (xqf_meta_hash(meta, f->meta_bytes) != xqf_get64(meta + XQF_OFF_META_HASH))
         return refuse(XQF_CORRUPT, why, "header or block tables damaged (meta checksum)");
     f->map = meta + XQF_HEADER_SIZE;
     f->offsets = f->map + map_bytes;
     f->checksums = f->offsets + (nblocks + 1) * 8;
     /* 8 */
     if (xqf_get64(f->offsets) != f->meta_bytes) return refuse(XQF_CORRUPT, why, "the first block is misplaced");
-    uint64_t prev = f->meta_bytes, bound = (uint64_t)LZ4_compressBound(XQF_MAX_BLOCK_BYTES);
+    uint64_t prev = f->meta_bytes, bound = xqf_max_compressed_bytes();
     for (uint64_t k = 1; k <= nblocks; k++) {
         uint64_t o = xqf_get64(f->offsets + 8 * k);
         if (o < prev || o > f->size || o - prev > bound)
@@ -165,6 +162,9 @@ int xqf_check_meta(xqf_info *f, const uint8_t *meta, char why[XQF_WHY_MAX])
     f->rules = xqf_get32(meta + XQF_OFF_REPETITION);
     f->limit = xqf_get32(meta + XQF_OFF_MOVE_LIMIT);
     uint32_t revision = xqf_get32(meta + XQF_OFF_GEN_REVISION);
+    f->codec = xqf_get32(meta + XQF_OFF_CODEC);
+    if (f->codec < XQF_CODEC_LZ4 || f->codec > XQF_CODEC_MAX)
+        return refuse(XQF_MISMATCH, why, "block codec %u is unknown to this reader", f->codec);
     if (f->rules > XQF_REPETITION_MAX)
         return refuse(XQF_MISMATCH, why, "repetition rule %u is unknown to this reader", f->rules);
     if (f->limit > XQF_MAX_LIMIT)
@@ -189,3 +189,36 @@ int xqf_block_sound(const xqf_info *f, uint64_t k, const uint8_t *data)
     uint64_t n = xqf_block_end(f, k) - xqf_block_begin(f, k);
     return XXH64(data, (size_t)n, 0) == xqf_get64(f->checksums + 8 * k);
 }
+
+uint64_t xqf_meta_hash(const uint8_t *meta, uint64_t meta_bytes)
+{
+    XXH64_state_t st;
+    XXH64_reset(&st, 0);
+    XXH64_update(&st, meta, XQF_OFF_META_HASH);
+    XXH64_update(&st, meta + XQF_OFF_META_HASH + 8, (size_t)(meta_bytes - XQF_OFF_META_HASH - 8));
+    return XXH64_digest(&st);
+}
+
+uint64_t xqf_max_compressed_bytes(void)
+{
+    uint64_t lz4 = (uint64_t)LZ4_compressBound(XQF_MAX_BLOCK_BYTES), zstd = ZSTD_compressBound(XQF_MAX_BLOCK_BYTES);
+    return lz4 > zstd ? lz4 : zstd;
+}
+
+int xqf_block_decode(const xqf_info *f, const uint8_t *src, uint64_t len, uint8_t *out, uint64_t want, void **dctx)
+{
+    if (f->codec == XQF_CODEC_LZ4) {
+        int got = LZ4_decompress_safe((const char *)src, (char *)out, (int)len, (int)want);
+        return got >= 0 && (uint64_t)got == want ? XQF_OK : XQF_CORRUPT;
+    }
+    if (f->codec != XQF_CODEC_ZSTD) return XQF_CORRUPT;
+    if (!*dctx && !(*dctx = xqf_dctx_new())) return XQF_NOMEM;
+    /* A frame that claims more than `want` bytes fails with "destination
+     * too small" rather than writing past out. */
+    size_t got = ZSTD_decompressDCtx(*dctx, out, (size_t)want, src, (size_t)len);
+    return !ZSTD_isError(got) && got == want ? XQF_OK : XQF_CORRUPT;
+}
+
+void *xqf_dctx_new(void) { return ZSTD_createDCtx(); }
+
+void xqf_dctx_free(void *dctx) { ZSTD_freeDCtx(dctx); }

@@ -13,7 +13,8 @@
  *   NAME.xqtb  the generator's raw file (gen/rawfile.c), which engines never
  *              read
  * Each compressed file holds both sides to move, red's entries first, cut
- * into blocks of block_entries entries that LZ4 compresses independently.
+ * into blocks of block_entries entries compressed independently by the
+ * file's codec (Zstandard or LZ4, named in its header).
  */
 #ifndef XQ_TBFORMAT_H
 #define XQ_TBFORMAT_H
@@ -45,7 +46,7 @@ const char *xqf_kind_magic(int kind);
 void xqf_path(const char *dir, const char *name, int kind, char *buf, size_t len);
 
 enum {
-    XQF_VERSION = 1, /* format version this code reads and writes */
+    XQF_VERSION = 2, /* format version this code reads and writes (1: LZ4 only, no codec field) */
     XQF_HEADER_SIZE = 128,
     XQF_NAME_SIZE = 36,
     XQF_INDEX_LAYOUT = 2,          /* core/index.c's numbering of entries (docs/FORMAT.md, "Index layout 2") */
@@ -56,6 +57,11 @@ enum {
      * refuse files of another revision, and `gen` rebuilds them. */
     XQF_GEN_REVISION = 2,
 };
+
+/* Block codecs (header field XQF_OFF_CODEC): how every block of a file is
+ * compressed.  LZ4 decodes fastest; Zstandard adds an entropy stage and
+ * makes files 35-45% smaller (docs/BENCHMARKS.md, "Compression"). */
+enum { XQF_CODEC_LZ4 = 1, XQF_CODEC_ZSTD = 2, XQF_CODEC_MAX = 2 };
 
 /* WDL symbols (2 bits). */
 enum { XQF_WDL_LOSS = 0, XQF_WDL_DRAW = 1, XQF_WDL_WIN = 2 };
@@ -96,8 +102,9 @@ enum {
     XQF_OFF_GEN_REVISION = 88,  /* u32 */
     XQF_OFF_SYMBOLS = 92,       /* u32: M, entries of the DTM map (WDL 0) */
     XQF_OFF_FILE_SIZE = 96,     /* u64 */
-    XQF_OFF_META_HASH = 104,    /* u64: XXH64 of bytes [0,104) and [128, data) */
-    XQF_OFF_RESERVED = 112,     /* 16 bytes, zero */
+    XQF_OFF_META_HASH = 104,    /* u64: XXH64 of bytes [0,104) and [112, data) */
+    XQF_OFF_CODEC = 112,        /* u32: XQF_CODEC_LZ4 or XQF_CODEC_ZSTD */
+    XQF_OFF_RESERVED = 116,     /* 12 bytes, zero */
 };
 
 /* After the header, in order:
@@ -105,9 +112,14 @@ enum {
  *   offsets      (2 * blocks + 1) x u64: block k (side * blocks + i) is
  *                bytes [offsets[k], offsets[k+1]) of the file
  *   checksums    2 * blocks x u64: XXH64 (seed 0) of each compressed block
- *   blocks       LZ4 data, back to back; offsets[0] is where they start
+ *   blocks       compressed data (an LZ4 block, or a Zstandard frame),
+ *                back to back; offsets[0] is where they start
  * The meta hash covers the header (but itself) and everything up to the
  * first block, so with the per-block checksums every byte is covered. */
+
+/* The meta hash of a file's metadata (its first meta_bytes bytes): XXH64
+ * (seed 0) of bytes [0, 104) followed by [112, meta_bytes). */
+uint64_t xqf_meta_hash(const uint8_t *meta, uint64_t meta_bytes);
 
 static inline uint32_t xqf_get32(const uint8_t *p)
 {
@@ -140,7 +152,7 @@ static inline uint64_t xqf_block_bytes(uint32_t symbol_bytes, uint64_t entries)
 /* Results of the checks: a file is sound, damaged, or sound but built for
  * something else (another format version, index layout, rule set field
  * value, or generator revision), which regenerating fixes. */
-enum { XQF_OK = 0, XQF_CORRUPT = -1, XQF_MISMATCH = -2 };
+enum { XQF_OK = 0, XQF_CORRUPT = -1, XQF_MISMATCH = -2, XQF_NOMEM = -5 };
 enum { XQF_WHY_MAX = 160 };
 
 typedef struct {
@@ -151,6 +163,7 @@ typedef struct {
     int32_t max_dtm;     /* longest DTM (DTC in a DTC file), -1 if none */
     uint32_t rules;      /* repetition rule field */
     uint32_t limit;      /* move limit field, plies (0 = none) */
+    uint32_t codec;      /* XQF_CODEC_LZ4 or XQF_CODEC_ZSTD */
     uint64_t meta_bytes; /* header, map, offsets and checksums: [0, meta_bytes) */
     /* Into the metadata, once xqf_check_meta has accepted it. */
     const uint8_t *map, *offsets, *checksums;
@@ -179,5 +192,19 @@ uint64_t xqf_block_symbol_bytes(const xqf_info *f, uint64_t k);
 
 /* Whether the compressed bytes of block k hash to its stored checksum. */
 int xqf_block_sound(const xqf_info *f, uint64_t k, const uint8_t *data);
+
+/* Most compressed bytes a block of at most XQF_MAX_BLOCK_BYTES symbols can
+ * take under either codec (check 8). */
+uint64_t xqf_max_compressed_bytes(void);
+
+/* Decompresses the len bytes at src, a block of f, into out, which must
+ * receive exactly `want` bytes (check 10).  *dctx is a decoding context
+ * the caller keeps between calls and releases with xqf_dctx_free (NULL at
+ * first; a Zstandard block creates it).  Returns XQF_OK, XQF_CORRUPT if the
+ * block does not decode to exactly `want` bytes, or XQF_NOMEM if no
+ * context could be allocated. */
+int xqf_block_decode(const xqf_info *f, const uint8_t *src, uint64_t len, uint8_t *out, uint64_t want, void **dctx);
+void *xqf_dctx_new(void); /* NULL if out of memory */
+void xqf_dctx_free(void *dctx);
 
 #endif

@@ -8,8 +8,8 @@
  *   - DTM values are replaced by their rank in a frequency table, so the
  *     common values are small numbers and LZ4's matches repeat more;
  *   - WDL needs only 2 bits an entry, packed four to a byte.
- * Blocks are compressed independently with LZ4HC, so a reader decompresses
- * only the block it needs.
+ * Blocks are compressed independently (Zstandard by default, LZ4HC on
+ * request), so a reader decompresses only the block it needs.
  */
 #include "compress.h"
 
@@ -21,6 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <xxhash.h>
+#include <zstd.h>
 
 #include "atomic_file.h"
 #include "cell.h"
@@ -181,34 +182,62 @@ int tb_symbol_stream(const tb_table *t, int kind, int side, uint32_t block_entri
 typedef struct {
     const symbol_coder *coder;
     uint32_t block_entries, blocks; /* per side */
-    int level;
+    int codec, level;
     uint8_t **data; /* compressed block k */
     uint32_t *size;
+    ZSTD_CCtx *cctx[PAR_MAX_THREADS]; /* per thread, made at its first block */
     int failed;
 } block_job;
 
+/* Most bytes a compressed block of raw_cap symbol bytes can take. */
+static uint64_t compressed_bound(int codec, uint64_t raw_cap)
+{
+    return codec == XQF_CODEC_ZSTD ? ZSTD_compressBound((size_t)raw_cap) : (uint64_t)LZ4_compressBound((int)raw_cap);
+}
+
+/* Compresses n bytes at src into dst (cap bytes); the length, or 0 on
+ * failure.  Zstandard frames carry no checksum (each block has its XXH64
+ * in the file), no content size (the reader knows it) and no dictionary
+ * ID: 6-9 bytes a block saved. */
+static size_t compress_one(block_job *j, int thread, const uint8_t *src, size_t n, uint8_t *dst, size_t cap)
+{
+    if (j->codec == XQF_CODEC_LZ4) {
+        int len = LZ4_compress_HC((const char *)src, (char *)dst, (int)n, (int)cap, j->level);
+        return len > 0 ? (size_t)len : 0;
+    }
+    ZSTD_CCtx *c = j->cctx[thread];
+    if (!c) {
+        if (!(c = j->cctx[thread] = ZSTD_createCCtx())) return 0;
+        if (ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_compressionLevel, j->level)) ||
+            ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_contentSizeFlag, 0)) ||
+            ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_checksumFlag, 0)) ||
+            ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_dictIDFlag, 0)))
+            return 0;
+    }
+    size_t len = ZSTD_compress2(c, dst, cap, src, n);
+    return ZSTD_isError(len) ? 0 : len;
+}
+
 static void compress_blocks(void *arg, uint64_t begin, uint64_t end, int thread)
 {
-    (void)thread;
     block_job *j = arg;
     const tb_table *t = j->coder->t;
     uint64_t raw_cap = xqf_block_bytes(j->coder->symbol_bytes, j->block_entries);
     uint8_t *raw = malloc(raw_cap);
-    int bound = LZ4_compressBound((int)raw_cap);
+    size_t bound = (size_t)compressed_bound(j->codec, raw_cap);
     for (uint64_t k = begin; k < end; k++) {
         int side = (int)(k / j->blocks);
         uint64_t first = (k % j->blocks) * j->block_entries;
         uint64_t n = t->ix.size - first < j->block_entries ? t->ix.size - first : j->block_entries;
-        uint8_t *dst = malloc((size_t)bound);
+        uint8_t *dst = malloc(bound);
         if (!raw || !dst) {
             free(dst);
             __atomic_store_n(&j->failed, 1, __ATOMIC_RELAXED);
             continue;
         }
         encode_block(j->coder, side, first, n, raw);
-        int len = LZ4_compress_HC((const char *)raw, (char *)dst, (int)xqf_block_bytes(j->coder->symbol_bytes, n),
-                                  bound, j->level);
-        if (len <= 0) {
+        size_t len = compress_one(j, thread, raw, (size_t)xqf_block_bytes(j->coder->symbol_bytes, n), dst, bound);
+        if (len == 0) {
             free(dst);
             __atomic_store_n(&j->failed, 1, __ATOMIC_RELAXED);
             continue;
@@ -230,8 +259,8 @@ static int longest_dtc(const tb_table *t)
     return longest;
 }
 
-static int write_kind(const tb_table *t, const char *dir, int kind, uint32_t block_entries, int level, int threads,
-                      uint64_t *file_bytes, uint64_t *raw_bytes, char err[XQ_ERR_MAX])
+static int write_kind(const tb_table *t, const char *dir, int kind, uint32_t block_entries, int codec, int level,
+                      int threads, uint64_t *file_bytes, uint64_t *raw_bytes, char err[XQ_ERR_MAX])
 {
     symbol_coder *coder = malloc(sizeof *coder);
     if (!coder || coder_init(coder, t, kind)) {
@@ -241,8 +270,13 @@ static int write_kind(const tb_table *t, const char *dir, int kind, uint32_t blo
     }
     uint32_t blocks = (uint32_t)((t->ix.size + block_entries - 1) / block_entries);
     uint64_t nblocks = 2 * (uint64_t)blocks;
-    block_job job = {
-        coder, block_entries, blocks, level, calloc(nblocks, sizeof(uint8_t *)), calloc(nblocks, sizeof(uint32_t)), 0};
+    block_job job = {.coder = coder,
+                     .block_entries = block_entries,
+                     .blocks = blocks,
+                     .codec = codec,
+                     .level = level,
+                     .data = calloc(nblocks, sizeof(uint8_t *)),
+                     .size = calloc(nblocks, sizeof(uint32_t))};
     uint32_t map_bytes = kind != XQF_KIND_WDL ? ((coder->nsymbols * 2 + 7) / 8) * 8 : 0;
     uint64_t meta = XQF_HEADER_SIZE + map_bytes + (nblocks + 1) * 8 + nblocks * 8;
     uint8_t *m = calloc(1, meta);
@@ -253,7 +287,7 @@ static int write_kind(const tb_table *t, const char *dir, int kind, uint32_t blo
     }
     par_for(threads, nblocks, 1, compress_blocks, &job);
     if (job.failed) {
-        snprintf(err, XQ_ERR_MAX, "out of memory (or LZ4 failure) compressing");
+        snprintf(err, XQ_ERR_MAX, "out of memory (or a compressor failure) compressing");
         goto out;
     }
     /* header */
@@ -271,6 +305,7 @@ static int write_kind(const tb_table *t, const char *dir, int kind, uint32_t blo
     xqf_put32(m + XQF_OFF_MAX_DTM, (uint32_t)(int32_t)(kind == XQF_KIND_DTC ? longest_dtc(t) : t->max_dtm));
     xqf_put32(m + XQF_OFF_GEN_REVISION, TB_GEN_REVISION);
     xqf_put32(m + XQF_OFF_SYMBOLS, kind != XQF_KIND_WDL ? coder->nsymbols : 0);
+    xqf_put32(m + XQF_OFF_CODEC, (uint32_t)codec);
     /* DTM map, offsets, checksums */
     uint8_t *p = m + XQF_HEADER_SIZE;
     for (uint32_t i = 0; kind != XQF_KIND_WDL && i < coder->nsymbols; i++) {
@@ -286,16 +321,7 @@ static int write_kind(const tb_table *t, const char *dir, int kind, uint32_t blo
     p += (nblocks + 1) * 8;
     for (uint64_t k = 0; k < nblocks; k++) xqf_put64(p + 8 * k, XXH64(job.data[k], job.size[k], 0));
     xqf_put64(m + XQF_OFF_FILE_SIZE, off);
-    XXH64_state_t *h = XXH64_createState();
-    if (!h) {
-        snprintf(err, XQ_ERR_MAX, "out of memory compressing");
-        goto out;
-    }
-    XXH64_reset(h, 0);
-    XXH64_update(h, m, XQF_OFF_META_HASH);
-    XXH64_update(h, m + XQF_HEADER_SIZE, meta - XQF_HEADER_SIZE);
-    xqf_put64(m + XQF_OFF_META_HASH, XXH64_digest(h));
-    XXH64_freeState(h);
+    xqf_put64(m + XQF_OFF_META_HASH, xqf_meta_hash(m, meta));
 
     char path[4096];
     tb_compressed_path(dir, &t->mat, kind, path, sizeof path);
@@ -310,6 +336,7 @@ static int write_kind(const tb_table *t, const char *dir, int kind, uint32_t blo
     *file_bytes = off;
     *raw_bytes = 2 * xqf_block_bytes(coder->symbol_bytes, t->ix.size);
 out:
+    for (int i = 0; i < PAR_MAX_THREADS; i++) ZSTD_freeCCtx(job.cctx[i]);
     for (uint64_t k = 0; job.data && k < nblocks; k++) free(job.data[k]);
     free(job.data);
     free(job.size);
@@ -319,36 +346,62 @@ out:
     return rc;
 }
 
+/* Bytes one thread's compression state takes for blocks of raw_cap bytes:
+ * LZ4HC allocates a state per call; a Zstandard context sizes its tables
+ * to the input, so one is measured on a block of that size (the stable API
+ * has no exact estimate), with room for malloc's headers. */
+static uint64_t codec_state_bytes(int codec, int level, uint64_t raw_cap)
+{
+    if (codec == XQF_CODEC_LZ4) return (uint64_t)LZ4_sizeofStateHC();
+    ZSTD_CCtx *c = ZSTD_createCCtx();
+    uint8_t *src = calloc(1, (size_t)raw_cap), *dst = malloc(ZSTD_compressBound((size_t)raw_cap));
+    uint64_t bytes = 0;
+    if (c && src && dst && !ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_compressionLevel, level)) &&
+        !ZSTD_isError(ZSTD_compress2(c, dst, ZSTD_compressBound((size_t)raw_cap), src, (size_t)raw_cap)))
+        bytes = ZSTD_sizeof_CCtx(c) + (64 << 10);
+    ZSTD_freeCCtx(c);
+    free(src);
+    free(dst);
+    return bytes ? bytes : 64u << 20; /* not measurable: a bound above any level's tables for 1 MiB */
+}
+
 /* What write_kind allocates at most for one kind: the coder, and either
  * coder_init's counting arrays or the rank table with the job, the header,
- * every compressed block (each allocated at LZ4's bound) and each thread's
- * raw block and LZ4HC state (LZ4_compress_HC allocates one per call). */
-static uint64_t kind_work_bytes(uint64_t entries, int kind, uint32_t symbol_bytes, uint32_t block_entries, int threads)
+ * every compressed block (each allocated at the codec's bound) and each
+ * thread's raw block and compression state. */
+static uint64_t kind_work_bytes(uint64_t entries, int kind, uint32_t symbol_bytes, uint32_t block_entries, int codec,
+                                int level, int threads)
 {
     uint64_t raw_cap = xqf_block_bytes(symbol_bytes, block_entries);
     uint64_t blocks = 2 * ((entries + block_entries - 1) / block_entries);
     uint64_t symbols = kind == XQF_KIND_WDL ? 0 : symbol_bytes == 1 ? 256 : XQF_MAX_SYMBOLS;
     uint64_t meta = XQF_HEADER_SIZE + ((symbols * 2 + 7) / 8) * 8 + (blocks + 1) * 8 + blocks * 8;
     /* malloc's own header on each block (glibc: 16 bytes, rounded to 16) */
-    uint64_t block = (uint64_t)LZ4_compressBound((int)raw_cap) + 32;
+    uint64_t block = compressed_bound(codec, raw_cap) + 32;
     uint64_t job = blocks * (sizeof(uint8_t *) + sizeof(uint32_t)) + meta + blocks * block +
-                   (uint64_t)threads * (raw_cap + (uint64_t)LZ4_sizeofStateHC());
+                   (uint64_t)threads * (raw_cap + codec_state_bytes(codec, level, raw_cap));
     uint64_t counting = kind == XQF_KIND_WDL ? 0 : (uint64_t)CODES * (sizeof(uint64_t) + 2 * sizeof(uint32_t));
     uint64_t rank = kind == XQF_KIND_WDL ? 0 : (uint64_t)CODES * sizeof(uint32_t);
     return sizeof(symbol_coder) + (counting > rank + job ? counting : rank + job);
 }
 
+static int default_level(int codec) { return codec == XQF_CODEC_LZ4 ? TB_LZ4HC_LEVEL : TB_ZSTD_LEVEL; }
+
 uint64_t tb_compress_work_bytes(uint64_t entries, int width, int rules, int limit, int threads)
 {
     if (threads < 1) threads = 1;
-    if (threads > 64) threads = 64; /* par_for's most */
+    if (threads > PAR_MAX_THREADS) threads = PAR_MAX_THREADS;
     /* A DTM of one-byte cells has at most 253 symbols (DTM 0..251 and the
      * draw); ruled results and wide cells may need two bytes, as may DTC. */
     uint32_t dtm_bytes = width == 1 && rules == XQ_RULES_NONE ? 1 : 2;
-    uint64_t most = kind_work_bytes(entries, XQF_KIND_WDL, 0, TB_WDL_BLOCK_ENTRIES, threads);
-    uint64_t dtm = kind_work_bytes(entries, XQF_KIND_DTM, dtm_bytes, TB_DTM_BLOCK_ENTRIES, threads);
+    uint64_t most = kind_work_bytes(entries, XQF_KIND_WDL, 0, TB_WDL_BLOCK_ENTRIES, TB_WDL_CODEC,
+                                    default_level(TB_WDL_CODEC), threads);
+    uint64_t dtm = kind_work_bytes(entries, XQF_KIND_DTM, dtm_bytes, TB_DTM_BLOCK_ENTRIES, TB_DTM_CODEC,
+                                   default_level(TB_DTM_CODEC), threads);
     if (dtm > most) most = dtm;
-    uint64_t dtc = limit ? kind_work_bytes(entries, XQF_KIND_DTC, 2, TB_DTM_BLOCK_ENTRIES, threads) : 0;
+    uint64_t dtc = limit ? kind_work_bytes(entries, XQF_KIND_DTC, 2, TB_DTM_BLOCK_ENTRIES, TB_DTM_CODEC,
+                                           default_level(TB_DTM_CODEC), threads)
+                         : 0;
     return dtc > most ? dtc : most;
 }
 
@@ -361,7 +414,12 @@ int tb_compress_write(const tb_table *t, const char *dir, const tb_compress_opti
     if (!r) r = &dummy;
     memset(r, 0, sizeof *r);
     int threads = o->threads > 0 ? o->threads : par_cores();
-    int level = o->level > 0 ? o->level : LZ4HC_CLEVEL_MAX;
+    int wc = o->wdl_codec ? o->wdl_codec : TB_WDL_CODEC, dc = o->dtm_codec ? o->dtm_codec : TB_DTM_CODEC;
+    if (wc < XQF_CODEC_LZ4 || wc > XQF_CODEC_MAX || dc < XQF_CODEC_LZ4 || dc > XQF_CODEC_MAX) {
+        snprintf(err, XQ_ERR_MAX, "unknown codec");
+        return -1;
+    }
+    int wl = o->level > 0 ? o->level : default_level(wc), dl = o->level > 0 ? o->level : default_level(dc);
     uint32_t wb = o->wdl_block_entries ? o->wdl_block_entries : TB_WDL_BLOCK_ENTRIES;
     uint32_t db = o->dtm_block_entries ? o->dtm_block_entries : TB_DTM_BLOCK_ENTRIES;
     if (wb % 4 || wb > 4u * XQF_MAX_BLOCK_BYTES || db > XQF_MAX_BLOCK_BYTES / 2) {
@@ -371,9 +429,9 @@ int tb_compress_write(const tb_table *t, const char *dir, const tb_compress_opti
     for (int s = 0; s < 2; s++)
         for (uint64_t i = 0; i < t->ix.size; i++)
             r->legal_entries += cell_get(t->cells[s], t->width, i) != CELL_ILLEGAL;
-    if (write_kind(t, dir, XQF_KIND_WDL, wb, level, threads, &r->wdl_bytes, &r->wdl_raw, err)) return -1;
-    if (write_kind(t, dir, XQF_KIND_DTM, db, level, threads, &r->dtm_bytes, &r->dtm_raw, err)) return -1;
-    if (t->limit) return write_kind(t, dir, XQF_KIND_DTC, db, level, threads, &r->dtc_bytes, &r->dtc_raw, err);
+    if (write_kind(t, dir, XQF_KIND_WDL, wb, wc, wl, threads, &r->wdl_bytes, &r->wdl_raw, err)) return -1;
+    if (write_kind(t, dir, XQF_KIND_DTM, db, dc, dl, threads, &r->dtm_bytes, &r->dtm_raw, err)) return -1;
+    if (t->limit) return write_kind(t, dir, XQF_KIND_DTC, db, dc, dl, threads, &r->dtc_bytes, &r->dtc_raw, err);
     /* A DTC file left by a build with a move limit would describe another
      * game than the files just written: `xqtb check` reports it as stale,
      * and nothing should read it. */

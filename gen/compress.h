@@ -6,26 +6,34 @@
 #define XQ_COMPRESS_H
 
 #include "tb.h"
+#include "tbformat.h"
 
 typedef struct {
     uint32_t wdl_block_entries; /* 0 = default */
-    uint32_t dtm_block_entries; /* 0 = default */
-    int level;                  /* LZ4HC level; 0 = the highest */
+    uint32_t dtm_block_entries; /* for DTM and DTC; 0 = default */
+    int level;                  /* the codec's level; 0 = its default (TB_LZ4HC_LEVEL, TB_ZSTD_LEVEL) */
     int threads;                /* 0 = all cores */
+    int wdl_codec, dtm_codec;   /* XQF_CODEC_LZ4 or XQF_CODEC_ZSTD; 0 = default (DTM's for DTC too) */
 } tb_compress_options;
 
 typedef struct {
     uint64_t legal_entries;                   /* both sides */
     uint64_t wdl_bytes, dtm_bytes, dtc_bytes; /* file sizes (DTC 0 without a move limit) */
-    uint64_t wdl_raw, dtm_raw, dtc_raw;       /* symbol bytes before LZ4 */
+    uint64_t wdl_raw, dtm_raw, dtc_raw;       /* symbol bytes before compression */
 } tb_compress_report;
 
-/* Default block sizes, chosen by scripts/bench-compress (docs/BENCHMARKS.md):
- * WDL is probed inside a search, where a cold block must be quick and the
- * file is tiny anyway, so its blocks are small (4 KiB decompressed); DTM
- * serves root moves and study, so it trades some latency for size
- * (16 KiB). */
-enum { TB_WDL_BLOCK_ENTRIES = 1 << 14, TB_DTM_BLOCK_ENTRIES = 1 << 14 };
+/* Default block sizes, codecs and levels, chosen by scripts/bench-compress
+ * (docs/BENCHMARKS.md, "Compression").  Zstandard's level 12 costs about
+ * what LZ4HC's highest level did, and higher levels gain 1-2% for two to
+ * four times the time. */
+enum {
+    TB_WDL_BLOCK_ENTRIES = 1 << 14,
+    TB_DTM_BLOCK_ENTRIES = 1 << 13,
+    TB_WDL_CODEC = XQF_CODEC_ZSTD,
+    TB_DTM_CODEC = XQF_CODEC_ZSTD,
+    TB_ZSTD_LEVEL = 12,
+    TB_LZ4HC_LEVEL = 12,
+};
 
 /* Path of a compressed file: DIR/NAME.xqw (kind XQF_KIND_WDL), .xqd (DTM)
  * or .xqc (DTC). */
@@ -41,7 +49,7 @@ int tb_compress_write(const tb_table *t, const char *dir, const tb_compress_opti
  * move limit, compressing on `threads` threads (memplan.h). */
 uint64_t tb_compress_work_bytes(uint64_t entries, int width, int rules, int limit, int threads);
 
-/* The symbol stream of one side exactly as a file stores it before LZ4
+/* The symbol stream of one side exactly as a file stores it before compression
  * (for benchmarks that compare other compressors on the same data).
  * out must hold xqf_block_bytes(symbol_bytes, N) bytes.  Returns the symbol
  * bytes per entry (0 for 2-bit WDL) or -1 if out of memory. */

@@ -37,7 +37,7 @@ static void run_chunks(par_job *j, int thread)
  * threads, never of results.  One loop uses the pool at a time (`owner`);
  * a loop started while it is busy (from another thread, or from inside a
  * loop's function) starts threads of its own, as before the pool. */
-enum { MAX_THREADS = 64, SPIN_ROUNDS = 200 };
+enum { MAX_THREADS = PAR_MAX_THREADS, SPIN_ROUNDS = 200 };
 
 static struct {
     pthread_mutex_t lock; /* guards the fields below */

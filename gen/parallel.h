@@ -12,6 +12,9 @@
 /* fn(arg, begin, end, thread) for consecutive ranges covering [0, n); each
  * range starts at a multiple of grain.  thread is 0..threads-1, for
  * per-thread scratch and counters. */
+/* Most threads a loop runs on (more are cut to this). */
+enum { PAR_MAX_THREADS = 64 };
+
 typedef void (*par_fn)(void *arg, uint64_t begin, uint64_t end, int thread);
 
 /* Runs fn over [0, n) on `threads` threads (1 = in the caller): the

@@ -75,7 +75,7 @@ void xq_cache_free(xq_cache *c)
     for (int s = 0; s < SHARDS; s++) {
         for (uint32_t i = 0; c->shard[s].slots && i < c->shard[s].nslots; i++) free(c->shard[s].slots[i].data);
         free(c->shard[s].slots);
-        free(c->shard[s].scratch.data);
+        xqf_scratch_free(&c->shard[s].scratch);
         pthread_mutex_destroy(&c->shard[s].lock);
     }
     free(c);

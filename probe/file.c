@@ -5,7 +5,6 @@
 #include "file.h"
 
 #include <fcntl.h>
-#include <lz4.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -116,8 +115,15 @@ int xqf_read_block(xqf_file *f, uint64_t k, xqf_scratch *scratch, uint8_t *out, 
         src = scratch->data;
     }
     if (!xqf_block_sound(i, k, src)) return f->whole || same_file(f) ? XQTB_ERR_CORRUPT : mark_changed(f);
-    int got = LZ4_decompress_safe((const char *)src, (char *)out, (int)len, (int)want);
-    if (got < 0 || (size_t)got != want) return XQTB_ERR_CORRUPT;
+    int rc = xqf_block_decode(i, src, len, out, want, &scratch->dctx);
+    if (rc != XQF_OK) return rc == XQF_NOMEM ? XQTB_ERR_NOMEM : XQTB_ERR_CORRUPT;
     *n = want;
     return XQTB_OK;
+}
+
+void xqf_scratch_free(xqf_scratch *scratch)
+{
+    free(scratch->data);
+    xqf_dctx_free(scratch->dctx);
+    memset(scratch, 0, sizeof *scratch);
 }

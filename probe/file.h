@@ -41,7 +41,11 @@ typedef struct {
 typedef struct {
     uint8_t *data;
     size_t cap;
+    void *dctx; /* the codec's decoding context, made at the first block that needs one */
 } xqf_scratch;
+
+/* Releases what a scratch holds and empties it. */
+void xqf_scratch_free(xqf_scratch *scratch);
 
 /* Opens `path` and checks it: header fields against what the reader
  * expects (kind, material name, index size), the metadata (meta checksum,

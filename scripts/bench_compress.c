@@ -1,18 +1,22 @@
 /*
  * bench_compress.c - rewrites a generated table's compressed files with a
- * given block size, and dumps the exact symbol streams LZ4 sees, so the
- * shell script can compare block sizes and general-purpose compressors on
- * the same data.
+ * given block size and codec, and dumps the exact symbol streams the codec
+ * sees, so the shell script can compare block sizes, codecs and
+ * general-purpose compressors on the same data.
  *
- *   bench_compress SRC_DIR MATERIAL OUT_DIR WDL_BLOCK_ENTRIES DTM_BLOCK_ENTRIES
+ *   bench_compress SRC_DIR MATERIAL OUT_DIR WDL_BLOCK_ENTRIES DTM_BLOCK_ENTRIES [CODEC [LEVEL]]
  *
- * Prints: legal entries, WDL file bytes, DTM file bytes; writes
- * OUT_DIR/NAME.xqw, NAME.xqd, and NAME.wdl.sym, NAME.dtm.sym (both sides'
- * symbols, before LZ4).  Only the table itself is written: bench_probe
- * probes positions of that material alone.
+ * CODEC is lz4 or zstd (default: the writer's), LEVEL the codec's level
+ * (default: the writer's).  Prints: legal entries, WDL, DTM and DTC file
+ * bytes (DTC 0 without a move limit), and the seconds compression took;
+ * writes OUT_DIR/NAME.xqw, .xqd, .xqc, and NAME.wdl.sym, NAME.dtm.sym (both
+ * sides' symbols, before compression).  Only the table itself is written:
+ * bench_probe probes positions of that material alone.
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <time.h>
 
 #include "compress.h"
 #include "tb.h"
@@ -34,8 +38,8 @@ static int dump(const tb_table *t, int kind, uint32_t block, const char *path)
 
 int main(int argc, char **argv)
 {
-    if (argc != 6) {
-        fprintf(stderr, "usage: bench_compress SRC_DIR MATERIAL OUT_DIR WDL_BLOCK DTM_BLOCK\n");
+    if (argc < 6 || argc > 8) {
+        fprintf(stderr, "usage: bench_compress SRC_DIR MATERIAL OUT_DIR WDL_BLOCK DTM_BLOCK [lz4|zstd [LEVEL]]\n");
         return 2;
     }
     char err[XQ_ERR_MAX], name[XQ_MATERIAL_MAX], path[4096];
@@ -50,19 +54,25 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s\n", err);
         return 1;
     }
-    tb_compress_options o = {(uint32_t)atol(argv[4]), (uint32_t)atol(argv[5]), 0, 0};
+    tb_compress_options o = {.wdl_block_entries = (uint32_t)atol(argv[4]), .dtm_block_entries = (uint32_t)atol(argv[5])};
+    if (argc > 6) o.wdl_codec = o.dtm_codec = !strcmp(argv[6], "lz4") ? XQF_CODEC_LZ4 : XQF_CODEC_ZSTD;
+    if (argc > 7) o.level = atoi(argv[7]);
     tb_compress_report r;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
     if (tb_compress_write(t, argv[3], &o, &r, err)) {
         fprintf(stderr, "%s\n", err);
         return 1;
     }
+    clock_gettime(CLOCK_MONOTONIC, &t1);
     xq_material_name(&t->mat, name);
     snprintf(path, sizeof path, "%s/%s.wdl.sym", argv[3], name);
     if (dump(t, XQF_KIND_WDL, o.wdl_block_entries, path)) return 1;
     snprintf(path, sizeof path, "%s/%s.dtm.sym", argv[3], name);
     if (dump(t, XQF_KIND_DTM, o.dtm_block_entries, path)) return 1;
-    printf("%llu %llu %llu\n", (unsigned long long)r.legal_entries, (unsigned long long)r.wdl_bytes,
-           (unsigned long long)r.dtm_bytes);
+    printf("%llu %llu %llu %llu %.3f\n", (unsigned long long)r.legal_entries, (unsigned long long)r.wdl_bytes,
+           (unsigned long long)r.dtm_bytes, (unsigned long long)r.dtc_bytes,
+           (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
     tb_set_free(set);
     return 0;
 }

@@ -6,6 +6,7 @@ set -eu
 need=""
 have_header() { [ -f "/usr/include/$1" ] || [ -f "/usr/include/$(gcc -dumpmachine 2>/dev/null)/$1" ]; }
 have_header lz4.h || need="$need liblz4-dev"
+have_header zstd.h || need="$need libzstd-dev"
 have_header xxhash.h || need="$need libxxhash-dev"
 have_header cmocka.h || need="$need libcmocka-dev"
 command -v cc >/dev/null 2>&1 || need="$need gcc"

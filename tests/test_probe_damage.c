@@ -44,6 +44,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <xxhash.h>
+#include <zstd.h>
 
 #include <cmocka.h>
 
@@ -89,7 +90,7 @@ static void spill(const char *path, const uint8_t *data, size_t size)
 
 /* The layout of a table file, read with the format's own definitions. */
 typedef struct {
-    uint32_t block_entries, blocks, nsymbols, symbol_bytes;
+    uint32_t block_entries, blocks, nsymbols, symbol_bytes, codec;
     uint64_t offsets_at, checksums_at, data_start;
 } layout;
 
@@ -100,6 +101,7 @@ static layout layout_of(const uint8_t *f, int kind)
     l.blocks = xqf_get32(f + XQF_OFF_BLOCKS);
     l.nsymbols = xqf_get32(f + XQF_OFF_SYMBOLS);
     l.symbol_bytes = xqf_get32(f + XQF_OFF_SYMBOL_BYTES);
+    l.codec = xqf_get32(f + XQF_OFF_CODEC);
     uint64_t map_bytes = kind == D ? ((uint64_t)l.nsymbols * 2 + 7) / 8 * 8 : 0;
     l.offsets_at = XQF_HEADER_SIZE + map_bytes;
     l.checksums_at = l.offsets_at + (2 * (uint64_t)l.blocks + 1) * 8;
@@ -113,17 +115,10 @@ static uint64_t block_offset(const uint8_t *f, const layout *l, uint64_t k)
     return xqf_get64(f + l->offsets_at + 8 * k);
 }
 
-/* Recomputes the meta hash as core/tbformat.h defines it: XXH64 of bytes
- * [0, 104) and [128, first block). */
+/* Recomputes the meta hash as core/tbformat.h defines it. */
 static void resign_meta(uint8_t *f, const layout *l)
 {
-    XXH64_state_t *st = XXH64_createState();
-    assert_non_null(st);
-    XXH64_reset(st, 0);
-    XXH64_update(st, f, XQF_OFF_META_HASH);
-    XXH64_update(st, f + XQF_HEADER_SIZE, l->data_start - XQF_HEADER_SIZE);
-    xqf_put64(f + XQF_OFF_META_HASH, XXH64_digest(st));
-    XXH64_freeState(st);
+    xqf_put64(f + XQF_OFF_META_HASH, xqf_meta_hash(f, l->data_start));
 }
 
 /* A copy of file f with block k replaced by `data` (n bytes), its checksum,
@@ -693,8 +688,22 @@ static void resigned_header(subject *sj, int kind, uint64_t stride, tally *t)
     free(buf);
 }
 
+/* Compresses n bytes as a file of `codec` stores a block; the length. */
+static size_t compress_as(uint32_t codec, const uint8_t *src, size_t n, uint8_t *dst, size_t cap, int level)
+{
+    if (codec == XQF_CODEC_LZ4) {
+        int len = LZ4_compress_fast((const char *)src, (char *)dst, (int)n, (int)cap, level);
+        assert_true(len > 0);
+        return (size_t)len;
+    }
+    size_t len = ZSTD_compress(dst, cap, src, n, level);
+    assert_false(ZSTD_isError(len));
+    return len;
+}
+
 /* Blocks re-written with a valid checksum but bad content: symbols out of
- * range, a short or long block, data that is not LZ4. */
+ * range, a short or long block, data that is not of the file's codec, data
+ * of the other codec, and (Zstandard) a frame that declares a wrong size. */
 static void forged_blocks(subject *sj, int kind, tally *t)
 {
     const layout *l = &sj->lay[kind];
@@ -705,36 +714,49 @@ static void forged_blocks(subject *sj, int kind, tally *t)
     uint64_t n = entries - first < l->block_entries ? entries - first : l->block_entries;
     size_t raw = (size_t)xqf_block_bytes(l->symbol_bytes, n);
     uint8_t *sym = malloc(raw + 64);
-    char *lz = malloc((size_t)LZ4_compressBound((int)raw + 64));
+    size_t cap = (size_t)xqf_max_compressed_bytes();
+    uint8_t *lz = malloc(cap);
     assert_true(sym && lz);
+    uint32_t other = l->codec == XQF_CODEC_LZ4 ? XQF_CODEC_ZSTD : XQF_CODEC_LZ4;
+    enum { SAME, GARBAGE, OTHER_CODEC, SIZED_FRAME };
     struct {
         const char *what;
         size_t len;
         int fill;
-        int not_lz4;
+        int how;
     } forged[] = {
         /* WDL symbol 3 is unused; a DTM symbol past the map's end */
-        {"out-of-range symbols", raw, kind == W || l->nsymbols < (l->symbol_bytes == 2 ? 65536u : 256u) ? 0xFF : -1, 0},
-        {"one byte short", raw - 1, 0, 0},
-        {"one byte long", raw + 1, 0, 0},
-        {"64 bytes long", raw + 64, 0, 0},
-        {"empty", 0, 0, 0},
-        {"not LZ4", raw, 0, 1},
+        {"out-of-range symbols", raw, kind == W || l->nsymbols < (l->symbol_bytes == 2 ? 65536u : 256u) ? 0xFF : -1,
+         SAME},
+        {"one byte short", raw - 1, 0, SAME},
+        {"one byte long", raw + 1, 0, SAME},
+        {"64 bytes long", raw + 64, 0, SAME},
+        {"empty", 0, 0, SAME},
+        {"not the codec's data", raw, 0, GARBAGE},
+        {"the other codec's data", raw, 0, OTHER_CODEC},
+        {"a frame declaring one byte more", raw + 1, 0, SIZED_FRAME},
     };
     for (size_t i = 0; i < sizeof forged / sizeof *forged; i++) {
         if (forged[i].fill < 0) continue; /* 2-byte DTM symbols: every value may be in use */
+        if (forged[i].how == SIZED_FRAME && l->codec != XQF_CODEC_ZSTD) continue;
         memset(sym, forged[i].fill, forged[i].len);
-        int len;
-        if (forged[i].not_lz4) {
-            /* a literal-length run longer than the block: fails to decode */
+        size_t len;
+        if (forged[i].how == GARBAGE) {
+            /* an LZ4 literal run longer than the block, and no Zstandard magic */
             len = 64;
-            memset(lz, 0xFF, (size_t)len);
+            memset(lz, 0xFF, len);
+        } else if (forged[i].how == OTHER_CODEC) {
+            len = compress_as(other, sym, forged[i].len, lz, cap, 1);
+        } else if (forged[i].how == SIZED_FRAME) {
+            /* ZSTD_compress records the content size: the reader must not
+             * write past the block's symbols */
+            len = ZSTD_compress(lz, cap, sym, forged[i].len, 3);
+            assert_false(ZSTD_isError(len));
         } else {
-            len = LZ4_compress_default((const char *)sym, lz, (int)forged[i].len, LZ4_compressBound((int)raw + 64));
-            assert_true(len > 0);
+            len = compress_as(l->codec, sym, forged[i].len, lz, cap, 1);
         }
         size_t fs;
-        uint8_t *g = replace_block(sj->orig[kind], sj->size[kind], l, k, lz, (size_t)len, &fs);
+        uint8_t *g = replace_block(sj->orig[kind], sj->size[kind], l, k, lz, len, &fs);
         expectation e = {.mode = BLOCK_FAIL, .status = XQTB_ERR_CORRUPT, .bad_block = k};
         snprintf(e.what, sizeof e.what, "%s.%s block %llu forged: %s", sj->name, ext[kind], (unsigned long long)k,
                  forged[i].what);
@@ -748,11 +770,14 @@ static void forged_blocks(subject *sj, int kind, tally *t)
         uint8_t *out = malloc(raw);
         assert_non_null(out);
         uint64_t b = block_offset(sj->orig[kind], l, k), en = block_offset(sj->orig[kind], l, k + 1);
-        assert_int_equal(LZ4_decompress_safe((const char *)sj->orig[kind] + b, (char *)out, (int)(en - b), (int)raw),
-                         (int)raw);
-        int len = LZ4_compress_fast((const char *)out, lz, (int)raw, LZ4_compressBound((int)raw + 64), 9);
+        if (l->codec == XQF_CODEC_LZ4)
+            assert_int_equal(
+                LZ4_decompress_safe((const char *)sj->orig[kind] + b, (char *)out, (int)(en - b), (int)raw), (int)raw);
+        else
+            assert_int_equal(ZSTD_decompress(out, raw, sj->orig[kind] + b, (size_t)(en - b)), raw);
+        size_t len = compress_as(l->codec, out, raw, lz, cap, 9);
         size_t fs;
-        uint8_t *g = replace_block(sj->orig[kind], sj->size[kind], l, k, lz, (size_t)len, &fs);
+        uint8_t *g = replace_block(sj->orig[kind], sj->size[kind], l, k, lz, len, &fs);
         expectation e = {.mode = OK_OR_FAIL};
         snprintf(e.what, sizeof e.what, "%s.%s block %llu recompressed", sj->name, ext[kind], (unsigned long long)k);
         uint64_t failed = t->failed;
@@ -784,13 +809,18 @@ static int setup(void **state)
     for (int i = 0; i < 4; i++) copy_compressed(gen_dir, krkn_dir, krkn_set[i]);
     copy_compressed(gen_dir, krk_dir, "KRK");
     copy_compressed(gen_dir, krk_dir, "KK");
-    /* KRK again with tiny blocks, so that it has many of them */
+    /* KRK again with tiny blocks, so that it has many of them, and with
+     * the LZ4 codec, so that both codecs meet the damage */
     char err[XQ_ERR_MAX];
     xq_material m;
     xq_material_parse("KRK", &m, err);
     tb_table *t = tb_set_get(set, &m, err);
     if (!t) fail_msg("%s", err);
-    tb_compress_options o = {.wdl_block_entries = 256, .dtm_block_entries = 64, .threads = 1};
+    tb_compress_options o = {.wdl_block_entries = 256,
+                             .dtm_block_entries = 64,
+                             .threads = 1,
+                             .wdl_codec = XQF_CODEC_LZ4,
+                             .dtm_codec = XQF_CODEC_LZ4};
     if (tb_compress_write(t, small_dir, &o, NULL, err)) fail_msg("%s", err);
     copy_compressed(gen_dir, small_dir, "KK");
     return 0;

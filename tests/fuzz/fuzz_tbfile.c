@@ -9,7 +9,7 @@
  * at most four pieces, else KRK.  It is tried twice: as it is, and
  * "re-signed" (file size field, every block checksum and the meta hash
  * recomputed), so that mutations get past the checksums into the layout
- * checks, LZ4 decoding and symbol decoding.  Each time:
+ * checks, block decoding (LZ4 or Zstandard) and symbol decoding.  Each time:
  *   - xqf_open checks it; if accepted, every block is read with
  *     xqf_read_block, which must fill exactly the block's size or fail;
  *   - a fresh handle probes a spread of that material's legal positions
@@ -158,13 +158,7 @@ static void resign(uint8_t *f, size_t size, int dtm)
         uint64_t b = xqf_get64(f + offsets + 8 * k), e = xqf_get64(f + offsets + 8 * k + 8);
         if (b <= e && e <= size) xqf_put64(f + checksums + 8 * k, XXH64(f + b, (size_t)(e - b), 0));
     }
-    XXH64_state_t *st = XXH64_createState();
-    CHECK(st);
-    XXH64_reset(st, 0);
-    XXH64_update(st, f, XQF_OFF_META_HASH);
-    XXH64_update(st, f + XQF_HEADER_SIZE, (size_t)(meta - XQF_HEADER_SIZE));
-    xqf_put64(f + XQF_OFF_META_HASH, XXH64_digest(st));
-    XXH64_freeState(st);
+    xqf_put64(f + XQF_OFF_META_HASH, xqf_meta_hash(f, meta));
 }
 
 static int clean_error(int rc)
