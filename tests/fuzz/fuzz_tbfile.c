@@ -188,7 +188,7 @@ static void check_file(const char *path, int kind, const material_positions *mp)
         size_t cap = xqf_max_block_bytes(&f);
         CHECK(cap > 0 && cap <= XQF_MAX_BLOCK_BYTES);
         uint8_t *out = malloc(cap);
-        xqf_scratch scratch = {NULL, 0};
+        xqf_scratch scratch = {0};
         CHECK(out);
         int all_ok = 1;
         for (uint64_t k = 0; k < 2 * (uint64_t)i->blocks; k++) {
@@ -200,7 +200,7 @@ static void check_file(const char *path, int kind, const material_positions *mp)
         }
         if (checked == XQF_OK) CHECK(all_ok);
         CHECK(xqf_read_block(&f, 2 * (uint64_t)i->blocks, &scratch, out, cap, &(size_t){0}) == XQTB_ERR_CORRUPT);
-        free(scratch.data);
+        xqf_scratch_free(&scratch);
         free(out);
         xqf_close(&f);
     }
