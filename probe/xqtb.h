@@ -162,7 +162,10 @@ enum { XQTB_RULES_NONE = 0, XQTB_RULES_CHECK = 1, XQTB_RULES_FULL = 2 };
 enum { XQTB_BY_NONE = 0, XQTB_BY_PERPETUAL_CHECK = 1, XQTB_BY_PERPETUAL_CHASE = 2 };
 
 typedef struct {
-    size_t cache_bytes; /* decompressed-block cache; 0 = 64 MiB */
+    /* Decompressed-block cache; 0 = 64 MiB.  Beside it, each of the cache's
+     * 16 shards keeps one compressed block being read and, once it has
+     * decoded a Zstandard block, a decoding context (about 95 KiB). */
+    size_t cache_bytes;
     /* 0: the rule set of the first table opened, every other must match;
      * 1 + XQTB_RULES_x: exactly that rule set. */
     int require_rules;
