@@ -56,7 +56,13 @@ int main(int argc, char **argv)
     }
     tb_compress_options o = {.wdl_block_entries = (uint32_t)atol(argv[4]),
                              .dtm_block_entries = (uint32_t)atol(argv[5])};
-    if (argc > 6) o.wdl_codec = o.dtm_codec = !strcmp(argv[6], "lz4") ? XQF_CODEC_LZ4 : XQF_CODEC_ZSTD;
+    if (argc > 6) {
+        if (strcmp(argv[6], "lz4") && strcmp(argv[6], "zstd")) {
+            fprintf(stderr, "unknown codec %s (lz4 or zstd)\n", argv[6]);
+            return 2;
+        }
+        o.wdl_codec = o.dtm_codec = !strcmp(argv[6], "lz4") ? XQF_CODEC_LZ4 : XQF_CODEC_ZSTD;
+    }
     if (argc > 7) o.level = atoi(argv[7]);
     tb_compress_report r;
     struct timespec t0, t1;
