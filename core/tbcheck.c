@@ -40,7 +40,7 @@ static int fail(xqf_check_report *r, int status, const char *why)
 }
 
 /* Checks 10-11 of docs/FORMAT.md on one block: it decompresses to exactly
- * its symbols, and each symbol is one a reader accepts. */
+ * its symbols, and each symbol is one a reader accepts there. */
 static int block_content_ok(const xqf_info *f, uint64_t k, const uint8_t *data, uint8_t *out, void **dctx)
 {
     uint64_t len = xqf_block_end(f, k) - xqf_block_begin(f, k), want = xqf_block_symbol_bytes(f, k);
@@ -49,12 +49,14 @@ static int block_content_ok(const xqf_info *f, uint64_t k, const uint8_t *data, 
         for (uint64_t i = 0; i < want; i++)
             for (int j = 0; j < 4; j++)
                 if (((out[i] >> (2 * j)) & 3) > XQF_WDL_WIN) return 0;
-    } else if (f->symbol_bytes == 1) {
-        for (uint64_t i = 0; i < want; i++)
-            if (out[i] >= f->nsymbols) return 0;
-    } else {
-        for (uint64_t i = 0; i + 1 < want; i += 2)
-            if (((unsigned)out[i] | (unsigned)out[i + 1] << 8) >= f->nsymbols) return 0;
+        return 1;
+    }
+    /* a block of the stored side never says "search" */
+    int stored = (int)(k / f->blocks) != f->searched;
+    for (uint64_t i = 0; i + f->symbol_bytes <= want; i += f->symbol_bytes) {
+        unsigned sym = f->symbol_bytes == 1 ? out[i] : (unsigned)out[i] | (unsigned)out[i + 1] << 8;
+        if (sym >= f->nsymbols) return 0;
+        if (stored && ((unsigned)f->map[2 * sym] | (unsigned)f->map[2 * sym + 1] << 8) == XQF_SEARCH) return 0;
     }
     return 1;
 }

@@ -57,6 +57,7 @@ int xqf_parse_header(xqf_info *f, const uint8_t *h, uint64_t size, int kind, con
                      char why[XQF_WHY_MAX])
 {
     memset(f, 0, sizeof *f);
+    f->searched = -1;
     if (kind < 0 || kind >= XQF_COMPRESSED_KINDS) return refuse(XQF_CORRUPT, why, "not a compressed file kind");
     /* 1 */
     if (size < XQF_HEADER_SIZE)
@@ -97,6 +98,10 @@ int xqf_parse_header(xqf_info *f, const uint8_t *h, uint64_t size, int kind, con
     if ((uint64_t)f->blocks != (entries + f->block_entries - 1) / f->block_entries)
         return refuse(XQF_CORRUPT, why, "bad block count");
     /* 6 */
+    uint32_t searched = xqf_get32(h + XQF_OFF_SEARCHED_SIDE);
+    if (searched > XQF_SEARCHED_BLACK || (kind == XQF_KIND_WDL && searched != XQF_SEARCHED_NONE))
+        return refuse(XQF_CORRUPT, why, "bad searched-side field %u", searched);
+    f->searched = (int)searched - 1;
     if (kind == XQF_KIND_WDL) {
         if (f->symbol_bytes != 0 || f->nsymbols != 0) return refuse(XQF_CORRUPT, why, "bad symbol fields");
     } else if (f->symbol_bytes < 1 || f->symbol_bytes > 2 || f->nsymbols < 1 || f->nsymbols > XQF_MAX_SYMBOLS ||
@@ -119,7 +124,9 @@ static int check_map(const xqf_info *f, char *why)
 {
     for (uint32_t i = 0; i < f->nsymbols; i++) {
         unsigned v = (unsigned)f->map[2 * i] | (unsigned)f->map[2 * i + 1] << 8;
-        if (f->kind == XQF_KIND_DTC) {
+        if (v == XQF_SEARCH) {
+            if (f->searched < 0) return refuse(XQF_CORRUPT, why, "a search symbol in a file without a searched side");
+        } else if (f->kind == XQF_KIND_DTC) {
             if (v != XQF_DTC_NONE && (int64_t)(v & ~(unsigned)XQF_DTC_BEYOND) > f->max_dtm)
                 return refuse(XQF_CORRUPT, why, "DTC map value %u beyond the longest DTC", v);
         } else if (v == XQF_DTM_DRAW) {

@@ -14,7 +14,10 @@
  *              read
  * Each compressed file holds both sides to move, red's entries first, cut
  * into blocks of block_entries entries compressed independently by the
- * file's codec (Zstandard or LZ4, named in its header).
+ * file's codec (Zstandard or LZ4, named in its header).  In a DTM or DTC
+ * file most entries of one side to move (the searched side) may say only
+ * "search": their value follows from a one-ply search over the other
+ * side's entries and the subtables, which is what halves those files.
  */
 #ifndef XQ_TBFORMAT_H
 #define XQ_TBFORMAT_H
@@ -46,7 +49,9 @@ const char *xqf_kind_magic(int kind);
 void xqf_path(const char *dir, const char *name, int kind, char *buf, size_t len);
 
 enum {
-    XQF_VERSION = 2, /* format version this code reads and writes (1: LZ4 only, no codec field) */
+    /* format version this code reads and writes (1: LZ4 only, no codec
+     * field; 2: every entry of both sides stored, no searched side) */
+    XQF_VERSION = 3,
     XQF_HEADER_SIZE = 128,
     XQF_NAME_SIZE = 36,
     XQF_INDEX_LAYOUT = 2,          /* core/index.c's numbering of entries (docs/FORMAT.md, "Index layout 2") */
@@ -72,6 +77,15 @@ enum { XQF_WDL_LOSS = 0, XQF_WDL_DRAW = 1, XQF_WDL_WIN = 2 };
  * odd = win, even = loss for the side to move. */
 enum { XQF_DTM_DRAW = 0xFFFF, XQF_DTM_RULED = 0x8000 };
 
+/* A DTM- or DTC-map entry for "found by a one-ply search": the entry is
+ * one of the file's searched side (XQF_OFF_SEARCHED_SIDE), and its value is
+ * what its successors give (docs/FORMAT.md, "Searched entries").  In no
+ * other entry, and never in a WDL file. */
+enum { XQF_SEARCH = 0xFFFE };
+
+/* Searched-side field: which side to move's entries may hold XQF_SEARCH. */
+enum { XQF_SEARCHED_NONE = 0, XQF_SEARCHED_RED = 1, XQF_SEARCHED_BLACK = 2 };
+
 /* DTC-map entries: 0xFFFF no ordinary result (draw, ruled, illegal);
  * XQF_DTC_BEYOND | d a cursed win or blessed loss, d plies to a capture that
  * keeps a win at all; else d plies to a conversion that keeps the result
@@ -87,24 +101,25 @@ enum { XQF_REPETITION_MAX = 2 };
 
 /* Header field offsets (bytes). */
 enum {
-    XQF_OFF_MAGIC = 0,          /* 8: "XQTBWDL\0", "XQTBDTM\0" or "XQTBDTC\0" */
-    XQF_OFF_VERSION = 8,        /* u32 */
-    XQF_OFF_HEADER_SIZE = 12,   /* u32, 128 */
-    XQF_OFF_NAME = 16,          /* 36: canonical material, NUL-padded */
-    XQF_OFF_INDEX_LAYOUT = 52,  /* u32 */
-    XQF_OFF_ENTRIES = 56,       /* u64: N, entries per side to move */
-    XQF_OFF_REPETITION = 64,    /* u32: repetition rule */
-    XQF_OFF_MOVE_LIMIT = 68,    /* u32: plies, 0 = none */
-    XQF_OFF_BLOCK_ENTRIES = 72, /* u32: B */
-    XQF_OFF_SYMBOL_BYTES = 76,  /* u32: WDL 0 (2 bits), DTM 1 or 2 */
-    XQF_OFF_BLOCKS = 80,        /* u32: blocks per side, ceil(N / B) */
-    XQF_OFF_MAX_DTM = 84,       /* i32: longest DTM, -1 if none */
-    XQF_OFF_GEN_REVISION = 88,  /* u32 */
-    XQF_OFF_SYMBOLS = 92,       /* u32: M, entries of the DTM map (WDL 0) */
-    XQF_OFF_FILE_SIZE = 96,     /* u64 */
-    XQF_OFF_META_HASH = 104,    /* u64: XXH64 of bytes [0,104) and [112, data) */
-    XQF_OFF_CODEC = 112,        /* u32: XQF_CODEC_LZ4 or XQF_CODEC_ZSTD */
-    XQF_OFF_RESERVED = 116,     /* 12 bytes, zero */
+    XQF_OFF_MAGIC = 0,           /* 8: "XQTBWDL\0", "XQTBDTM\0" or "XQTBDTC\0" */
+    XQF_OFF_VERSION = 8,         /* u32 */
+    XQF_OFF_HEADER_SIZE = 12,    /* u32, 128 */
+    XQF_OFF_NAME = 16,           /* 36: canonical material, NUL-padded */
+    XQF_OFF_INDEX_LAYOUT = 52,   /* u32 */
+    XQF_OFF_ENTRIES = 56,        /* u64: N, entries per side to move */
+    XQF_OFF_REPETITION = 64,     /* u32: repetition rule */
+    XQF_OFF_MOVE_LIMIT = 68,     /* u32: plies, 0 = none */
+    XQF_OFF_BLOCK_ENTRIES = 72,  /* u32: B */
+    XQF_OFF_SYMBOL_BYTES = 76,   /* u32: WDL 0 (2 bits), DTM 1 or 2 */
+    XQF_OFF_BLOCKS = 80,         /* u32: blocks per side, ceil(N / B) */
+    XQF_OFF_MAX_DTM = 84,        /* i32: longest DTM, -1 if none */
+    XQF_OFF_GEN_REVISION = 88,   /* u32 */
+    XQF_OFF_SYMBOLS = 92,        /* u32: M, entries of the DTM map (WDL 0) */
+    XQF_OFF_FILE_SIZE = 96,      /* u64 */
+    XQF_OFF_META_HASH = 104,     /* u64: XXH64 of bytes [0,104) and [112, data) */
+    XQF_OFF_CODEC = 112,         /* u32: XQF_CODEC_LZ4 or XQF_CODEC_ZSTD */
+    XQF_OFF_SEARCHED_SIDE = 116, /* u32: XQF_SEARCHED_NONE, _RED or _BLACK */
+    XQF_OFF_RESERVED = 120,      /* 8 bytes, zero */
 };
 
 /* After the header, in order:
@@ -164,6 +179,7 @@ typedef struct {
     uint32_t rules;      /* repetition rule field */
     uint32_t limit;      /* move limit field, plies (0 = none) */
     uint32_t codec;      /* XQF_CODEC_LZ4 or XQF_CODEC_ZSTD */
+    int searched;        /* side to move (0 red, 1 black) whose entries may be searched, -1 none */
     uint64_t meta_bytes; /* header, map, offsets and checksums: [0, meta_bytes) */
     /* Into the metadata, once xqf_check_meta has accepted it. */
     const uint8_t *map, *offsets, *checksums;

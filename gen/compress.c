@@ -8,6 +8,12 @@
  *   - DTM values are replaced by their rank in a frequency table, so the
  *     common values are small numbers and LZ4's matches repeat more;
  *   - WDL needs only 2 bits an entry, packed four to a byte.
+ *   - in DTM and DTC files, one side to move is "searched": its entries
+ *     whose value the reader can recompute by a one-ply search over the
+ *     other side's entries and the subtables say only XQF_SEARCH, and only
+ *     the others (results of the repetition rulings, cursed wins and
+ *     blessed losses) keep their values.  This is Syzygy's way with DTZ;
+ *     the side chosen is the one whose stored symbols compress worse.
  * Blocks are compressed independently (Zstandard by default, LZ4HC on
  * request), so a reader decompresses only the block it needs.
  */
@@ -43,14 +49,15 @@ typedef struct {
     uint32_t symbol_bytes;         /* 0 = 2-bit WDL */
     uint16_t map[XQF_MAX_SYMBOLS]; /* symbol -> DTM-map value */
     uint32_t nsymbols;
-    uint32_t *rank; /* cell code -> symbol (DTM) */
+    uint32_t *rank; /* entry code -> symbol (DTM) */
+    int searched;   /* side to move whose entries may be XQF_SEARCH, -1 none */
 } symbol_coder;
 
 /* What an entry stores, as one code: for WDL and DTM its cell code, or for
  * a result the repetition rulings decided, RULED_CODE + its ruled byte
  * (cell.h); for DTC, DTC_CODE + its DTC code (dtc.h).  Illegal entries are
  * CELL_ILLEGAL in every kind. */
-enum { RULED_CODE = 0x10000, DTC_CODE = 0x20000, CODES = DTC_CODE + 0x10000 };
+enum { RULED_CODE = 0x10000, DTC_CODE = 0x20000, SEARCH_CODE = DTC_CODE + 0x10000, CODES = SEARCH_CODE + 1 };
 
 static unsigned entry_code(const tb_table *t, int kind, int side, uint64_t i)
 {
@@ -59,6 +66,30 @@ static unsigned entry_code(const tb_table *t, int kind, int side, uint64_t i)
     if (kind == XQF_KIND_DTC) return DTC_CODE + t->dtc[side][i];
     if (v == CELL_DRAW && t->ruled[0] && t->ruled[side][i] != RULED_NONE) return RULED_CODE + t->ruled[side][i];
     return v;
+}
+
+/* What an entry of the searched side stores: SEARCH_CODE where a reader's
+ * one-ply search finds the value (docs/FORMAT.md, "Searched entries"),
+ * and for illegal entries, which no reader looks up; the entry's own code
+ * otherwise.  The search rests on the Bellman conditions tb_verify checks
+ * (verify.c): the DTM of a position that is not ruled follows from its
+ * successors' DTMs with ruled results read as draws, and a DTC that holds
+ * from its successors' WDL and DTC.  A result of the rulings (its cell is
+ * a draw) is not found so, nor is the DTC of a cursed win or a blessed
+ * loss (a distance of another kind), so those keep their values. */
+static unsigned searched_code(const tb_table *t, int kind, int side, uint64_t i)
+{
+    unsigned v = cell_get(t->cells[side], t->width, i);
+    if (v == CELL_ILLEGAL) return SEARCH_CODE;
+    int ruled = v == CELL_DRAW && t->ruled[0] && t->ruled[side][i] != RULED_NONE;
+    if (ruled) return entry_code(t, kind, side, i);
+    if (kind == XQF_KIND_DTC && dtc_beyond(t->dtc[side][i])) return entry_code(t, kind, side, i);
+    return SEARCH_CODE;
+}
+
+static unsigned coder_code(const symbol_coder *c, int side, uint64_t i)
+{
+    return side == c->searched ? searched_code(c->t, c->kind, side, i) : entry_code(c->t, c->kind, side, i);
 }
 
 static unsigned wdl_symbol(unsigned code)
@@ -70,6 +101,7 @@ static unsigned wdl_symbol(unsigned code)
 /* The DTM-map value of an entry code (tbformat.h). */
 static uint16_t map_value(unsigned code)
 {
+    if (code == SEARCH_CODE) return XQF_SEARCH;
     if (code >= DTC_CODE) return (uint16_t)(code - DTC_CODE);
     if (code == CELL_DRAW) return XQF_DTM_DRAW;
     if (code >= RULED_CODE) return (uint16_t)(XQF_DTM_RULED | (code - RULED_CODE));
@@ -78,11 +110,12 @@ static uint16_t map_value(unsigned code)
 
 /* Orders DTM values by how often they occur (ties by value), so that the
  * common ones get the small symbols. */
-static int coder_init(symbol_coder *c, const tb_table *t, int kind)
+static int coder_init(symbol_coder *c, const tb_table *t, int kind, int searched)
 {
     memset(c, 0, sizeof *c);
     c->t = t;
     c->kind = kind;
+    c->searched = kind == XQF_KIND_WDL ? -1 : searched;
     if (kind == XQF_KIND_WDL) return 0;
     uint64_t *count = calloc(CODES, sizeof *count);
     c->rank = calloc(CODES, sizeof *c->rank);
@@ -91,7 +124,7 @@ static int coder_init(symbol_coder *c, const tb_table *t, int kind)
         return -1;
     }
     for (int s = 0; s < 2; s++)
-        for (uint64_t i = 0; i < t->ix.size; i++) count[entry_code(t, kind, s, i)]++;
+        for (uint64_t i = 0; i < t->ix.size; i++) count[coder_code(c, s, i)]++;
     count[CELL_ILLEGAL] = 0;
     for (uint32_t v = XQF_DTM_RULED; v < RULED_CODE && kind == XQF_KIND_DTM; v++)
         if (count[v] && v < CELL_DRAW) { /* a DTM the map could not tell from a ruled value */
@@ -131,17 +164,16 @@ static void coder_free(symbol_coder *c) { free(c->rank); }
 /* Symbols of entries [first, first+n) of one side, packed as stored. */
 static void encode_block(const symbol_coder *c, int side, uint64_t first, uint64_t n, uint8_t *out)
 {
-    const tb_table *t = c->t;
     unsigned prev = CELL_UNKNOWN;
     /* start the don't-care fill with the block's first legal value */
     for (uint64_t i = first; i < first + n && prev == CELL_UNKNOWN; i++) {
-        unsigned v = entry_code(t, c->kind, side, i);
+        unsigned v = coder_code(c, side, i);
         if (v != CELL_ILLEGAL) prev = v;
     }
     if (prev == CELL_UNKNOWN) prev = c->kind == XQF_KIND_DTC ? DTC_CODE + DTC_NONE : CELL_DRAW;
     if (c->symbol_bytes == 0) memset(out, 0, (n + 3) / 4);
     for (uint64_t k = 0; k < n; k++) {
-        unsigned v = entry_code(t, c->kind, side, first + k);
+        unsigned v = coder_code(c, side, first + k);
         if (v == CELL_ILLEGAL || v == CELL_UNKNOWN)
             v = prev;
         else
@@ -163,7 +195,7 @@ static void encode_block(const symbol_coder *c, int side, uint64_t first, uint64
 int tb_symbol_stream(const tb_table *t, int kind, int side, uint32_t block_entries, uint8_t *out)
 {
     symbol_coder *c = malloc(sizeof *c);
-    if (!c || coder_init(c, t, kind)) {
+    if (!c || coder_init(c, t, kind, -1)) {
         free(c);
         return -1;
     }
@@ -259,36 +291,74 @@ static int longest_dtc(const tb_table *t)
     return longest;
 }
 
-static int write_kind(const tb_table *t, const char *dir, int kind, uint32_t block_entries, int codec, int level,
-                      int threads, uint64_t *file_bytes, uint64_t *raw_bytes, char err[XQ_ERR_MAX])
+/* One kind's compressed blocks, before they are written. */
+typedef struct {
+    symbol_coder *coder;
+    block_job job;
+    uint32_t blocks;        /* per side */
+    uint64_t side_bytes[2]; /* compressed bytes of each side's blocks */
+} kind_blocks;
+
+static void kind_blocks_free(kind_blocks *kb)
 {
-    symbol_coder *coder = malloc(sizeof *coder);
-    if (!coder || coder_init(coder, t, kind)) {
-        free(coder);
+    for (int i = 0; i < PAR_MAX_THREADS; i++) ZSTD_freeCCtx(kb->job.cctx[i]);
+    for (uint64_t k = 0; kb->job.data && k < 2 * (uint64_t)kb->blocks; k++) free(kb->job.data[k]);
+    free(kb->job.data);
+    free(kb->job.size);
+    if (kb->coder) coder_free(kb->coder);
+    free(kb->coder);
+    memset(kb, 0, sizeof *kb);
+}
+
+/* Encodes and compresses every block of one kind, `searched` side to move
+ * (or -1) holding XQF_SEARCH where it may. */
+static int build_kind(const tb_table *t, int kind, int searched, uint32_t block_entries, int codec, int level,
+                      int threads, kind_blocks *kb, char err[XQ_ERR_MAX])
+{
+    memset(kb, 0, sizeof *kb);
+    kb->coder = malloc(sizeof *kb->coder);
+    if (!kb->coder || coder_init(kb->coder, t, kind, searched)) {
+        free(kb->coder);
+        kb->coder = NULL;
         snprintf(err, XQ_ERR_MAX, "out of memory compressing");
         return -1;
     }
-    uint32_t blocks = (uint32_t)((t->ix.size + block_entries - 1) / block_entries);
-    uint64_t nblocks = 2 * (uint64_t)blocks;
-    block_job job = {.coder = coder,
-                     .block_entries = block_entries,
-                     .blocks = blocks,
-                     .codec = codec,
-                     .level = level,
-                     .data = calloc(nblocks, sizeof(uint8_t *)),
-                     .size = calloc(nblocks, sizeof(uint32_t))};
+    kb->blocks = (uint32_t)((t->ix.size + block_entries - 1) / block_entries);
+    uint64_t nblocks = 2 * (uint64_t)kb->blocks;
+    kb->job = (block_job){.coder = kb->coder,
+                          .block_entries = block_entries,
+                          .blocks = kb->blocks,
+                          .codec = codec,
+                          .level = level,
+                          .data = calloc(nblocks, sizeof(uint8_t *)),
+                          .size = calloc(nblocks, sizeof(uint32_t))};
+    if (!kb->job.data || !kb->job.size) {
+        kind_blocks_free(kb);
+        snprintf(err, XQ_ERR_MAX, "out of memory compressing");
+        return -1;
+    }
+    par_for(threads, nblocks, 1, compress_blocks, &kb->job);
+    if (kb->job.failed) {
+        kind_blocks_free(kb);
+        snprintf(err, XQ_ERR_MAX, "out of memory (or a compressor failure) compressing");
+        return -1;
+    }
+    for (uint64_t k = 0; k < nblocks; k++) kb->side_bytes[k / kb->blocks] += kb->job.size[k];
+    return 0;
+}
+
+/* Writes the file of one kind from its blocks. */
+static int write_kind_file(const tb_table *t, const char *dir, int kind, uint32_t block_entries, int codec,
+                           const kind_blocks *kb, uint64_t *file_bytes, uint64_t *raw_bytes, char err[XQ_ERR_MAX])
+{
+    const symbol_coder *coder = kb->coder;
+    uint64_t nblocks = 2 * (uint64_t)kb->blocks;
     uint32_t map_bytes = kind != XQF_KIND_WDL ? ((coder->nsymbols * 2 + 7) / 8) * 8 : 0;
     uint64_t meta = XQF_HEADER_SIZE + map_bytes + (nblocks + 1) * 8 + nblocks * 8;
     uint8_t *m = calloc(1, meta);
-    int rc = -1;
-    if (!job.data || !job.size || !m) {
+    if (!m) {
         snprintf(err, XQ_ERR_MAX, "out of memory compressing");
-        goto out;
-    }
-    par_for(threads, nblocks, 1, compress_blocks, &job);
-    if (job.failed) {
-        snprintf(err, XQ_ERR_MAX, "out of memory (or a compressor failure) compressing");
-        goto out;
+        return -1;
     }
     /* header */
     memcpy(m, xqf_kind_magic(kind), 8);
@@ -301,11 +371,12 @@ static int write_kind(const tb_table *t, const char *dir, int kind, uint32_t blo
     xqf_put32(m + XQF_OFF_MOVE_LIMIT, (uint32_t)t->limit);
     xqf_put32(m + XQF_OFF_BLOCK_ENTRIES, block_entries);
     xqf_put32(m + XQF_OFF_SYMBOL_BYTES, coder->symbol_bytes);
-    xqf_put32(m + XQF_OFF_BLOCKS, blocks);
+    xqf_put32(m + XQF_OFF_BLOCKS, kb->blocks);
     xqf_put32(m + XQF_OFF_MAX_DTM, (uint32_t)(int32_t)(kind == XQF_KIND_DTC ? longest_dtc(t) : t->max_dtm));
     xqf_put32(m + XQF_OFF_GEN_REVISION, TB_GEN_REVISION);
     xqf_put32(m + XQF_OFF_SYMBOLS, kind != XQF_KIND_WDL ? coder->nsymbols : 0);
     xqf_put32(m + XQF_OFF_CODEC, (uint32_t)codec);
+    xqf_put32(m + XQF_OFF_SEARCHED_SIDE, (uint32_t)(coder->searched + 1));
     /* DTM map, offsets, checksums */
     uint8_t *p = m + XQF_HEADER_SIZE;
     for (uint32_t i = 0; kind != XQF_KIND_WDL && i < coder->nsymbols; i++) {
@@ -316,33 +387,47 @@ static int write_kind(const tb_table *t, const char *dir, int kind, uint32_t blo
     uint64_t off = meta;
     for (uint64_t k = 0; k <= nblocks; k++) {
         xqf_put64(p + 8 * k, off);
-        if (k < nblocks) off += job.size[k];
+        if (k < nblocks) off += kb->job.size[k];
     }
     p += (nblocks + 1) * 8;
-    for (uint64_t k = 0; k < nblocks; k++) xqf_put64(p + 8 * k, XXH64(job.data[k], job.size[k], 0));
+    for (uint64_t k = 0; k < nblocks; k++) xqf_put64(p + 8 * k, XXH64(kb->job.data[k], kb->job.size[k], 0));
     xqf_put64(m + XQF_OFF_FILE_SIZE, off);
     xqf_put64(m + XQF_OFF_META_HASH, xqf_meta_hash(m, meta));
 
     char path[4096];
     tb_compressed_path(dir, &t->mat, kind, path, sizeof path);
     atomic_file f;
-    rc = atomic_open(&f, path, err);
+    int rc = atomic_open(&f, path, err);
     if (rc == 0) rc = atomic_write(&f, m, meta, err);
-    for (uint64_t k = 0; k < nblocks && rc == 0; k++) rc = atomic_write(&f, job.data[k], job.size[k], err);
+    for (uint64_t k = 0; k < nblocks && rc == 0; k++) rc = atomic_write(&f, kb->job.data[k], kb->job.size[k], err);
     if (rc == 0)
         rc = atomic_commit(&f, err);
     else
         atomic_abort(&f);
     *file_bytes = off;
     *raw_bytes = 2 * xqf_block_bytes(coder->symbol_bytes, t->ix.size);
-out:
-    for (int i = 0; i < PAR_MAX_THREADS; i++) ZSTD_freeCCtx(job.cctx[i]);
-    for (uint64_t k = 0; job.data && k < nblocks; k++) free(job.data[k]);
-    free(job.data);
-    free(job.size);
     free(m);
-    coder_free(coder);
-    free(coder);
+    return rc;
+}
+
+/* Writes the file of one kind.  searched: TB_SEARCH_* (WDL: none).  With
+ * TB_SEARCH_AUTO the kind is compressed with both sides stored first, and
+ * the side whose blocks came out larger is the one searched: what it
+ * stores then is nearly all one symbol. */
+static int write_kind(const tb_table *t, const char *dir, int kind, int searched, uint32_t block_entries, int codec,
+                      int level, int threads, uint64_t *file_bytes, uint64_t *raw_bytes, char err[XQ_ERR_MAX])
+{
+    int side = searched == TB_SEARCH_RED ? 0 : searched == TB_SEARCH_BLACK ? 1 : -1;
+    kind_blocks kb;
+    if (kind != XQF_KIND_WDL && searched == TB_SEARCH_AUTO) {
+        if (build_kind(t, kind, -1, block_entries, codec, level, threads, &kb, err)) return -1;
+        side = kb.side_bytes[1] > kb.side_bytes[0];
+        kind_blocks_free(&kb);
+    }
+    if (kind == XQF_KIND_WDL) side = -1;
+    if (build_kind(t, kind, side, block_entries, codec, level, threads, &kb, err)) return -1;
+    int rc = write_kind_file(t, dir, kind, block_entries, codec, &kb, file_bytes, raw_bytes, err);
+    kind_blocks_free(&kb);
     return rc;
 }
 
@@ -429,9 +514,15 @@ int tb_compress_write(const tb_table *t, const char *dir, const tb_compress_opti
     for (int s = 0; s < 2; s++)
         for (uint64_t i = 0; i < t->ix.size; i++)
             r->legal_entries += cell_get(t->cells[s], t->width, i) != CELL_ILLEGAL;
-    if (write_kind(t, dir, XQF_KIND_WDL, wb, wc, wl, threads, &r->wdl_bytes, &r->wdl_raw, err)) return -1;
-    if (write_kind(t, dir, XQF_KIND_DTM, db, dc, dl, threads, &r->dtm_bytes, &r->dtm_raw, err)) return -1;
-    if (t->limit) return write_kind(t, dir, XQF_KIND_DTC, db, dc, dl, threads, &r->dtc_bytes, &r->dtc_raw, err);
+    if (o->searched < TB_SEARCH_AUTO || o->searched > TB_SEARCH_BLACK) {
+        snprintf(err, XQ_ERR_MAX, "unknown searched-side choice");
+        return -1;
+    }
+    int sr = o->searched;
+    if (write_kind(t, dir, XQF_KIND_WDL, TB_SEARCH_NONE, wb, wc, wl, threads, &r->wdl_bytes, &r->wdl_raw, err))
+        return -1;
+    if (write_kind(t, dir, XQF_KIND_DTM, sr, db, dc, dl, threads, &r->dtm_bytes, &r->dtm_raw, err)) return -1;
+    if (t->limit) return write_kind(t, dir, XQF_KIND_DTC, sr, db, dc, dl, threads, &r->dtc_bytes, &r->dtc_raw, err);
     /* A DTC file left by a build with a move limit would describe another
      * game than the files just written: `xqtb check` reports it as stale,
      * and nothing should read it. */

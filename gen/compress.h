@@ -14,7 +14,14 @@ typedef struct {
     int level;                  /* the codec's level; 0 = its default (TB_LZ4HC_LEVEL, TB_ZSTD_LEVEL) */
     int threads;                /* 0 = all cores */
     int wdl_codec, dtm_codec;   /* XQF_CODEC_LZ4 or XQF_CODEC_ZSTD; 0 = default (DTM's for DTC too) */
+    int searched;               /* TB_SEARCH_*: which side's DTM and DTC entries a reader searches */
 } tb_compress_options;
+
+/* The searched side of DTM and DTC files (docs/FORMAT.md, "Searched
+ * entries"): chosen per file as the side whose stored symbols compress
+ * worse (AUTO, the default), none (every entry stored, as `gen
+ * --store-both` writes), or a given side to move. */
+enum { TB_SEARCH_AUTO = 0, TB_SEARCH_NONE = 1, TB_SEARCH_RED = 2, TB_SEARCH_BLACK = 3 };
 
 typedef struct {
     uint64_t legal_entries;                   /* both sides */

@@ -19,7 +19,8 @@
  *   DTC_BEYOND | d      a cursed win or blessed loss: the winner cannot
  *                       convert within the limit; d is the plies to the
  *                       next capture (or mate) that keeps a win at all. */
-enum { DTC_NONE = 0xFFFF, DTC_BEYOND = 0x8000, DTC_MAX = 0x7FFE };
+/* DTC_MAX stops short of 0x7FFE so that no code is XQF_SEARCH. */
+enum { DTC_NONE = 0xFFFF, DTC_BEYOND = 0x8000, DTC_MAX = 0x7FFD };
 
 /* Largest move limit `gen --limit` takes, in plies (far above any rule). */
 enum { DTC_MAX_LIMIT = XQF_MAX_LIMIT };

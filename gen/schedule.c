@@ -59,7 +59,7 @@ static int write_compressed(const tb_table *t, const tb_gen_options *opt, char e
 {
     char name[XQ_MATERIAL_MAX];
     xq_material_name(&t->mat, name);
-    tb_compress_options co = {.threads = opt->threads};
+    tb_compress_options co = {.threads = opt->threads, .searched = opt->store_both ? TB_SEARCH_NONE : TB_SEARCH_AUTO};
     tb_compress_report r;
     if (tb_compress_write(t, opt->dir, &co, &r, err)) return -1;
     if (opt->progress && r.legal_entries)
@@ -91,6 +91,15 @@ static int compressed_files_sound(const tb_gen_options *opt, const tb_table *t, 
         if (r.info.rules != (uint32_t)t->rules || r.info.limit != (uint32_t)t->limit) {
             snprintf(why, XQ_ERR_MAX, "%.60s was built under rules %s and a limit of %u plies, not %s and %d", path,
                      xq_rules_name((int)r.info.rules), r.info.limit, xq_rules_name(t->rules), t->limit);
+            return 0;
+        }
+        /* --store-both asks for files without a searched side, the default
+         * for files with one (a table too small to have one in some kind
+         * still gets one: write_kind always picks a side) */
+        if (kind != XQF_KIND_WDL && (r.info.searched < 0) != (opt->store_both != 0)) {
+            snprintf(why, XQ_ERR_MAX, "%.60s %s", path,
+                     opt->store_both ? "has a searched side, and --store-both asks for none"
+                                     : "stores both sides (--store-both), and the default searches one");
             return 0;
         }
     }

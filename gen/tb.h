@@ -79,6 +79,7 @@ typedef struct {
     uint64_t max_memory; /* bytes the tables may take, subtables included (memplan.h); 0 = what is available */
     int rules;           /* xq_rules; the same for every table of one run */
     int limit;           /* natural move limit in plies, 0 = none (no DTC) */
+    int store_both;      /* DTM and DTC files store both sides (tb_compress_options.searched NONE) */
     /* If set, filled after each table generated (not reused): the last is the
      * material asked for, unless a valid file for it was reused. */
     tb_gen_memory *memory;

@@ -309,6 +309,108 @@ static int probe_raw(xqtb_handle *h, const xq_board *b, int kind, unsigned *valu
     }
     if (sym >= f->info.nsymbols) return XQTB_ERR_CORRUPT;
     *value = (unsigned)f->info.map[2 * sym] | (unsigned)f->info.map[2 * sym + 1] << 8;
+    /* Only the searched side may say "search" (docs/FORMAT.md, check 11):
+     * this is what bounds the searches, since every move from a searched
+     * entry reaches the other side, which is stored, or a smaller table. */
+    if (*value == XQF_SEARCH && (int)(b->side ^ flip) != f->info.searched) return XQTB_ERR_CORRUPT;
+    return XQTB_OK;
+}
+
+/* ---- searched entries ----------------------------------------------------
+ * A DTM or DTC file stores one side to move's entries only where a one-ply
+ * search cannot find them (docs/FORMAT.md, "Searched entries"); the others
+ * say XQF_SEARCH and are found here from their successors, as the
+ * generator's Bellman conditions define them (gen/verify.c).  A search
+ * looks up only the stored side of the same table, or a table with fewer
+ * pieces, so the recursion ends within as many levels as there are
+ * captures; a file whose searched entries contradict the search is
+ * damaged. */
+static int search_dtm(xqtb_handle *h, const xq_board *pos, unsigned *v);
+static int search_dtc(xqtb_handle *h, const xq_board *pos, int win, unsigned *v);
+
+/* The DTM-map value of a legal board. */
+static int probe_dtm_value(xqtb_handle *h, const xq_board *b, unsigned *v)
+{
+    int rc = probe_raw(h, b, XQF_KIND_DTM, v);
+    if (rc == XQTB_OK && *v == XQF_SEARCH) rc = search_dtm(h, b, v);
+    return rc;
+}
+
+/* The DTC-map value of a legal board whose result is an ordinary win (win
+ * = 1) or loss (0) for the side to move. */
+static int probe_dtc_value(xqtb_handle *h, const xq_board *b, int win, unsigned *v)
+{
+    int rc = probe_raw(h, b, XQF_KIND_DTC, v);
+    if (rc == XQTB_OK && *v == XQF_SEARCH) rc = search_dtc(h, b, win, v);
+    return rc;
+}
+
+/* DTM: the fastest move into a loss for the opponent wins one ply later;
+ * with none, a move into a draw (or a result of a ruling, which the
+ * search reads as a draw: a searched entry is never a ruled one) draws;
+ * otherwise the slowest win for the opponent is a loss one ply later, and
+ * no legal move at all is a loss in 0. */
+static int search_dtm(xqtb_handle *h, const xq_board *pos, unsigned *v)
+{
+    xq_board b = *pos;
+    xq_move list[XQ_MAX_MOVES];
+    int n = xq_gen_legal(&b, list), draws = 0;
+    unsigned shortest_loss = XQF_DTM_RULED, longest_win = 0;
+    for (int i = 0; i < n; i++) {
+        xq_undo u;
+        unsigned s;
+        xq_make_move(&b, list[i], &u);
+        int rc = probe_dtm_value(h, &b, &s);
+        xq_unmake_move(&b, list[i], &u);
+        if (rc != XQTB_OK) return rc;
+        if (s == XQF_DTM_DRAW || (s & XQF_DTM_RULED))
+            draws++;
+        else if (s & 1)
+            longest_win = s > longest_win ? s : longest_win;
+        else if (s < shortest_loss)
+            shortest_loss = s;
+    }
+    if (shortest_loss != XQF_DTM_RULED)
+        *v = shortest_loss + 1;
+    else if (draws)
+        *v = XQF_DTM_DRAW;
+    else
+        *v = n ? longest_win + 1 : 0;
+    return *v == XQF_DTM_DRAW || *v < XQF_DTM_RULED ? XQTB_OK : XQTB_ERR_CORRUPT;
+}
+
+/* DTC of a result that holds under the move limit L (a searched entry is
+ * never a cursed win or a blessed loss).  A move "converts in time" if it
+ * reaches a result of the right kind for the opponent (a loss after a
+ * winner's move, a win after a loser's) that holds: by a capture, at
+ * distance 1; otherwise at one more than the result's DTC, if that is
+ * within L.  A win converts at its fastest such move; a loss at its
+ * slowest, and every one of its moves must be such a move. */
+static int search_dtc(xqtb_handle *h, const xq_board *pos, int win, unsigned *v)
+{
+    int limit = xqtb_limit(h);
+    xq_board b = *pos;
+    xq_move list[XQ_MAX_MOVES];
+    int n = xq_gen_legal(&b, list), best = INT32_MAX, longest = 0;
+    for (int i = 0; i < n; i++) {
+        xq_undo u;
+        unsigned wdl, s = XQF_DTC_NONE;
+        xq_make_move(&b, list[i], &u);
+        int capture = u.captured != EMPTY;
+        int rc = probe_raw(h, &b, XQF_KIND_WDL, &wdl);
+        int right = wdl == (win ? XQF_WDL_LOSS : XQF_WDL_WIN);
+        if (rc == XQTB_OK && right) rc = probe_dtc_value(h, &b, !win, &s);
+        xq_unmake_move(&b, list[i], &u);
+        if (rc != XQTB_OK) return rc;
+        int holds = right && s != XQF_DTC_NONE && !(s & XQF_DTC_BEYOND);
+        int dist = capture ? 1 : (int)s + 1;
+        int ok = holds && dist <= limit;
+        if (win && ok && dist < best) best = dist;
+        if (!win && !ok) return XQTB_ERR_CORRUPT; /* an escape: the entry should have been stored */
+        if (!win && dist > longest) longest = dist;
+    }
+    if (win && best > limit) return XQTB_ERR_CORRUPT;
+    *v = (unsigned)(win ? best : longest);
     return XQTB_OK;
 }
 
@@ -328,11 +430,11 @@ static int wdl5_of(int wdl, unsigned dtc, int limit, int counter)
 }
 
 /* The DTC map value of a decided position, XQF_DTC_NONE without a limit. */
-static int probe_dtc_code(xqtb_handle *h, const xq_board *b, unsigned *dtc)
+static int probe_dtc_code(xqtb_handle *h, const xq_board *b, int win, unsigned *dtc)
 {
     *dtc = XQF_DTC_NONE;
     if (xqtb_limit(h) <= 0) return XQTB_OK;
-    return probe_raw(h, b, XQF_KIND_DTC, dtc);
+    return probe_dtc_value(h, b, win, dtc);
 }
 
 /* Everything about a legal board at a counter (0 .. limit + 1: one past
@@ -340,7 +442,7 @@ static int probe_dtc_code(xqtb_handle *h, const xq_board *b, unsigned *dtc)
 static int probe_full(xqtb_handle *h, const xq_board *b, int counter, xqtb_result *r)
 {
     unsigned v;
-    int rc = probe_raw(h, b, XQF_KIND_DTM, &v);
+    int rc = probe_dtm_value(h, b, &v);
     if (rc != XQTB_OK) return rc;
     memset(r, 0, sizeof *r);
     r->dtc = -1;
@@ -355,7 +457,8 @@ static int probe_full(xqtb_handle *h, const xq_board *b, int counter, xqtb_resul
         r->dtm = (int)v;
     }
     unsigned dtc = XQF_DTC_NONE;
-    if (r->wdl != XQTB_DRAW && !r->by_rule && (rc = probe_dtc_code(h, b, &dtc)) != XQTB_OK) return rc;
+    if (r->wdl != XQTB_DRAW && !r->by_rule && (rc = probe_dtc_code(h, b, r->wdl == XQTB_WIN, &dtc)) != XQTB_OK)
+        return rc;
     if (dtc != XQF_DTC_NONE) r->dtc = (int)(dtc & ~(unsigned)XQF_DTC_BEYOND);
     r->wdl5 = wdl5_of(r->wdl, dtc, xqtb_limit(h), counter);
     return XQTB_OK;
@@ -387,7 +490,7 @@ int xqtb_probe_wdl_counter(xqtb_handle *h, const xqtb_position *pos, int rule_co
     if (rc != XQTB_OK) return rc;
     if (!counter_ok(h, rule_counter)) return XQTB_ERR_INVALID;
     int wdl = wdl_of_symbol(sym);
-    if (wdl != XQTB_DRAW && (rc = probe_dtc_code(h, &b, &dtc)) != XQTB_OK) return rc;
+    if (wdl != XQTB_DRAW && (rc = probe_dtc_code(h, &b, wdl == XQTB_WIN, &dtc)) != XQTB_OK) return rc;
     *wdl5 = wdl5_of(wdl, dtc, xqtb_limit(h), rule_counter);
     return XQTB_OK;
 }
@@ -397,7 +500,7 @@ int xqtb_probe_dtm(xqtb_handle *h, const xqtb_position *pos, int *wdl, int *dtm)
     xq_board b;
     if (!h || !wdl || !dtm || xq_position_to_board(pos, &b, NULL)) return XQTB_ERR_INVALID;
     unsigned v;
-    int rc = probe_raw(h, &b, XQF_KIND_DTM, &v);
+    int rc = probe_dtm_value(h, &b, &v);
     if (rc != XQTB_OK) return rc;
     if (v == XQF_DTM_DRAW) {
         *wdl = XQTB_DRAW;

@@ -209,7 +209,15 @@ int xqtb_probe_wdl(xqtb_handle *h, const xqtb_position *pos, int *wdl);
 
 /* Win/draw/loss and distance to mate, from the DTM file.  *dtm is -1 for a
  * result decided by a repetition ruling (see xqtb_probe).
- * RETURN: as xqtb_probe_wdl (XQTB_ERR_NO_TABLE if the DTM file is missing). */
+ * RETURN: as xqtb_probe_wdl (XQTB_ERR_NO_TABLE if the DTM file is missing,
+ * or the DTM file of a table a capture leads to: see below).
+ * NOTES: DTM and DTC files store one side to move's entries only where a
+ * one-ply search cannot find them (docs/FORMAT.md, "Searched entries"),
+ * which halves their size or better.  A position of that side is found by
+ * probing every legal move's result, which needs the files of the same
+ * kind of every table a capture leads to (and for DTC their WDL files):
+ * tens of warm probes, and a cold one reads several blocks.  `xqtb gen
+ * --store-both` writes files that never search. */
 int xqtb_probe_dtm(xqtb_handle *h, const xqtb_position *pos, int *wdl, int *dtm);
 
 /* Results under the natural move limit (docs/RULES.md, "The move limit"),
@@ -252,7 +260,10 @@ int xqtb_probe_counter(xqtb_handle *h, const xqtb_position *pos, int rule_counte
 
 /* Five-valued WDL (XQTB_WDL5_*) at rule_counter, from the WDL file and,
  * for a decided position under a move limit, the DTC file: what a search
- * needs.  RETURN: as xqtb_probe_counter. */
+ * needs.  RETURN: as xqtb_probe_counter.
+ * NOTES: the DTC of a position of a file's searched side takes a one-ply
+ * search (see xqtb_probe_dtm); a search that calls this at every node may
+ * prefer tables written with `xqtb gen --store-both`. */
 int xqtb_probe_wdl_counter(xqtb_handle *h, const xqtb_position *pos, int rule_counter, int *wdl5);
 
 /* Move limit in plies the handle's tables were built for (0: none), or -1

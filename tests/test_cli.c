@@ -243,7 +243,7 @@ static const struct {
     {"perft", {"--divide"}},
     {"fen", {NULL}},
     {"moves", {NULL}},
-    {"gen", {"-t", "-d", "-q", "--rules", "--limit", "--force", "--max-memory", "--wide", "--all"}},
+    {"gen", {"-t", "-d", "-q", "--rules", "--limit", "--force", "--max-memory", "--wide", "--store-both", "--all"}},
     {"stats", {"--json", "-d"}},
     {"verify", {"-t", "-d", "-q"}},
     {"check", {"-d", "--deep", "-q"}},

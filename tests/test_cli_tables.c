@@ -52,6 +52,39 @@ static void test_gen_writes_tables_and_no_temporaries(void **state)
     assert_int_equal(atoi(buf), 0);
 }
 
+/* The searched-side field (offset 116, docs/FORMAT.md) of DIR/NAME.EXT. */
+static unsigned searched_field(const char *dir, const char *name, const char *ext)
+{
+    char path[600];
+    snprintf(path, sizeof path, "%s/%s.%s", dir, name, ext);
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    unsigned char h[128];
+    assert_int_equal(fread(h, 1, sizeof h, f), sizeof h);
+    fclose(f);
+    return h[116] | h[117] << 8 | (unsigned)h[118] << 16 | (unsigned)h[119] << 24;
+}
+
+/* gen writes DTM and DTC files with a searched side by default, both
+ * sides stored with --store-both, and rewrites files of the other kind
+ * when asked for one. */
+static void test_gen_store_both(void **state)
+{
+    (void)state;
+    const char *dir = fresh_dir("storeboth");
+    assert_true(searched_field(dir, "KRK", "xqd") != 0);
+    assert_true(searched_field(dir, "KRK", "xqc") != 0);
+    assert_int_equal(searched_field(dir, "KRK", "xqw"), 0);
+    assert_int_equal(run_xqtb("gen -q --store-both -d %s KRK", dir), 0);
+    assert_int_equal(searched_field(dir, "KRK", "xqd"), 0);
+    assert_int_equal(searched_field(dir, "KRK", "xqc"), 0);
+    assert_int_equal(searched_field(dir, "KK", "xqd"), 0);
+    assert_int_equal(run_xqtb("probe -d %s '3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1'", dir), 0);
+    assert_int_equal(run_xqtb("gen -q -d %s KRK", dir), 0);
+    assert_true(searched_field(dir, "KRK", "xqd") != 0);
+    assert_int_equal(run_xqtb("check -q -d %s", dir), 0);
+}
+
 static void test_gen_summary_and_black_orientation(void **state)
 {
     (void)state;
@@ -246,6 +279,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gen_writes_tables_and_no_temporaries),
         cmocka_unit_test(test_gen_summary_and_black_orientation),
+        cmocka_unit_test(test_gen_store_both),
         cmocka_unit_test(test_stats_json),
         cmocka_unit_test(test_verify_good_table),
         cmocka_unit_test(test_bad_material_and_options),

@@ -22,6 +22,7 @@
 #include <cmocka.h>
 
 #include "cell.h"
+#include "compress.h"
 #include "dtc.h"
 #include "runxqtb.h"
 #include "tb.h"
@@ -188,6 +189,86 @@ static void test_library_follows_table(void **state)
     print_message("KRKN limit %d: %llu probes, %llu cursed\n", L, (unsigned long long)checked,
                   (unsigned long long)cursed);
     xqtb_close(h);
+    tb_set_free(set);
+}
+
+/* Rewrites the compressed files of t and of every table it captures into
+ * (once each) with the given searched side. */
+static void rewrite_searched(const tb_table *t, const char *dir, int searched, const tb_table **done, int *ndone)
+{
+    for (int i = 0; i < *ndone; i++)
+        if (done[i] == t) return;
+    done[(*ndone)++] = t;
+    char err[XQ_ERR_MAX];
+    tb_compress_options o = {.threads = 2, .searched = searched};
+    if (tb_compress_write(t, dir, &o, NULL, err)) fail_msg("%s", err);
+    for (int c = 0; c < 2; c++)
+        for (int k = 0; k < 8; k++)
+            if (t->sub[c][k]) rewrite_searched(t->sub[c][k], dir, searched, done, ndone);
+}
+
+/* Searched entries (docs/FORMAT.md) for either side to move, or none, in
+ * this table and in every subtable: every legal entry in both colourings
+ * answers exactly the generator's DTM, ruling, order and DTC, whichever
+ * side the reader has to search; the results of the rulings and the
+ * cursed wins and blessed losses, which the files store, included. */
+static void test_each_side_searched(void **state)
+{
+    (void)state;
+    tb_set *set;
+    char dir[512];
+    const int L = 20;
+    tb_table *t = gen_load("KRKN", L, 2, "sides", &set, dir);
+    const char *san = getenv("XQTB_SAN");
+    uint64_t stride = san && *san == '1' ? 11 : 1;
+    static const int choice[] = {TB_SEARCH_NONE, TB_SEARCH_RED, TB_SEARCH_BLACK};
+    for (int ch = 0; ch < 3; ch++) {
+        const tb_table *done[16];
+        int ndone = 0;
+        rewrite_searched(t, dir, choice[ch], done, &ndone);
+        int st;
+        xqtb_handle *h = xqtb_open(dir, NULL, &st);
+        assert_non_null(h);
+        uint64_t searched = 0, stored = 0;
+        for (uint64_t i = 0; i < t->ix.size; i += stride)
+            for (int s = 0; s < 2; s++) {
+                if (cell_get(t->cells[s], t->width, i) == CELL_ILLEGAL) continue;
+                xq_board b, f;
+                xq_index_decode(&t->ix, i, &b);
+                b.side = (uint8_t)s;
+                xq_board_flip(&b, &f);
+                tb_value v = tb_value_of(t, &b);
+                unsigned d = t->dtc[s][i];
+                int is_searched = choice[ch] == TB_SEARCH_RED + s && !v.by_rule && !dtc_beyond(d);
+                searched += is_searched;
+                stored += !is_searched;
+                for (int k = 0; k < 2; k++) {
+                    xqtb_position p;
+                    to_position(k ? &f : &b, &p);
+                    xqtb_result r;
+                    int w5;
+                    assert_int_equal(xqtb_probe_counter(h, &p, L / 2, &r), XQTB_OK);
+                    assert_int_equal(xqtb_probe_wdl_counter(h, &p, L / 2, &w5), XQTB_OK);
+                    int want5 = v.wdl == 0                                               ? XQTB_WDL5_DRAW
+                                : v.by_rule || (!dtc_beyond(d) && dtc_plies(d) <= L / 2) ? 2 * v.wdl
+                                                                                         : v.wdl;
+                    int dtm = v.by_rule ? 0 : v.dtm, order = v.by_rule ? v.dtm : 0; /* tb_value: a ruling's order */
+                    if (r.wdl != v.wdl || r.dtm != dtm || r.by_rule != v.by_rule || r.order != order ||
+                        r.dtc != (d == DTC_NONE ? -1 : dtc_plies(d)) || r.wdl5 != want5 || w5 != want5) {
+                        char fen[XQ_FEN_MAX];
+                        xq_fen_write(k ? &f : &b, fen);
+                        fail_msg("searched side choice %d, %s: probe wdl %d dtm %d rule %d/%d dtc %d wdl5 %d/%d; "
+                                 "generator %d %d %d/%d dtc %d wdl5 %d",
+                                 choice[ch], fen, r.wdl, r.dtm, r.by_rule, r.order, r.dtc, r.wdl5, w5, v.wdl, dtm,
+                                 v.by_rule, order, d == DTC_NONE ? -1 : dtc_plies(d), want5);
+                    }
+                }
+            }
+        xqtb_close(h);
+        if (choice[ch] != TB_SEARCH_NONE) assert_true(searched > 0);
+        print_message("KRKN limit %d, searched side choice %d: %llu entries searched, %llu stored\n", L, choice[ch],
+                      (unsigned long long)searched, (unsigned long long)stored);
+    }
     tb_set_free(set);
 }
 
@@ -364,6 +445,7 @@ int main(void)
         cmocka_unit_test(test_dtc_deterministic),         cmocka_unit_test(test_library_follows_table),
         cmocka_unit_test(test_root_converts_in_time),     cmocka_unit_test(test_limits_never_mix),
         cmocka_unit_test(test_damaged_dtc_file),          cmocka_unit_test(test_cli_counter),
+        cmocka_unit_test(test_each_side_searched),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -51,6 +51,7 @@
 #include "cell.h"
 #include "compress.h"
 #include "fen.h"
+#include "movegen.h"
 #include "tb.h"
 #include "tbformat.h"
 #include "testgen.h"
@@ -151,6 +152,12 @@ typedef struct {
     int wdl, dtm;
     int nroot; /* root moves (baseline), -1 if not root-probed */
     xqtb_root_move root[XQTB_MAX_MOVES];
+    /* DTM blocks a DTM probe reads: the entry's own, and for an entry the
+     * reader finds by a search (docs/FORMAT.md, "Searched entries") the
+     * blocks of its quiet successors (captures read other materials) */
+    uint32_t nreads;
+    uint64_t reads[1 + XQ_MAX_MOVES];
+    int searched; /* the entry says XQF_SEARCH */
 } sample;
 
 typedef struct {
@@ -167,7 +174,8 @@ typedef struct {
 } subject;
 
 /* What one damaged file is expected to do to the probes of its kind. */
-enum { ALL_FAIL, BLOCK_FAIL, OK_OR_FAIL };
+/* SEARCHED_FAIL: exactly the probes of entries that say XQF_SEARCH fail. */
+enum { ALL_FAIL, BLOCK_FAIL, OK_OR_FAIL, SEARCHED_FAIL };
 typedef struct {
     int mode;
     int status;         /* ALL_FAIL, BLOCK_FAIL: the one status expected */
@@ -198,6 +206,43 @@ static const char *fen_of_pos(const xqtb_position *p)
 static uint64_t block_of(const subject *sj, int kind, const sample *s)
 {
     return (uint64_t)s->side * sj->lay[kind].blocks + s->entry / sj->lay[kind].block_entries;
+}
+
+/* Whether a probe of the sample's kind reads block k of that file. */
+static int reads_block(const subject *sj, int kind, const sample *s, uint64_t k)
+{
+    if (kind == W) return block_of(sj, W, s) == k;
+    for (uint32_t i = 0; i < s->nreads; i++)
+        if (s->reads[i] == k) return 1;
+    return 0;
+}
+
+/* Fills s->reads: the DTM file's searched side (its header) says whether
+ * the entry is searched, unless it is a result of the rulings, which the
+ * writer stores. */
+static void sample_reads(const subject *sj, const tb_table *t, sample *s)
+{
+    const layout *l = &sj->lay[D];
+    s->nreads = 0;
+    s->reads[s->nreads++] = block_of(sj, D, s);
+    int searched = (int)xqf_get32(sj->orig[D] + XQF_OFF_SEARCHED_SIDE) - 1;
+    int ruled = t->ruled[0] && t->ruled[s->side][s->entry] != RULED_NONE;
+    if (s->side != searched || ruled) return;
+    s->searched = 1;
+    xq_board b;
+    assert_true(xq_index_decode(&t->ix, s->entry, &b));
+    b.side = (uint8_t)s->side;
+    xq_move list[XQ_MAX_MOVES];
+    int n = xq_gen_legal(&b, list);
+    for (int i = 0; i < n; i++) {
+        xq_undo u;
+        xq_make_move(&b, list[i], &u);
+        if (!u.captured) {
+            uint64_t j = xq_index_encode(&t->ix, &b, 0);
+            s->reads[s->nreads++] = (uint64_t)b.side * l->blocks + j / l->block_entries;
+        }
+        xq_unmake_move(&b, list[i], &u);
+    }
 }
 
 /* Handles alternate between the library's two read paths, so that every
@@ -287,13 +332,17 @@ static void subject_init(subject *sj, tb_set *set, const char *name, const char 
             s->dtm = v.dtm;
             s->nroot = -1;
             if (root_every && sj->n % (size_t)root_every == 0) s->nroot = 0;
+            sample_reads(sj, t, s);
             sj->n++;
         }
     }
     for (int k = 0; k < 2; k++) {
         sj->reachable[k] = calloc(2 * (size_t)sj->lay[k].blocks, 1);
         assert_non_null(sj->reachable[k]);
-        for (size_t i = 0; i < sj->n; i++) sj->reachable[k][block_of(sj, k, &sj->s[i])] = 1;
+        for (size_t i = 0; i < sj->n; i++) {
+            sj->reachable[k][block_of(sj, k, &sj->s[i])] = 1;
+            for (uint32_t r = 0; k == D && r < sj->s[i].nreads; r++) sj->reachable[k][sj->s[i].reads[r]] = 1;
+        }
     }
     /* Baseline: the undamaged files answer every sample correctly. */
     xqtb_handle *h = open_handle(dir);
@@ -336,7 +385,8 @@ static void judge(const subject *sj, const sample *s, int c, int kind, int damag
     int must_fail = 0, may_fail = 0;
     if (damaged) {
         if (e->mode == ALL_FAIL) must_fail = 1;
-        if (e->mode == BLOCK_FAIL) must_fail = block_of(sj, kind, s) == e->bad_block;
+        if (e->mode == BLOCK_FAIL) must_fail = reads_block(sj, kind, s, e->bad_block);
+        if (e->mode == SEARCHED_FAIL) must_fail = s->searched;
         may_fail = must_fail || e->mode == OK_OR_FAIL;
     }
     const char *probe = kind == W ? "probe_wdl" : "probe_dtm";
@@ -624,7 +674,9 @@ static void resigned_header(subject *sj, int kind, uint64_t stride, tally *t)
         {"generator revision 0", XQF_OFF_GEN_REVISION, 0, XQTB_ERR_MISMATCH},
         {"repetition rule 3", XQF_OFF_REPETITION, XQF_REPETITION_MAX + 1, XQTB_ERR_MISMATCH},
         {"move limit above the largest", XQF_OFF_MOVE_LIMIT, XQF_MAX_LIMIT + 1, XQTB_ERR_MISMATCH},
-        {"format version 2", XQF_OFF_VERSION, XQF_VERSION + 1, XQTB_ERR_MISMATCH},
+        {"format version + 1", XQF_OFF_VERSION, XQF_VERSION + 1, XQTB_ERR_MISMATCH},
+        {"format version - 1", XQF_OFF_VERSION, XQF_VERSION - 1, XQTB_ERR_MISMATCH},
+        {"searched side 3", XQF_OFF_SEARCHED_SIDE, XQF_SEARCHED_BLACK + 1, XQTB_ERR_CORRUPT},
         {"index layout 2", XQF_OFF_INDEX_LAYOUT, XQF_INDEX_LAYOUT + 1, XQTB_ERR_MISMATCH},
         {"header size 256", XQF_OFF_HEADER_SIZE, 256, XQTB_ERR_CORRUPT},
         {"entries + 1", XQF_OFF_ENTRIES, (uint32_t)xqf_get64(sj->orig[kind] + XQF_OFF_ENTRIES) + 1, XQTB_ERR_CORRUPT},
@@ -643,6 +695,20 @@ static void resigned_header(subject *sj, int kind, uint64_t stride, tally *t)
         {"reserved byte", 120, 1, XQTB_ERR_CORRUPT},
         {"max DTM 0", XQF_OFF_MAX_DTM, 0, kind == W ? XQTB_OK : XQTB_ERR_CORRUPT},
     };
+    /* the searched side moved: a WDL file has none; in a DTM file the
+     * other side's entries hold values, which may stand, while the "search"
+     * symbols now stand in the stored side, where they are damage */
+    int searched = (int)xqf_get32(sj->orig[kind] + XQF_OFF_SEARCHED_SIDE);
+    for (uint32_t side = XQF_SEARCHED_NONE; side <= XQF_SEARCHED_BLACK; side++) {
+        if ((int)side == searched) continue;
+        memcpy(buf, sj->orig[kind], size);
+        xqf_put32(buf + XQF_OFF_SEARCHED_SIDE, side);
+        resign_meta(buf, l);
+        expectation e = {.mode = kind == W || side == XQF_SEARCHED_NONE ? ALL_FAIL : SEARCHED_FAIL,
+                         .status = XQTB_ERR_CORRUPT};
+        snprintf(e.what, sizeof e.what, "%s.%s re-signed with searched side %u", sj->name, ext[kind], side);
+        run_case(sj, kind, buf, size, &e, t);
+    }
     for (size_t i = 0; i < sizeof fields / sizeof *fields; i++) {
         memcpy(buf, sj->orig[kind], size);
         xqf_put32(buf + fields[i].off, fields[i].value);

@@ -18,7 +18,7 @@ static const char default_dir[] = "tables";
 /* Options shared by the table subcommands. */
 typedef struct {
     const char *dir;
-    int threads, quiet, json, force, wide, all, rules, limit;
+    int threads, quiet, json, force, wide, all, rules, limit, store_both;
     uint64_t max_memory;
     const char *material[64];
     int nmaterial;
@@ -47,6 +47,8 @@ static int parse_table_args(const char *cmd, int argc, char **argv, const char *
             flag = 'f';
         else if (!strcmp(o, "--wide"))
             flag = 'w';
+        else if (!strcmp(o, "--store-both"))
+            flag = 'b';
         else if (!strcmp(o, "--max-memory"))
             flag = 'm';
         else if (!strcmp(o, "--all"))
@@ -76,6 +78,8 @@ static int parse_table_args(const char *cmd, int argc, char **argv, const char *
             if (a->rules < 0) return cli_usage_error(cmd, "--rules takes none, check or full, not '%.40s'", argv[i]);
         } else if (flag == 'w') {
             a->wide = 1;
+        } else if (flag == 'b') {
+            a->store_both = 1;
         } else if (flag == 'a') {
             if (++i == argc) return cli_usage_error(cmd, "option %s needs a piece count", o);
             long n = cli_parse_uint(argv[i], 8);
@@ -324,7 +328,7 @@ static void report_removed(void *arg, const char *name, long pid)
 int cmd_gen(int argc, char **argv)
 {
     table_args a;
-    if (parse_table_args("gen", argc, argv, "tdqfwmarl", &a)) return EXIT_BAD_INPUT;
+    if (parse_table_args("gen", argc, argv, "tdqfwmarlb", &a)) return EXIT_BAD_INPUT;
     enum { MAX_ALL = 20000 };
     static xq_material m[MAX_ALL];
     for (int i = 0; i < a.nmaterial; i++)
@@ -345,6 +349,7 @@ int cmd_gen(int argc, char **argv)
                           .progress = !a.quiet && isatty(2),
                           .force = a.force,
                           .wide = a.wide,
+                          .store_both = a.store_both,
                           .max_memory = a.max_memory,
                           .rules = a.rules,
                           .limit = a.limit,
