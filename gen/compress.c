@@ -33,6 +33,7 @@
 #include "cell.h"
 #include "dtc.h"
 #include "parallel.h"
+#include "searched.h"
 #include "tbformat.h"
 
 void tb_compressed_path(const char *dir, const xq_material *m, int kind, char *buf, size_t len)
@@ -49,8 +50,9 @@ typedef struct {
     uint32_t symbol_bytes;         /* 0 = 2-bit WDL */
     uint16_t map[XQF_MAX_SYMBOLS]; /* symbol -> DTM-map value */
     uint32_t nsymbols;
-    uint32_t *rank; /* entry code -> symbol (DTM) */
-    int searched;   /* side to move whose entries may be XQF_SEARCH, -1 none */
+    uint32_t *rank;        /* entry code -> symbol (DTM) */
+    int searched;          /* side to move whose entries may be XQF_SEARCH, -1 none */
+    uint8_t *const *found; /* searched.h's bitmaps, or NULL: ruled results the search finds */
 } symbol_coder;
 
 /* What an entry stores, as one code: for WDL and DTM its cell code, or for
@@ -74,22 +76,26 @@ static unsigned entry_code(const tb_table *t, int kind, int side, uint64_t i)
  * otherwise.  The search rests on the Bellman conditions tb_verify checks
  * (verify.c): the DTM of a position that is not ruled follows from its
  * successors' DTMs with ruled results read as draws, and a DTC that holds
- * from its successors' WDL and DTC.  A result of the rulings (its cell is
- * a draw) is not found so, nor is the DTC of a cursed win or a blessed
- * loss (a distance of another kind), so those keep their values. */
-static unsigned searched_code(const tb_table *t, int kind, int side, uint64_t i)
+ * from its successors' WDL and DTC, as does "none" for a result of the
+ * rulings (no successor of a ruled win is an ordinary loss, some successor
+ * of a ruled loss is not an ordinary win).  The DTM of a ruled result (its
+ * order, its ruling) is found where searched.c says so; the others, and
+ * the DTC of a cursed win or a blessed loss (a distance of another kind),
+ * keep their values. */
+static unsigned searched_code(const symbol_coder *c, int side, uint64_t i)
 {
+    const tb_table *t = c->t;
     unsigned v = cell_get(t->cells[side], t->width, i);
     if (v == CELL_ILLEGAL) return SEARCH_CODE;
+    if (c->kind == XQF_KIND_DTC) return dtc_beyond(t->dtc[side][i]) ? entry_code(t, c->kind, side, i) : SEARCH_CODE;
     int ruled = v == CELL_DRAW && t->ruled[0] && t->ruled[side][i] != RULED_NONE;
-    if (ruled) return entry_code(t, kind, side, i);
-    if (kind == XQF_KIND_DTC && dtc_beyond(t->dtc[side][i])) return entry_code(t, kind, side, i);
-    return SEARCH_CODE;
+    int found = ruled && c->found && (c->found[side][i / 8] >> (i % 8) & 1);
+    return ruled && !found ? entry_code(t, c->kind, side, i) : SEARCH_CODE;
 }
 
 static unsigned coder_code(const symbol_coder *c, int side, uint64_t i)
 {
-    return side == c->searched ? searched_code(c->t, c->kind, side, i) : entry_code(c->t, c->kind, side, i);
+    return side == c->searched ? searched_code(c, side, i) : entry_code(c->t, c->kind, side, i);
 }
 
 static unsigned wdl_symbol(unsigned code)
@@ -110,12 +116,13 @@ static uint16_t map_value(unsigned code)
 
 /* Orders DTM values by how often they occur (ties by value), so that the
  * common ones get the small symbols. */
-static int coder_init(symbol_coder *c, const tb_table *t, int kind, int searched)
+static int coder_init(symbol_coder *c, const tb_table *t, int kind, int searched, uint8_t *const *found)
 {
     memset(c, 0, sizeof *c);
     c->t = t;
     c->kind = kind;
     c->searched = kind == XQF_KIND_WDL ? -1 : searched;
+    c->found = found;
     if (kind == XQF_KIND_WDL) return 0;
     uint64_t *count = calloc(CODES, sizeof *count);
     c->rank = calloc(CODES, sizeof *c->rank);
@@ -195,7 +202,7 @@ static void encode_block(const symbol_coder *c, int side, uint64_t first, uint64
 int tb_symbol_stream(const tb_table *t, int kind, int side, uint32_t block_entries, uint8_t *out)
 {
     symbol_coder *c = malloc(sizeof *c);
-    if (!c || coder_init(c, t, kind, -1)) {
+    if (!c || coder_init(c, t, kind, -1, NULL)) {
         free(c);
         return -1;
     }
@@ -312,12 +319,12 @@ static void kind_blocks_free(kind_blocks *kb)
 
 /* Encodes and compresses every block of one kind, `searched` side to move
  * (or -1) holding XQF_SEARCH where it may. */
-static int build_kind(const tb_table *t, int kind, int searched, uint32_t block_entries, int codec, int level,
-                      int threads, kind_blocks *kb, char err[XQ_ERR_MAX])
+static int build_kind(const tb_table *t, int kind, int searched, uint8_t *const *found, uint32_t block_entries,
+                      int codec, int level, int threads, kind_blocks *kb, char err[XQ_ERR_MAX])
 {
     memset(kb, 0, sizeof *kb);
     kb->coder = malloc(sizeof *kb->coder);
-    if (!kb->coder || coder_init(kb->coder, t, kind, searched)) {
+    if (!kb->coder || coder_init(kb->coder, t, kind, searched, found)) {
         free(kb->coder);
         kb->coder = NULL;
         snprintf(err, XQ_ERR_MAX, "out of memory compressing");
@@ -411,21 +418,29 @@ static int write_kind_file(const tb_table *t, const char *dir, int kind, uint32_
 }
 
 /* Writes the file of one kind.  searched: TB_SEARCH_* (WDL: none).  With
- * TB_SEARCH_AUTO the kind is compressed with both sides stored first, and
- * the side whose blocks came out larger is the one searched: what it
- * stores then is nearly all one symbol. */
-static int write_kind(const tb_table *t, const char *dir, int kind, int searched, uint32_t block_entries, int codec,
-                      int level, int threads, uint64_t *file_bytes, uint64_t *raw_bytes, char err[XQ_ERR_MAX])
+ * TB_SEARCH_AUTO both sides are tried as the searched one and the smaller
+ * file is written: which side stores less depends on the material (the
+ * side with fewer results of the rulings the search cannot find, and
+ * otherwise the side whose distances vary more). */
+static int write_kind(const tb_table *t, const char *dir, int kind, int searched, uint8_t *const *found,
+                      uint32_t block_entries, int codec, int level, int threads, uint64_t *file_bytes,
+                      uint64_t *raw_bytes, char err[XQ_ERR_MAX])
 {
-    int side = searched == TB_SEARCH_RED ? 0 : searched == TB_SEARCH_BLACK ? 1 : -1;
+    int side = searched == TB_SEARCH_RED ? 0 : searched == TB_SEARCH_BLACK ? 1 : -1, built = 0;
+    if (kind == XQF_KIND_WDL) side = -1;
     kind_blocks kb;
     if (kind != XQF_KIND_WDL && searched == TB_SEARCH_AUTO) {
-        if (build_kind(t, kind, -1, block_entries, codec, level, threads, &kb, err)) return -1;
-        side = kb.side_bytes[1] > kb.side_bytes[0];
+        /* red first; black kept only if strictly smaller, else red built
+         * again (two sets of blocks are never held at once) */
+        if (build_kind(t, kind, 0, found, block_entries, codec, level, threads, &kb, err)) return -1;
+        uint64_t red = kb.side_bytes[0] + kb.side_bytes[1];
         kind_blocks_free(&kb);
+        if (build_kind(t, kind, 1, found, block_entries, codec, level, threads, &kb, err)) return -1;
+        built = kb.side_bytes[0] + kb.side_bytes[1] < red;
+        if (!built) kind_blocks_free(&kb);
+        side = built ? 1 : 0;
     }
-    if (kind == XQF_KIND_WDL) side = -1;
-    if (build_kind(t, kind, side, block_entries, codec, level, threads, &kb, err)) return -1;
+    if (!built && build_kind(t, kind, side, found, block_entries, codec, level, threads, &kb, err)) return -1;
     int rc = write_kind_file(t, dir, kind, block_entries, codec, &kb, file_bytes, raw_bytes, err);
     kind_blocks_free(&kb);
     return rc;
@@ -482,7 +497,8 @@ uint64_t tb_compress_work_bytes(uint64_t entries, int width, int rules, int limi
     uint64_t most = kind_work_bytes(entries, XQF_KIND_WDL, 0, TB_WDL_BLOCK_ENTRIES, TB_WDL_CODEC,
                                     default_level(TB_WDL_CODEC), threads);
     uint64_t dtm = kind_work_bytes(entries, XQF_KIND_DTM, dtm_bytes, TB_DTM_BLOCK_ENTRIES, TB_DTM_CODEC,
-                                   default_level(TB_DTM_CODEC), threads);
+                                   default_level(TB_DTM_CODEC), threads) +
+                   (rules != XQ_RULES_NONE ? 2 * ((entries + 7) / 8) : 0); /* searched.h's bitmaps */
     if (dtm > most) most = dtm;
     uint64_t dtc = limit ? kind_work_bytes(entries, XQF_KIND_DTC, 2, TB_DTM_BLOCK_ENTRIES, TB_DTM_CODEC,
                                            default_level(TB_DTM_CODEC), threads)
@@ -519,10 +535,29 @@ int tb_compress_write(const tb_table *t, const char *dir, const tb_compress_opti
         return -1;
     }
     int sr = o->searched;
-    if (write_kind(t, dir, XQF_KIND_WDL, TB_SEARCH_NONE, wb, wc, wl, threads, &r->wdl_bytes, &r->wdl_raw, err))
+    if (write_kind(t, dir, XQF_KIND_WDL, TB_SEARCH_NONE, NULL, wb, wc, wl, threads, &r->wdl_bytes, &r->wdl_raw, err))
         return -1;
-    if (write_kind(t, dir, XQF_KIND_DTM, sr, db, dc, dl, threads, &r->dtm_bytes, &r->dtm_raw, err)) return -1;
-    if (t->limit) return write_kind(t, dir, XQF_KIND_DTC, sr, db, dc, dl, threads, &r->dtc_bytes, &r->dtc_raw, err);
+    /* which results of the rulings a reader's search finds (searched.h) */
+    uint64_t found_bytes = (t->ix.size + 7) / 8;
+    uint8_t *found[2] = {NULL, NULL};
+    if (t->ruled[0] && sr != TB_SEARCH_NONE) {
+        found[0] = malloc(found_bytes);
+        found[1] = malloc(found_bytes);
+        if (!found[0] || !found[1]) {
+            free(found[0]);
+            free(found[1]);
+            snprintf(err, XQ_ERR_MAX, "out of memory compressing");
+            return -1;
+        }
+        tb_ruled_found_by_search(t, threads, found);
+    }
+    int rc = write_kind(t, dir, XQF_KIND_DTM, sr, found[0] ? found : NULL, db, dc, dl, threads, &r->dtm_bytes,
+                        &r->dtm_raw, err);
+    free(found[0]);
+    free(found[1]);
+    if (rc) return -1;
+    if (t->limit)
+        return write_kind(t, dir, XQF_KIND_DTC, sr, NULL, db, dc, dl, threads, &r->dtc_bytes, &r->dtc_raw, err);
     /* A DTC file left by a build with a move limit would describe another
      * game than the files just written: `xqtb check` reports it as stale,
      * and nothing should read it. */

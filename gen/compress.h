@@ -35,7 +35,7 @@ typedef struct {
  * four times the time. */
 enum {
     TB_WDL_BLOCK_ENTRIES = 1 << 14,
-    TB_DTM_BLOCK_ENTRIES = 1 << 13,
+    TB_DTM_BLOCK_ENTRIES = 1 << 12,
     TB_WDL_CODEC = XQF_CODEC_ZSTD,
     TB_DTM_CODEC = XQF_CODEC_ZSTD,
     TB_ZSTD_LEVEL = 12,

@@ -345,17 +345,24 @@ static int probe_dtc_value(xqtb_handle *h, const xq_board *b, int win, unsigned 
     return rc;
 }
 
-/* DTM: the fastest move into a loss for the opponent wins one ply later;
- * with none, a move into a draw (or a result of a ruling, which the
- * search reads as a draw: a searched entry is never a ruled one) draws;
- * otherwise the slowest win for the opponent is a loss one ply later, and
- * no legal move at all is a loss in 0. */
+/* DTM, as the Bellman conditions give it (gen/verify.c): the fastest move
+ * into an ordinary loss for the opponent wins one ply later.  With none, a
+ * move into a loss decided by a ruling makes a win by the rulings, of the
+ * smallest order such a move reaches, by the chase ruling only if every
+ * move of that order reaches a result of that ruling; with none of those,
+ * a move into a draw draws; with none of those, a move into a win by a
+ * ruling makes a loss by the rulings, of the largest order such a move
+ * reaches (by chase likewise); and otherwise every move reaches an
+ * ordinary win and the slowest gives a loss one ply later (no move: a
+ * loss in 0).  The writer stores every ruled result whose order or ruling
+ * this does not give (gen/searched.c). */
 static int search_dtm(xqtb_handle *h, const xq_board *pos, unsigned *v)
 {
     xq_board b = *pos;
     xq_move list[XQ_MAX_MOVES];
     int n = xq_gen_legal(&b, list), draws = 0;
     unsigned shortest_loss = XQF_DTM_RULED, longest_win = 0;
+    unsigned loss_order = 64, loss_check = 0, win_order = 0, win_check = 0;
     for (int i = 0; i < n; i++) {
         xq_undo u;
         unsigned s;
@@ -363,35 +370,55 @@ static int search_dtm(xqtb_handle *h, const xq_board *pos, unsigned *v)
         int rc = probe_dtm_value(h, &b, &s);
         xq_unmake_move(&b, list[i], &u);
         if (rc != XQTB_OK) return rc;
-        if (s == XQF_DTM_DRAW || (s & XQF_DTM_RULED))
+        if (s == XQF_DTM_DRAW) {
             draws++;
-        else if (s & 1)
+        } else if (s & XQF_DTM_RULED) {
+            unsigned order = (s & 0xFF) >> 2, check = !(s & 2);
+            if (!(s & 1)) {
+                if (order < loss_order) loss_order = order, loss_check = 0;
+                if (order == loss_order) loss_check |= check;
+            } else {
+                if (order > win_order) win_order = order, win_check = 0;
+                if (order == win_order) win_check |= check;
+            }
+        } else if (s & 1) {
             longest_win = s > longest_win ? s : longest_win;
-        else if (s < shortest_loss)
+        } else if (s < shortest_loss) {
             shortest_loss = s;
+        }
     }
     if (shortest_loss != XQF_DTM_RULED)
         *v = shortest_loss + 1;
+    else if (loss_order < 64)
+        *v = XQF_DTM_RULED | loss_order << 2 | (loss_check ? 0 : 2) | 1;
     else if (draws)
         *v = XQF_DTM_DRAW;
-    else
+    else if (win_order)
+        *v = XQF_DTM_RULED | win_order << 2 | (win_check ? 0 : 2);
+    else if (longest_win + 1 < XQF_DTM_RULED)
         *v = n ? longest_win + 1 : 0;
-    return *v == XQF_DTM_DRAW || *v < XQF_DTM_RULED ? XQTB_OK : XQTB_ERR_CORRUPT;
+    else
+        return XQTB_ERR_CORRUPT; /* beyond any DTM a map holds */
+    return XQTB_OK;
 }
 
-/* DTC of a result that holds under the move limit L (a searched entry is
- * never a cursed win or a blessed loss).  A move "converts in time" if it
- * reaches a result of the right kind for the opponent (a loss after a
- * winner's move, a win after a loser's) that holds: by a capture, at
- * distance 1; otherwise at one more than the result's DTC, if that is
- * within L.  A win converts at its fastest such move; a loss at its
- * slowest, and every one of its moves must be such a move. */
+/* DTC of a searched entry whose WDL says win (win = 1) or loss, under the
+ * move limit L.  A move "converts in time" if the successor is a result
+ * of the right kind (a loss for the opponent after a winner's move, a win
+ * after a loser's) whose DTC is a distance d that holds, and its distance,
+ * 1 for a capture and d + 1 otherwise, is at most L.  A win converts at
+ * its fastest such move; a loss at its slowest, every one of its moves
+ * being such a move.  A searched entry is never a cursed win or a blessed
+ * loss, but it may be a result of the rulings, whose DTC is "none": a win
+ * none of whose successors is an ordinary loss (DTC not "none"), or a loss
+ * some successor of which is not an ordinary win, is one (the Bellman
+ * conditions on the cells, gen/verify.c). */
 static int search_dtc(xqtb_handle *h, const xq_board *pos, int win, unsigned *v)
 {
     int limit = xqtb_limit(h);
     xq_board b = *pos;
     xq_move list[XQ_MAX_MOVES];
-    int n = xq_gen_legal(&b, list), best = INT32_MAX, longest = 0;
+    int n = xq_gen_legal(&b, list), best = INT32_MAX, longest = 0, ordinary = 0, ruled = 0, escapes = 0;
     for (int i = 0; i < n; i++) {
         xq_undo u;
         unsigned wdl, s = XQF_DTC_NONE;
@@ -402,14 +429,20 @@ static int search_dtc(xqtb_handle *h, const xq_board *pos, int win, unsigned *v)
         if (rc == XQTB_OK && right) rc = probe_dtc_value(h, &b, !win, &s);
         xq_unmake_move(&b, list[i], &u);
         if (rc != XQTB_OK) return rc;
-        int holds = right && s != XQF_DTC_NONE && !(s & XQF_DTC_BEYOND);
-        int dist = capture ? 1 : (int)s + 1;
-        int ok = holds && dist <= limit;
+        ordinary += right && s != XQF_DTC_NONE;
+        ruled += !win && s == XQF_DTC_NONE;
+        int dist = capture ? 1 : (int)(s & ~(unsigned)XQF_DTC_BEYOND) + 1;
+        int ok = right && s != XQF_DTC_NONE && !(s & XQF_DTC_BEYOND) && dist <= limit;
         if (win && ok && dist < best) best = dist;
-        if (!win && !ok) return XQTB_ERR_CORRUPT; /* an escape: the entry should have been stored */
-        if (!win && dist > longest) longest = dist;
+        escapes += !ok;
+        if (!win && ok && dist > longest) longest = dist;
     }
-    if (win && best > limit) return XQTB_ERR_CORRUPT;
+    if (win ? !ordinary : ruled > 0) {
+        *v = XQF_DTC_NONE;
+        return XQTB_OK;
+    }
+    /* an ordinary result that does not hold should have been stored */
+    if (win ? best > limit : escapes > 0) return XQTB_ERR_CORRUPT;
     *v = (unsigned)(win ? best : longest);
     return XQTB_OK;
 }

@@ -38,8 +38,9 @@ static int dump(const tb_table *t, int kind, uint32_t block, const char *path)
 
 int main(int argc, char **argv)
 {
-    if (argc < 6 || argc > 8) {
-        fprintf(stderr, "usage: bench_compress SRC_DIR MATERIAL OUT_DIR WDL_BLOCK DTM_BLOCK [lz4|zstd [LEVEL]]\n");
+    if (argc < 6 || argc > 9) {
+        fprintf(stderr,
+                "usage: bench_compress SRC_DIR MATERIAL OUT_DIR WDL_BLOCK DTM_BLOCK [lz4|zstd [LEVEL [auto|both]]]\n");
         return 2;
     }
     char err[XQ_ERR_MAX], name[XQ_MATERIAL_MAX], path[4096];
@@ -64,6 +65,13 @@ int main(int argc, char **argv)
         o.wdl_codec = o.dtm_codec = !strcmp(argv[6], "lz4") ? XQF_CODEC_LZ4 : XQF_CODEC_ZSTD;
     }
     if (argc > 7) o.level = atoi(argv[7]);
+    if (argc > 8) {
+        if (strcmp(argv[8], "auto") && strcmp(argv[8], "both")) {
+            fprintf(stderr, "unknown searched-side choice %s (auto or both)\n", argv[8]);
+            return 2;
+        }
+        o.searched = !strcmp(argv[8], "both") ? TB_SEARCH_NONE : TB_SEARCH_AUTO;
+    }
     tb_compress_report r;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);

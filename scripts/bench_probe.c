@@ -12,6 +12,9 @@
  *          random positions over the whole table; the file is mapped and
  *          its pages are in memory (a first pass touches them)
  *   random probes per second with the default cache, 1 and 2 threads
+ * and DTM latency apart for each side to move: a DTM file stores one side's
+ * entries and finds the other's by a one-ply search (docs/FORMAT.md,
+ * "Searched entries"), so the two differ.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -158,9 +161,19 @@ int main(int argc, char **argv)
             fprintf(stderr, "cannot place material %s\n", argv[2]);
             return 2;
         }
-    static int same[1 << 20], spread[NPOS];
+    static int same[1 << 20], spread[NPOS], side_same[2][1 << 16], by_side[2][NPOS];
+    int nside[2] = {0, 0};
     for (int i = 0; i < (1 << 20); i++) same[i] = 0;
-    for (int i = 0; i < NPOS; i++) spread[i] = i;
+    for (int i = 0; i < NPOS; i++) {
+        spread[i] = i;
+        by_side[pos[i].side][nside[pos[i].side]++] = i;
+    }
+    if (!nside[0] || !nside[1]) {
+        fprintf(stderr, "no position of one side to move\n");
+        return 2;
+    }
+    for (int c = 0; c < 2; c++)
+        for (int i = 0; i < (1 << 16); i++) side_same[c][i] = by_side[c][0];
 
     int st;
     xqtb_handle *h = xqtb_open(argv[1], NULL, &st);
@@ -171,6 +184,8 @@ int main(int argc, char **argv)
     time_probes(h, spread, NPOS, 0); /* open files, fault pages in */
     time_probes(h, spread, NPOS, 1);
     double warm_wdl = time_probes(h, same, 1 << 20, 0), warm_dtm = time_probes(h, same, 1 << 20, 1);
+    double warm_side[2];
+    for (int c = 0; c < 2; c++) warm_side[c] = time_probes(h, side_same[c], 1 << 16, 1);
     double r1 = per_second(h, 1, seconds), r2 = per_second(h, 2, seconds);
     xqtb_close(h);
 
@@ -179,10 +194,14 @@ int main(int argc, char **argv)
     time_probes(h, spread, NPOS, 0);
     time_probes(h, spread, NPOS, 1);
     double cold_wdl = time_probes(h, spread, NPOS, 0), cold_dtm = time_probes(h, spread, NPOS, 1);
+    double cold_side[2];
+    for (int c = 0; c < 2; c++) cold_side[c] = time_probes(h, by_side[c], nside[c], 1);
     xqtb_close(h);
 
     printf("%s: warm %.0f ns (WDL) %.0f ns (DTM); cold %.0f ns (WDL) %.0f ns (DTM); "
            "random WDL probes/s: %.2fM (1 thread) %.2fM (2 threads)\n",
            argv[2], warm_wdl, warm_dtm, cold_wdl, cold_dtm, r1 / 1e6, r2 / 1e6);
+    printf("%s: DTM by side to move: warm %.0f ns (red) %.0f ns (black); cold %.0f ns (red) %.0f ns (black)\n", argv[2],
+           warm_side[0], warm_side[1], cold_side[0], cold_side[1]);
     return 0;
 }

@@ -25,6 +25,7 @@
 #include "compress.h"
 #include "dtc.h"
 #include "runxqtb.h"
+#include "searched.h"
 #include "tb.h"
 #include "testgen.h"
 #include "tmpdir.h"
@@ -229,7 +230,7 @@ static void test_each_side_searched(void **state)
         int st;
         xqtb_handle *h = xqtb_open(dir, NULL, &st);
         assert_non_null(h);
-        uint64_t searched = 0, stored = 0;
+        uint64_t searched = 0, ruled_found = 0, ruled_stored = 0;
         for (uint64_t i = 0; i < t->ix.size; i += stride)
             for (int s = 0; s < 2; s++) {
                 if (cell_get(t->cells[s], t->width, i) == CELL_ILLEGAL) continue;
@@ -239,9 +240,12 @@ static void test_each_side_searched(void **state)
                 xq_board_flip(&b, &f);
                 tb_value v = tb_value_of(t, &b);
                 unsigned d = t->dtc[s][i];
-                int is_searched = choice[ch] == TB_SEARCH_RED + s && !v.by_rule && !dtc_beyond(d);
-                searched += is_searched;
-                stored += !is_searched;
+                if (choice[ch] == TB_SEARCH_RED + s) {
+                    searched++;
+                    unsigned r = t->ruled[s][i];
+                    if (v.by_rule && tb_ruled_by_search(t, &b) == r) ruled_found++;
+                    if (v.by_rule && tb_ruled_by_search(t, &b) != r) ruled_stored++;
+                }
                 for (int k = 0; k < 2; k++) {
                     xqtb_position p;
                     to_position(k ? &f : &b, &p);
@@ -265,9 +269,12 @@ static void test_each_side_searched(void **state)
                 }
             }
         xqtb_close(h);
-        if (choice[ch] != TB_SEARCH_NONE) assert_true(searched > 0);
-        print_message("KRKN limit %d, searched side choice %d: %llu entries searched, %llu stored\n", L, choice[ch],
-                      (unsigned long long)searched, (unsigned long long)stored);
+        /* both kinds of ruled entries of a searched side are met */
+        if (choice[ch] != TB_SEARCH_NONE) assert_true(searched > 0 && ruled_found > 0);
+        print_message("KRKN limit %d, searched side choice %d: %llu legal entries of the searched side, of which "
+                      "ruled: %llu found by the search, %llu stored\n",
+                      L, choice[ch], (unsigned long long)searched, (unsigned long long)ruled_found,
+                      (unsigned long long)ruled_stored);
     }
     tb_set_free(set);
 }

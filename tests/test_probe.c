@@ -14,7 +14,9 @@
 #include <cmocka.h>
 
 #include "cell.h"
+#include "compress.h"
 #include "fen.h"
+#include "searched.h"
 #include "tb.h"
 #include "testgen.h"
 #include "tmpdir.h"
@@ -265,11 +267,86 @@ static void test_ruled_results(void **state)
     tb_set_free(set);
 }
 
+/* Rewrites the compressed files of t and of every table it captures into
+ * (once each) with the given searched side. */
+static void rewrite_searched(const tb_table *t, const char *dir, int searched, const tb_table **done, int *ndone)
+{
+    for (int i = 0; i < *ndone; i++)
+        if (done[i] == t) return;
+    done[(*ndone)++] = t;
+    char err[XQ_ERR_MAX];
+    tb_compress_options o = {.threads = 2, .searched = searched};
+    if (tb_compress_write(t, dir, &o, NULL, err)) fail_msg("%s", err);
+    for (int c = 0; c < 2; c++)
+        for (int k = 0; k < 8; k++)
+            if (t->sub[c][k]) rewrite_searched(t->sub[c][k], dir, searched, done, ndone);
+}
+
+/* KRKNAA under rules full, black to move searched: black's results of the
+ * rulings are partly found by the search (gen/searched.c) and partly
+ * stored (orders the search does not give); every one of them, and every
+ * 7th other legal entry, answers exactly through the library. */
+static void test_ruled_results_searched(void **state)
+{
+    (void)state;
+    tb_set *set;
+    tb_table *t = testgen_load_rules("KRKNAA", XQ_RULES_FULL, &set);
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s/rules-%d", test_tmpdir(), XQ_RULES_FULL);
+    const tb_table *done[32];
+    int ndone = 0;
+    rewrite_searched(t, dir, TB_SEARCH_BLACK, done, &ndone);
+    int st;
+    xqtb_handle *h = xqtb_open(dir, NULL, &st);
+    assert_non_null(h);
+    uint64_t found = 0, stored = 0, others = 0;
+    for (uint64_t i = 0; i < t->ix.size; i++)
+        for (int s = 0; s < 2; s++) {
+            unsigned r = t->ruled[s][i];
+            if (cell_get(t->cells[s], t->width, i) == CELL_ILLEGAL || (r == RULED_NONE && (i + (uint64_t)s) % 7))
+                continue;
+            xq_board b;
+            xq_index_decode(&t->ix, i, &b);
+            b.side = (uint8_t)s;
+            if (r != RULED_NONE && s == BLACK) {
+                if (tb_ruled_by_search(t, &b) == r)
+                    found++;
+                else
+                    stored++;
+            } else {
+                others++;
+            }
+            tb_value want = tb_value_of(t, &b);
+            xqtb_position p;
+            to_position(&b, &p);
+            xqtb_result res;
+            assert_int_equal(xqtb_probe(h, &p, &res), XQTB_OK);
+            int dtm = want.by_rule ? 0 : want.dtm, order = want.by_rule ? want.dtm : 0;
+            if (res.wdl != want.wdl || res.by_rule != want.by_rule || res.dtm != dtm || res.order != order) {
+                char fen[XQ_FEN_MAX];
+                xq_fen_write(&b, fen);
+                fail_msg("%s: probe %d/%d rule %d order %d, generator %d/%d rule %d order %d", fen, res.wdl, res.dtm,
+                         res.by_rule, res.order, want.wdl, dtm, want.by_rule, order);
+            }
+        }
+    print_message("KRKNAA, black searched: ruled results of black %llu found by the search, %llu stored; %llu "
+                  "other entries\n",
+                  (unsigned long long)found, (unsigned long long)stored, (unsigned long long)others);
+    assert_true(found > 0 && stored > 0);
+    xqtb_close(h);
+    tb_set_free(set);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_krk),  cmocka_unit_test(test_kcak),           cmocka_unit_test(test_krkn),
-        cmocka_unit_test(test_knkn), cmocka_unit_test(test_handle_reports), cmocka_unit_test(test_ruled_results),
+        cmocka_unit_test(test_krk),
+        cmocka_unit_test(test_kcak),
+        cmocka_unit_test(test_krkn),
+        cmocka_unit_test(test_knkn),
+        cmocka_unit_test(test_handle_reports),
+        cmocka_unit_test(test_ruled_results),
+        cmocka_unit_test(test_ruled_results_searched),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

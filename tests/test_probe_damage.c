@@ -52,6 +52,7 @@
 #include "compress.h"
 #include "fen.h"
 #include "movegen.h"
+#include "searched.h"
 #include "tb.h"
 #include "tbformat.h"
 #include "testgen.h"
@@ -218,20 +219,21 @@ static int reads_block(const subject *sj, int kind, const sample *s, uint64_t k)
 }
 
 /* Fills s->reads: the DTM file's searched side (its header) says whether
- * the entry is searched, unless it is a result of the rulings, which the
- * writer stores. */
+ * the entry is searched, unless it is a result of the rulings the search
+ * does not find (gen/searched.h), which the writer stores. */
 static void sample_reads(const subject *sj, const tb_table *t, sample *s)
 {
     const layout *l = &sj->lay[D];
     s->nreads = 0;
     s->reads[s->nreads++] = block_of(sj, D, s);
     int searched = (int)xqf_get32(sj->orig[D] + XQF_OFF_SEARCHED_SIDE) - 1;
-    int ruled = t->ruled[0] && t->ruled[s->side][s->entry] != RULED_NONE;
-    if (s->side != searched || ruled) return;
-    s->searched = 1;
+    if (s->side != searched) return;
     xq_board b;
     assert_true(xq_index_decode(&t->ix, s->entry, &b));
     b.side = (uint8_t)s->side;
+    unsigned ruled = t->ruled[0] ? t->ruled[s->side][s->entry] : RULED_NONE;
+    if (ruled != RULED_NONE && tb_ruled_by_search(t, &b) != ruled) return; /* stored */
+    s->searched = 1;
     xq_move list[XQ_MAX_MOVES];
     int n = xq_gen_legal(&b, list);
     for (int i = 0; i < n; i++) {

@@ -1,0 +1,111 @@
+/*
+ * searched.c - results of the rulings a one-ply search finds (searched.h).
+ *
+ * The reader (probe/probe.c, search_dtm) sees each successor's DTM-map
+ * value: an ordinary DTM, a draw, or a ruled result with its ruling and
+ * order.  For a position with no move into an ordinary loss, its rule
+ * then gives:
+ *   - a ruled win if some move reaches a ruled loss for the opponent: of
+ *     the smallest order among those, by the perpetual-chase ruling only
+ *     if every such move of that order reaches a result of that ruling;
+ *   - failing that, a draw if some move reaches a draw;
+ *   - failing that, a ruled loss if some move reaches a ruled win for the
+ *     opponent: of the largest order among those, by chase only if every
+ *     such move of that order does.
+ * Win, draw and loss follow from the Bellman conditions on rule-aware
+ * values (gen/verify.c, check_ruled), so they always agree with the
+ * table; the order and the ruling usually do (measured: on KRPKR every
+ * ruled win of red to move but a few hundred, and 58% of black's ruled
+ * losses, whose order is often one more than the largest a move reaches,
+ * as the game's outer fixed point counts: repetition.c).  Whatever does
+ * not agree is stored.
+ */
+#include "searched.h"
+
+#include "cell.h"
+#include "movegen.h"
+#include "parallel.h"
+
+/* Cell and ruled byte of the position a legal move leads to (the
+ * opponent's view). */
+static void successor(const tb_table *t, xq_board *b, xq_move m, unsigned *cell, unsigned *ruled)
+{
+    xq_undo u;
+    xq_make_move(b, m, &u);
+    const tb_table *s = t;
+    uint64_t i;
+    int side = b->side;
+    if (u.captured)
+        s = tb_capture_entry(t, u.captured, b, &i, &side);
+    else
+        i = xq_index_encode(&t->ix, b, 0);
+    *cell = cell_get(s->cells[side], s->width, i);
+    *ruled = s->ruled[0] && *cell == CELL_DRAW ? s->ruled[side][i] : RULED_NONE;
+    xq_unmake_move(b, m, &u);
+}
+
+unsigned tb_ruled_by_search(const tb_table *t, xq_board *b)
+{
+    xq_move list[XQ_MAX_MOVES];
+    int n = xq_gen_legal(b, list), draws = 0;
+    int loss_order = RULED_ORDER_MAX + 1, loss_check = 0, win_order = 0, win_check = 0;
+    for (int i = 0; i < n; i++) {
+        unsigned cell, r;
+        successor(t, b, list[i], &cell, &r);
+        if (cell_is_loss(cell)) return RULED_NONE; /* an ordinary win */
+        if (r == RULED_NONE) {
+            draws += cell == CELL_DRAW;
+            continue;
+        }
+        int o = ruled_order(r), check = !ruled_by_chase(r);
+        if (!ruled_is_win(r)) {
+            if (o < loss_order) loss_order = o, loss_check = 0;
+            if (o == loss_order) loss_check |= check;
+        } else {
+            if (o > win_order) win_order = o, win_check = 0;
+            if (o == win_order) win_check |= check;
+        }
+    }
+    if (loss_order <= RULED_ORDER_MAX) return ruled_code(1, !loss_check, loss_order);
+    if (draws || !win_order) return RULED_NONE;
+    return ruled_code(0, !win_check, win_order);
+}
+
+typedef struct {
+    const tb_table *t;
+    uint8_t **found;
+} found_job;
+
+/* Bytes [begin, end) of the bitmaps: 8 entries a byte, so no two threads
+ * write one byte. */
+static void found_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
+{
+    (void)thread;
+    found_job *j = arg;
+    const tb_table *t = j->t;
+    for (uint64_t byte = begin; byte < end; byte++)
+        for (int s = 0; s < 2; s++) {
+            uint8_t bits = 0;
+            for (uint64_t i = byte * 8; i < byte * 8 + 8 && i < t->ix.size; i++) {
+                unsigned r = t->ruled[s][i];
+                if (r == RULED_NONE || cell_get(t->cells[s], t->width, i) != CELL_DRAW) continue;
+                xq_board b;
+                xq_index_decode(&t->ix, i, &b);
+                b.side = (uint8_t)s;
+                if (tb_ruled_by_search(t, &b) == r) bits |= (uint8_t)(1u << (i % 8));
+            }
+            j->found[s][byte] = bits;
+        }
+}
+
+void tb_ruled_found_by_search(const tb_table *t, int threads, uint8_t *found[2])
+{
+    uint64_t bytes = (t->ix.size + 7) / 8;
+    if (!t->ruled[0]) {
+        for (int s = 0; s < 2; s++)
+            for (uint64_t k = 0; k < bytes; k++) found[s][k] = 0;
+        return;
+    }
+    found_job j = {t, found};
+    par_for(threads, bytes, 1 << 10, found_chunk, &j);
+}
