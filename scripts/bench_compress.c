@@ -39,8 +39,8 @@ static int dump(const tb_table *t, int kind, uint32_t block, const char *path)
 int main(int argc, char **argv)
 {
     if (argc < 6 || argc > 9) {
-        fprintf(stderr,
-                "usage: bench_compress SRC_DIR MATERIAL OUT_DIR WDL_BLOCK DTM_BLOCK [lz4|zstd [LEVEL [auto|both]]]\n");
+        fprintf(stderr, "usage: bench_compress SRC_DIR MATERIAL OUT_DIR WDL_BLOCK DTM_BLOCK [lz4|zstd [LEVEL "
+                        "[auto|both|red|black]]]\n");
         return 2;
     }
     char err[XQ_ERR_MAX], name[XQ_MATERIAL_MAX], path[4096];
@@ -66,11 +66,14 @@ int main(int argc, char **argv)
     }
     if (argc > 7) o.level = atoi(argv[7]);
     if (argc > 8) {
-        if (strcmp(argv[8], "auto") && strcmp(argv[8], "both")) {
-            fprintf(stderr, "unknown searched-side choice %s (auto or both)\n", argv[8]);
+        static const char *const choice[] = {"auto", "both", "red", "black"};
+        o.searched = -1;
+        for (int k = 0; k < 4; k++)
+            if (!strcmp(argv[8], choice[k])) o.searched = TB_SEARCH_AUTO + k;
+        if (o.searched < 0) {
+            fprintf(stderr, "unknown searched-side choice %s (auto, both, red or black)\n", argv[8]);
             return 2;
         }
-        o.searched = !strcmp(argv[8], "both") ? TB_SEARCH_NONE : TB_SEARCH_AUTO;
     }
     tb_compress_report r;
     struct timespec t0, t1;

@@ -134,13 +134,17 @@ static double per_second(xqtb_handle *h, int threads, double seconds)
     return (double)total / seconds;
 }
 
-/* ns per probe over n probes of the positions order[] (DTM if dtm). */
+/* ns per probe over n probes of the positions order[]: dtm_file 0 WDL,
+ * 1 DTM, 2 xqtb_probe (DTM, and DTC with a move limit). */
 static double time_probes(xqtb_handle *h, const int *order, int n, int dtm_file)
 {
     int wdl, dtm;
     double t0 = now();
     for (int i = 0; i < n; i++) {
-        int rc = dtm_file ? xqtb_probe_dtm(h, &pos[order[i]], &wdl, &dtm) : xqtb_probe_wdl(h, &pos[order[i]], &wdl);
+        xqtb_result r;
+        int rc = dtm_file == 2 ? xqtb_probe(h, &pos[order[i]], &r)
+                 : dtm_file    ? xqtb_probe_dtm(h, &pos[order[i]], &wdl, &dtm)
+                               : xqtb_probe_wdl(h, &pos[order[i]], &wdl);
         if (rc != XQTB_OK) {
             fprintf(stderr, "probe failed: %s\n", xqtb_status_string(rc));
             exit(1);
@@ -189,13 +193,14 @@ int main(int argc, char **argv)
     double r1 = per_second(h, 1, seconds), r2 = per_second(h, 2, seconds);
     xqtb_close(h);
 
-    xqtb_options tiny = {1}; /* the smallest cache the library allows */
+    xqtb_options tiny = {.cache_bytes = 1}; /* the smallest cache the library allows */
     h = xqtb_open(argv[1], &tiny, &st);
     time_probes(h, spread, NPOS, 0);
     time_probes(h, spread, NPOS, 1);
     double cold_wdl = time_probes(h, spread, NPOS, 0), cold_dtm = time_probes(h, spread, NPOS, 1);
-    double cold_side[2];
+    double cold_side[2], cold_full[2];
     for (int c = 0; c < 2; c++) cold_side[c] = time_probes(h, by_side[c], nside[c], 1);
+    for (int c = 0; c < 2; c++) cold_full[c] = time_probes(h, by_side[c], nside[c], 2);
     xqtb_close(h);
 
     printf("%s: warm %.0f ns (WDL) %.0f ns (DTM); cold %.0f ns (WDL) %.0f ns (DTM); "
@@ -203,5 +208,6 @@ int main(int argc, char **argv)
            argv[2], warm_wdl, warm_dtm, cold_wdl, cold_dtm, r1 / 1e6, r2 / 1e6);
     printf("%s: DTM by side to move: warm %.0f ns (red) %.0f ns (black); cold %.0f ns (red) %.0f ns (black)\n", argv[2],
            warm_side[0], warm_side[1], cold_side[0], cold_side[1]);
+    printf("%s: xqtb_probe (DTM and DTC) cold: %.0f ns (red) %.0f ns (black)\n", argv[2], cold_full[0], cold_full[1]);
     return 0;
 }
