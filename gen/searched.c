@@ -26,32 +26,13 @@
 #include "movegen.h"
 #include "parallel.h"
 
-/* Cell and ruled byte of the position a legal move leads to (the
- * opponent's view). */
-static void successor(const tb_table *t, xq_board *b, xq_move m, unsigned *cell, unsigned *ruled)
-{
-    xq_undo u;
-    xq_make_move(b, m, &u);
-    const tb_table *s = t;
-    uint64_t i;
-    int side = b->side;
-    if (u.captured)
-        s = tb_capture_entry(t, u.captured, b, &i, &side);
-    else
-        i = xq_index_encode(&t->ix, b, 0);
-    *cell = cell_get(s->cells[side], s->width, i);
-    *ruled = s->ruled[0] && *cell == CELL_DRAW ? s->ruled[side][i] : RULED_NONE;
-    xq_unmake_move(b, m, &u);
-}
-
 unsigned tb_ruled_by_search(const tb_table *t, xq_board *b)
 {
     xq_move list[XQ_MAX_MOVES];
     int n = xq_gen_legal(b, list), draws = 0;
     int loss_order = RULED_ORDER_MAX + 1, loss_check = 0, win_order = 0, win_check = 0;
     for (int i = 0; i < n; i++) {
-        unsigned cell, r;
-        successor(t, b, list[i], &cell, &r);
+        unsigned r, cell = tb_successor_cell(t, b, list[i], &r);
         if (cell_is_loss(cell)) return RULED_NONE; /* an ordinary win */
         if (r == RULED_NONE) {
             draws += cell == CELL_DRAW;

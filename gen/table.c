@@ -139,3 +139,20 @@ unsigned tb_capture_cell(const tb_table *t, xq_piece taken, const xq_board *b)
     const tb_table *s = tb_capture_entry(t, taken, b, &i, &side);
     return i == XQ_INDEX_NONE ? CELL_ILLEGAL : cell_get(s->cells[side], s->width, i);
 }
+
+unsigned tb_successor_cell(const tb_table *t, xq_board *b, xq_move m, unsigned *ruled)
+{
+    xq_undo u;
+    xq_make_move(b, m, &u);
+    const tb_table *s = t;
+    uint64_t i;
+    int side = b->side;
+    if (u.captured)
+        s = tb_capture_entry(t, u.captured, b, &i, &side);
+    else
+        i = xq_index_encode(&t->ix, b, 0);
+    unsigned v = i == XQ_INDEX_NONE ? CELL_ILLEGAL : cell_get(s->cells[side], s->width, i);
+    if (ruled) *ruled = v == CELL_DRAW && s->ruled[0] ? s->ruled[side][i] : RULED_NONE;
+    xq_unmake_move(b, m, &u);
+    return v;
+}

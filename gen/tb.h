@@ -135,6 +135,10 @@ const tb_table *tb_capture_entry(const tb_table *t, xq_piece taken, const xq_boa
 /* Cell code of the position after a capture, in the subtable it leads to.
  * `taken` is the captured piece; b is the board after the capture. */
 unsigned tb_capture_cell(const tb_table *t, xq_piece taken, const xq_board *b);
+/* Cell code of the position legal move m leads to from b (restored), in t
+ * or the subtable a capture leads to, and in *ruled (if not NULL) its
+ * ruled byte, RULED_NONE when none or when the cell is not a draw. */
+unsigned tb_successor_cell(const tb_table *t, xq_board *b, xq_move m, unsigned *ruled);
 
 /* ---- files (rawfile.c) ---- */
 /* Path of the table of canonical material m in dir: DIR/NAME.xqtb */

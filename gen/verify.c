@@ -54,32 +54,13 @@ typedef struct {
     uint64_t first_bad[MAX_THREADS]; /* smallest bad entry * 2 + side */
 } verify_ctx;
 
-static unsigned move_code(const tb_table *t, xq_board *b, xq_move m)
-{
-    xq_undo u;
-    xq_make_move(b, m, &u);
-    unsigned v = u.captured ? tb_capture_cell(t, u.captured, b)
-                            : cell_get(t->cells[b->side], t->width, xq_index_encode(&t->ix, b, 0));
-    xq_unmake_move(b, m, &u);
-    return v;
-}
+static unsigned move_code(const tb_table *t, xq_board *b, xq_move m) { return tb_successor_cell(t, b, m, NULL); }
 
 /* Rule-aware result of the position a legal move leads to, from the
  * opponent's point of view: 1 win, 0 draw, -1 loss. */
 static int move_result(const tb_table *t, xq_board *b, xq_move m)
 {
-    xq_undo u;
-    xq_make_move(b, m, &u);
-    const tb_table *s = t;
-    uint64_t i;
-    int side = b->side;
-    if (u.captured)
-        s = tb_capture_entry(t, u.captured, b, &i, &side);
-    else
-        i = xq_index_encode(&t->ix, b, 0);
-    unsigned v = cell_get(s->cells[side], s->width, i);
-    unsigned r = s->ruled[0] ? s->ruled[side][i] : RULED_NONE;
-    xq_unmake_move(b, m, &u);
+    unsigned r, v = tb_successor_cell(t, b, m, &r);
     if (v == CELL_DRAW) return r == RULED_NONE ? 0 : ruled_is_win(r) ? 1 : -1;
     return cell_is_win(v) ? 1 : -1;
 }

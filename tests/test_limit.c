@@ -193,21 +193,6 @@ static void test_library_follows_table(void **state)
     tb_set_free(set);
 }
 
-/* Rewrites the compressed files of t and of every table it captures into
- * (once each) with the given searched side. */
-static void rewrite_searched(const tb_table *t, const char *dir, int searched, const tb_table **done, int *ndone)
-{
-    for (int i = 0; i < *ndone; i++)
-        if (done[i] == t) return;
-    done[(*ndone)++] = t;
-    char err[XQ_ERR_MAX];
-    tb_compress_options o = {.threads = 2, .searched = searched};
-    if (tb_compress_write(t, dir, &o, NULL, err)) fail_msg("%s", err);
-    for (int c = 0; c < 2; c++)
-        for (int k = 0; k < 8; k++)
-            if (t->sub[c][k]) rewrite_searched(t->sub[c][k], dir, searched, done, ndone);
-}
-
 /* Searched entries (docs/FORMAT.md) for either side to move, or none, in
  * this table and in every subtable: every legal entry in both colourings
  * answers exactly the generator's DTM, ruling, order and DTC, whichever
@@ -224,9 +209,7 @@ static void test_each_side_searched(void **state)
     uint64_t stride = san && *san == '1' ? 11 : 1;
     static const int choice[] = {TB_SEARCH_NONE, TB_SEARCH_RED, TB_SEARCH_BLACK};
     for (int ch = 0; ch < 3; ch++) {
-        const tb_table *done[16];
-        int ndone = 0;
-        rewrite_searched(t, dir, choice[ch], done, &ndone);
+        testgen_rewrite_compressed(t, dir, choice[ch]);
         int st;
         xqtb_handle *h = xqtb_open(dir, NULL, &st);
         assert_non_null(h);

@@ -267,21 +267,6 @@ static void test_ruled_results(void **state)
     tb_set_free(set);
 }
 
-/* Rewrites the compressed files of t and of every table it captures into
- * (once each) with the given searched side. */
-static void rewrite_searched(const tb_table *t, const char *dir, int searched, const tb_table **done, int *ndone)
-{
-    for (int i = 0; i < *ndone; i++)
-        if (done[i] == t) return;
-    done[(*ndone)++] = t;
-    char err[XQ_ERR_MAX];
-    tb_compress_options o = {.threads = 2, .searched = searched};
-    if (tb_compress_write(t, dir, &o, NULL, err)) fail_msg("%s", err);
-    for (int c = 0; c < 2; c++)
-        for (int k = 0; k < 8; k++)
-            if (t->sub[c][k]) rewrite_searched(t->sub[c][k], dir, searched, done, ndone);
-}
-
 /* KRKNAA under rules full, black to move searched: black's results of the
  * rulings are partly found by the search (gen/searched.c) and partly
  * stored (orders the search does not give); every one of them, and every
@@ -293,9 +278,7 @@ static void test_ruled_results_searched(void **state)
     tb_table *t = testgen_load_rules("KRKNAA", XQ_RULES_FULL, &set);
     char dir[512];
     snprintf(dir, sizeof dir, "%s/rules-%d", test_tmpdir(), XQ_RULES_FULL);
-    const tb_table *done[32];
-    int ndone = 0;
-    rewrite_searched(t, dir, TB_SEARCH_BLACK, done, &ndone);
+    testgen_rewrite_compressed(t, dir, TB_SEARCH_BLACK);
     int st;
     xqtb_handle *h = xqtb_open(dir, NULL, &st);
     assert_non_null(h);

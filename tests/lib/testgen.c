@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "compress.h"
 #include "tmpdir.h"
 
 static tb_table *load_from(const char *name, const char *dir, int rules, int limit, tb_set **set)
@@ -123,4 +124,25 @@ void testgen_copy_tables(const char *from, const char *to, const char *const *na
             snprintf(b, sizeof b, "%s/%s.%s", to, names[i], exts[k]);
             testgen_copy_file(a, b);
         }
+}
+
+static void rewrite_once(const tb_table *t, const char *dir, int searched, const tb_table **done, int *ndone, int cap)
+{
+    for (int i = 0; i < *ndone; i++)
+        if (done[i] == t) return;
+    if (*ndone == cap) fail_msg("more subtables than testgen_rewrite_compressed keeps track of");
+    done[(*ndone)++] = t;
+    char err[XQ_ERR_MAX];
+    tb_compress_options o = {.threads = 2, .searched = searched};
+    if (tb_compress_write(t, dir, &o, NULL, err)) fail_msg("%s", err);
+    for (int c = 0; c < 2; c++)
+        for (int k = 0; k < 8; k++)
+            if (t->sub[c][k]) rewrite_once(t->sub[c][k], dir, searched, done, ndone, cap);
+}
+
+void testgen_rewrite_compressed(const tb_table *t, const char *dir, int searched)
+{
+    const tb_table *done[256];
+    int ndone = 0;
+    rewrite_once(t, dir, searched, done, &ndone, 256);
 }

@@ -23,6 +23,11 @@ tb_table *testgen_load_rules(const char *name, int rules, tb_set **set);
  * since tables of different limits do not mix either. */
 tb_table *testgen_load_limit(const char *name, int rules, int limit, tb_set **set);
 
+/* Writes the compressed files of t and, once each, of every table it
+ * captures into, again into dir, with tb_compress_options.searched set to
+ * `searched` (TB_SEARCH_*, compress.h). */
+void testgen_rewrite_compressed(const tb_table *t, const char *dir, int searched);
+
 /* tb_verify on t and, once each, every table it captures into. */
 void testgen_verify_all(const tb_table *t);
 
