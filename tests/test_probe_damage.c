@@ -225,6 +225,7 @@ static void sample_reads(const subject *sj, const tb_table *t, sample *s)
 {
     const layout *l = &sj->lay[D];
     s->nreads = 0;
+    s->searched = 0;
     s->reads[s->nreads++] = block_of(sj, D, s);
     int searched = (int)xqf_get32(sj->orig[D] + XQF_OFF_SEARCHED_SIDE) - 1;
     if (s->side != searched) return;
