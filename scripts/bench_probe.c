@@ -14,7 +14,8 @@
  *   random probes per second with the default cache, 1 and 2 threads
  * and DTM latency apart for each side to move: a DTM file stores one side's
  * entries and finds the other's by a one-ply search (docs/FORMAT.md,
- * "Searched entries"), so the two differ.
+ * "Searched entries"), so the two differ; and root probes (every move's
+ * value) on a fresh handle with the default cache.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -209,5 +210,24 @@ int main(int argc, char **argv)
     printf("%s: DTM by side to move: warm %.0f ns (red) %.0f ns (black); cold %.0f ns (red) %.0f ns (black)\n", argv[2],
            warm_side[0], warm_side[1], cold_side[0], cold_side[1]);
     printf("%s: xqtb_probe (DTM and DTC) cold: %.0f ns (red) %.0f ns (black)\n", argv[2], cold_full[0], cold_full[1]);
+
+    /* Root probes as an engine makes them: a fresh handle with the default
+     * cache, 1,000 positions of each side to move, each probed once. */
+    double root[2];
+    h = xqtb_open(argv[1], NULL, &st);
+    for (int c = 0; c < 2; c++) {
+        int n = nside[c] < 1000 ? nside[c] : 1000;
+        double t0 = now();
+        for (int i = 0; i < n; i++) {
+            static xqtb_root_move mv[XQTB_MAX_MOVES];
+            if (xqtb_probe_root(h, &pos[by_side[c][i]], mv) < 0) {
+                fprintf(stderr, "root probe failed\n");
+                return 1;
+            }
+        }
+        root[c] = (now() - t0) * 1e9 / n;
+    }
+    xqtb_close(h);
+    printf("%s: xqtb_probe_root, fresh handle: %.0f ns (red) %.0f ns (black)\n", argv[2], root[0], root[1]);
     return 0;
 }
