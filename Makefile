@@ -184,6 +184,12 @@ build-fuzz/%: tests/fuzz/%.c $(CORE_SRC) $(PROBE_SRC) $(wildcard core/*.h probe/
 	@mkdir -p build-fuzz
 	clang $(CSTD) $(WARN) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	  -Icore -Iprobe -o $@ $(filter %.c,$^) $(LIBS)
+# fuzz_rawfile reads the generator's raw files, so it takes gen's sources.
+build-fuzz/fuzz_rawfile: tests/fuzz/fuzz_rawfile.c $(CORE_SRC) $(PROBE_SRC) $(GEN_SRC) \
+  $(wildcard core/*.h probe/*.h gen/*.h)
+	@mkdir -p build-fuzz
+	clang $(CSTD) $(WARN) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+	  -Icore -Iprobe -Igen -o $@ $(filter %.c,$^) $(LIBS)
 # fuzz_tbfile is seeded with real table files, generated here by the xqtb
 # binary of the normal build (KRKA has several DTM blocks; KK, KAK and KRK
 # come along as its subtables); the fuzzer finds them, for the other kind's
@@ -194,7 +200,12 @@ $(FUZZ_TABLES)/KRKA.xqd: $(XQTB)
 	$(XQTB) gen -q -d $(FUZZ_TABLES) KRK KRKA
 build-fuzz/seeds-fuzz_tbfile: $(FUZZ_TABLES)/KRKA.xqd
 	rm -rf $@ && mkdir -p $@ && cp $(FUZZ_TABLES)/*.xqw $(FUZZ_TABLES)/*.xqd $(FUZZ_TABLES)/*.xqc $@/
-fuzz: $(FUZZ_TARGETS) build-fuzz/seeds-fuzz_tbfile
+# fuzz_rawfile: KRK's raw file compressed (as gen writes it) and as it is.
+build-fuzz/seeds-fuzz_rawfile: $(FUZZ_TABLES)/KRKA.xqd
+	rm -rf $@ build-fuzz/tables-plain && mkdir -p $@
+	$(XQTB) gen -q --keep-raw -d build-fuzz/tables-plain KRK
+	cp $(FUZZ_TABLES)/KRK.xqtb $@/compact.xqtb && cp build-fuzz/tables-plain/KRK.xqtb $@/plain.xqtb
+fuzz: $(FUZZ_TARGETS) build-fuzz/seeds-fuzz_tbfile build-fuzz/seeds-fuzz_rawfile
 	@set -e; for t in $(FUZZ_TARGETS); do \
 	  n=$$(basename $$t); mkdir -p build-fuzz/corpus-$$n; \
 	  dict=; [ -f tests/fuzz/$$n.dict ] && dict=-dict=tests/fuzz/$$n.dict; \

@@ -241,7 +241,7 @@ static int generate_one(tb_set *set, const xq_material *m, const tb_gen_options 
     uint64_t graph = 0;
     if (apply_rules(t, name, opt, threads, left, &graph, err)) return -1;
     if (apply_limit(t, name, opt, threads, err)) return -1;
-    if (tb_raw_write(t, opt->dir, err)) return -1;
+    if (tb_raw_write(t, opt->dir, !opt->keep_raw, err)) return -1;
     if (write_compressed(t, opt, err)) return -1;
     if (opt->memory) {
         /* The rulings' step with its game graph as built may exceed the plan. */

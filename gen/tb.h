@@ -80,6 +80,7 @@ typedef struct {
     int rules;           /* xq_rules; the same for every table of one run */
     int limit;           /* natural move limit in plies, 0 = none (no DTC) */
     int store_both;      /* DTM and DTC files store both sides (tb_compress_options.searched NONE) */
+    int keep_raw;        /* raw files as they are (version 3), not compressed (version 4) */
     /* If set, filled after each table generated (not reused): the last is the
      * material asked for, unless a valid file for it was reused. */
     tb_gen_memory *memory;
@@ -143,8 +144,10 @@ unsigned tb_successor_cell(const tb_table *t, xq_board *b, xq_move m, unsigned *
 /* ---- files (rawfile.c) ---- */
 /* Path of the table of canonical material m in dir: DIR/NAME.xqtb */
 void tb_raw_path(const char *dir, const xq_material *m, char *buf, size_t len);
-/* Writes atomically (temporary file, fsync, rename).  0, or -1 + err. */
-int tb_raw_write(const tb_table *t, const char *dir, char err[XQ_ERR_MAX]);
+/* Writes atomically (temporary file, fsync, rename): version 4, its data
+ * one Zstandard stream, if compact, else version 3, the data as it is
+ * (docs/FORMAT.md).  0, or -1 + err. */
+int tb_raw_write(const tb_table *t, const char *dir, int compact, char err[XQ_ERR_MAX]);
 /* Bytes tb_raw_write allocates (memplan.h). */
 uint64_t tb_raw_write_work_bytes(void);
 /* Reads and checks a table file (header, size, checksum).  NULL + err. */

@@ -246,9 +246,72 @@ static void test_old_index_layout(void **state)
     assert_int_equal(fclose(o), 0);
     free(buf);
     assert_int_equal(run_xqtb("gen -d %s KRKN", dir), 0);
-    assert_output_has("KRK.xqtb is raw format version 2, not 3: regenerate it; regenerating");
+    assert_output_has("KRK.xqtb is raw format version 2, not 3 or 4: regenerate it; regenerating");
     assert_output_has("KRKN.xqw is built otherwise");
     assert_restored(dir);
+}
+
+/* The raw file's version byte (offset 8). */
+static int raw_version(const char *dir, const char *file)
+{
+    char p[2048], *buf;
+    long len;
+    path_of(p, sizeof p, dir, file);
+    testgen_read_file(p, &buf, &len);
+    int v = len > 12 ? (int)xqf_get32((uint8_t *)buf + 8) : -1;
+    free(buf);
+    return v;
+}
+
+/* gen writes raw files compressed (version 4) unless --keep-raw (version
+ * 3); either serves as a subtable; a compressed one cut short, extended or
+ * damaged anywhere is refused with a clear message and regenerated. */
+static void test_compact_raw(void **state)
+{
+    (void)state;
+    const char *dir = fresh_copy("compact");
+    assert_int_equal(raw_version(dir, "KRK.xqtb"), 4);
+    long compact = file_size(dir, "KRK.xqtb");
+    assert_int_equal(run_xqtb("gen -q --keep-raw --force -d %s KRK", dir), 0);
+    assert_int_equal(raw_version(dir, "KRK.xqtb"), 3);
+    long plain = file_size(dir, "KRK.xqtb");
+    assert_true(compact * 4 < plain);
+    /* a plain KRK serves KRKN as well as a compressed one, and the
+     * compressed files come out the same */
+    assert_int_equal(run_xqtb("gen -q --force -d %s KRKN", dir), 0);
+    assert_restored(dir);
+    assert_int_equal(run_xqtb("gen -q --force -d %s KRK", dir), 0);
+    assert_int_equal(raw_version(dir, "KRK.xqtb"), 4);
+    char p[2048];
+    path_of(p, sizeof p, dir, "KRK.xqtb");
+    struct {
+        const char *what;
+        long cut;     /* bytes to cut off the end, or -1 */
+        long flip_at; /* byte to flip, or -1 */
+        int append;   /* a byte appended */
+    } cases[] = {
+        {"its data ends early or does not decode", 1, -1, 0},
+        {"its data ends early or does not decode", compact - 100, -1, 0},
+        {"data after its end", -1, -1, 1},
+        {"corrupt", -1, 96 + (compact - 96) / 2, 0},
+        {"corrupt", -1, compact - 1, 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        if (cases[i].cut > 0) assert_int_equal(truncate(p, compact - cases[i].cut), 0);
+        if (cases[i].flip_at >= 0) flip_byte(dir, "KRK.xqtb", cases[i].flip_at);
+        if (cases[i].append) {
+            FILE *f = fopen(p, "ab");
+            assert_non_null(f);
+            fputc(0, f);
+            assert_int_equal(fclose(f), 0);
+        }
+        assert_int_equal(run_xqtb("stats -d %s KRK", dir), 3);
+        assert_output_has(cases[i].what);
+        assert_int_equal(run_xqtb("gen -d %s KRKN", dir), 0);
+        assert_output_has("regenerating");
+        assert_int_equal(file_size(dir, "KRK.xqtb"), compact);
+        assert_restored(dir);
+    }
 }
 
 static void test_bad_arguments(void **state)
@@ -278,7 +341,7 @@ int main(void)
         cmocka_unit_test(test_sound_set),       cmocka_unit_test(test_lost_dtc_file),
         cmocka_unit_test(test_damaged_files),   cmocka_unit_test(test_fifo_never_hangs),
         cmocka_unit_test(test_mixed_and_stale), cmocka_unit_test(test_old_index_layout),
-        cmocka_unit_test(test_bad_arguments),
+        cmocka_unit_test(test_bad_arguments),   cmocka_unit_test(test_compact_raw),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

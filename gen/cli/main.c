@@ -32,7 +32,8 @@ static const command commands[] = {
     {"moves", cmd_moves, "xqtb moves FEN", "list the legal moves (none: the side to move has lost)", ""},
     {"gen", cmd_gen,
      "xqtb gen [-t N] [-d DIR] [-q] [--rules none|check|full] [--limit PLIES]\n"
-     "         [--force] [--max-memory MIB] [--wide] [--store-both] MATERIAL...\n"
+     "         [--force] [--max-memory MIB] [--wide] [--store-both] [--keep-raw]\n"
+     "         MATERIAL...\n"
      "xqtb gen [OPTIONS] --all N",
      "generate tables, and every subtable they need, into DIR",
      "  -t N              threads, 1-64 (default: all cores); same files for any N\n"
@@ -48,6 +49,7 @@ static const command commands[] = {
      "  --wide            two-byte cells from the start (for testing)\n"
      "  --store-both      DTM and DTC files store both sides to move (larger files;\n"
      "                    no one-ply search when probing them)\n"
+     "  --keep-raw        raw files (.xqtb) uncompressed, as before (7-20x larger)\n"
      "  --all N           every material of at most N pieces, kings included (2-8)\n"
      "  MATERIAL          a signature such as KRKNAA, either colouring\n"},
     {"stats", cmd_stats, "xqtb stats [--json] [-d DIR] MATERIAL",

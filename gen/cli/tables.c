@@ -18,7 +18,7 @@ static const char default_dir[] = "tables";
 /* Options shared by the table subcommands. */
 typedef struct {
     const char *dir;
-    int threads, quiet, json, force, wide, all, rules, limit, store_both;
+    int threads, quiet, json, force, wide, all, rules, limit, store_both, keep_raw;
     uint64_t max_memory;
     const char *material[64];
     int nmaterial;
@@ -49,6 +49,8 @@ static int parse_table_args(const char *cmd, int argc, char **argv, const char *
             flag = 'w';
         else if (!strcmp(o, "--store-both"))
             flag = 'b';
+        else if (!strcmp(o, "--keep-raw"))
+            flag = 'k';
         else if (!strcmp(o, "--max-memory"))
             flag = 'm';
         else if (!strcmp(o, "--all"))
@@ -80,6 +82,8 @@ static int parse_table_args(const char *cmd, int argc, char **argv, const char *
             a->wide = 1;
         } else if (flag == 'b') {
             a->store_both = 1;
+        } else if (flag == 'k') {
+            a->keep_raw = 1;
         } else if (flag == 'a') {
             if (++i == argc) return cli_usage_error(cmd, "option %s needs a piece count", o);
             long n = cli_parse_uint(argv[i], 8);
@@ -328,7 +332,7 @@ static void report_removed(void *arg, const char *name, long pid)
 int cmd_gen(int argc, char **argv)
 {
     table_args a;
-    if (parse_table_args("gen", argc, argv, "tdqfwmarlb", &a)) return EXIT_BAD_INPUT;
+    if (parse_table_args("gen", argc, argv, "tdqfwmarlbk", &a)) return EXIT_BAD_INPUT;
     enum { MAX_ALL = 20000 };
     static xq_material m[MAX_ALL];
     for (int i = 0; i < a.nmaterial; i++)
@@ -350,6 +354,7 @@ int cmd_gen(int argc, char **argv)
                           .force = a.force,
                           .wide = a.wide,
                           .store_both = a.store_both,
+                          .keep_raw = a.keep_raw,
                           .max_memory = a.max_memory,
                           .rules = a.rules,
                           .limit = a.limit,
