@@ -196,8 +196,9 @@ static void test_library_follows_table(void **state)
 /* Searched entries (docs/FORMAT.md) for either side to move, or none, in
  * this table and in every subtable: every legal entry in both colourings
  * answers exactly the generator's DTM, ruling, order and DTC, whichever
- * side the reader has to search; the results of the rulings and the
- * cursed wins and blessed losses, which the files store, included. */
+ * side the reader has to search: results of the rulings (which the search
+ * finds here) and cursed wins and blessed losses (which DTC files store)
+ * included. */
 static void test_each_side_searched(void **state)
 {
     (void)state;
