@@ -229,3 +229,58 @@ int xqf_block_decode(const xqf_info *f, const uint8_t *src, uint64_t len, uint8_
 void *xqf_dctx_new(void) { return ZSTD_createDCtx(); }
 
 void xqf_dctx_free(void *dctx) { ZSTD_freeDCtx(dctx); }
+
+/* The rule of docs/FORMAT.md, "Searched entries", DTM: the fastest move into
+ * an ordinary loss for the opponent wins one ply later (the Bellman
+ * conditions, gen/verify.c).  With none, a move into a loss decided by a
+ * ruling makes a win by the rulings, of the smallest order such a move
+ * reaches, by the chase ruling only if every move of that order reaches a
+ * result of that ruling; with none of those, a move into a draw draws;
+ * with none of those, a move into a win by a ruling makes a loss by the
+ * rulings, of the largest order such a move reaches (by chase likewise);
+ * otherwise every move reaches an ordinary win and the slowest gives a
+ * loss one ply later (no move: a loss in 0). */
+void xqf_dtm_search_init(xqf_dtm_search *s)
+{
+    memset(s, 0, sizeof *s);
+    s->shortest_loss = XQF_DTM_RULED;
+    s->loss_order = 64;
+}
+
+void xqf_dtm_search_add(xqf_dtm_search *s, unsigned v)
+{
+    s->moves++;
+    if (v == XQF_DTM_DRAW) {
+        s->draws++;
+    } else if (v & XQF_DTM_RULED) {
+        unsigned order = (v & 0xFF) >> 2, check = !(v & 2);
+        if (!(v & 1)) {
+            if (order < s->loss_order) s->loss_order = order, s->loss_check = 0;
+            if (order == s->loss_order) s->loss_check |= check;
+        } else {
+            if (order > s->win_order) s->win_order = order, s->win_check = 0;
+            if (order == s->win_order) s->win_check |= check;
+        }
+    } else if (v & 1) {
+        if (v > s->longest_win) s->longest_win = v;
+    } else if (v < s->shortest_loss) {
+        s->shortest_loss = v;
+    }
+}
+
+int xqf_dtm_search_result(const xqf_dtm_search *s, unsigned *v)
+{
+    if (s->shortest_loss != XQF_DTM_RULED)
+        *v = s->shortest_loss + 1;
+    else if (s->loss_order < 64)
+        *v = XQF_DTM_RULED | s->loss_order << 2 | (s->loss_check ? 0 : 2) | 1;
+    else if (s->draws)
+        *v = XQF_DTM_DRAW;
+    else if (s->win_order)
+        *v = XQF_DTM_RULED | s->win_order << 2 | (s->win_check ? 0 : 2);
+    else if (s->longest_win + 1 < XQF_DTM_RULED)
+        *v = s->moves ? s->longest_win + 1 : 0;
+    else
+        return -1;
+    return 0;
+}

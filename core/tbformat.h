@@ -83,6 +83,23 @@ enum { XQF_DTM_DRAW = 0xFFFF, XQF_DTM_RULED = 0x8000 };
  * other entry, and never in a WDL file. */
 enum { XQF_SEARCH = 0xFFFE };
 
+/* The value of a searched DTM entry (docs/FORMAT.md, "Searched entries"),
+ * from its successors' DTM-map values: start with xqf_dtm_search_init, add
+ * each legal move's successor value (the opponent's view), then read the
+ * result.  Written once here for the reader (probe/probe.c) and the writer
+ * (gen/searched.c, which stores what this does not give). */
+typedef struct {
+    unsigned moves, draws;
+    unsigned shortest_loss, longest_win; /* ordinary DTMs reached */
+    unsigned loss_order, loss_check;     /* smallest ruled-loss order, and whether a check ruling has it */
+    unsigned win_order, win_check;       /* largest ruled-win order, likewise */
+} xqf_dtm_search;
+void xqf_dtm_search_init(xqf_dtm_search *s);
+void xqf_dtm_search_add(xqf_dtm_search *s, unsigned value);
+/* The DTM-map value the successors give; -1 if it would be out of range
+ * (a DTM of 32768 or more: damage). */
+int xqf_dtm_search_result(const xqf_dtm_search *s, unsigned *value);
+
 /* Searched-side field: which side to move's entries may hold XQF_SEARCH. */
 enum { XQF_SEARCHED_NONE = 0, XQF_SEARCHED_RED = 1, XQF_SEARCHED_BLACK = 2 };
 

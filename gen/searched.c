@@ -3,8 +3,9 @@
  *
  * The reader (probe/probe.c, search_dtm) sees each successor's DTM-map
  * value: an ordinary DTM, a draw, or a ruled result with its ruling and
- * order.  For a position with no move into an ordinary loss, its rule
- * then gives:
+ * order, and applies the rule of core/tbformat.c (xqf_dtm_search), which
+ * this file applies to the same values.  For a position with no move into
+ * an ordinary loss, the rule gives:
  *   - a ruled win if some move reaches a ruled loss for the opponent: of
  *     the smallest order among those, by the perpetual-chase ruling only
  *     if every such move of that order reaches a result of that ruling;
@@ -29,27 +30,17 @@
 unsigned tb_ruled_by_search(const tb_table *t, xq_board *b)
 {
     xq_move list[XQ_MAX_MOVES];
-    int n = xq_gen_legal(b, list), draws = 0;
-    int loss_order = RULED_ORDER_MAX + 1, loss_check = 0, win_order = 0, win_check = 0;
+    int n = xq_gen_legal(b, list);
+    xqf_dtm_search acc;
+    xqf_dtm_search_init(&acc);
     for (int i = 0; i < n; i++) {
         unsigned r, cell = tb_successor_cell(t, b, list[i], &r);
-        if (cell_is_loss(cell)) return RULED_NONE; /* an ordinary win */
-        if (r == RULED_NONE) {
-            draws += cell == CELL_DRAW;
-            continue;
-        }
-        int o = ruled_order(r), check = !ruled_by_chase(r);
-        if (!ruled_is_win(r)) {
-            if (o < loss_order) loss_order = o, loss_check = 0;
-            if (o == loss_order) loss_check |= check;
-        } else {
-            if (o > win_order) win_order = o, win_check = 0;
-            if (o == win_order) win_check |= check;
-        }
+        /* the successor's DTM-map value, as the file stores it */
+        xqf_dtm_search_add(&acc, r != RULED_NONE ? XQF_DTM_RULED | r : cell == CELL_DRAW ? XQF_DTM_DRAW : cell);
     }
-    if (loss_order <= RULED_ORDER_MAX) return ruled_code(1, !loss_check, loss_order);
-    if (draws || !win_order) return RULED_NONE;
-    return ruled_code(0, !win_check, win_order);
+    unsigned v;
+    if (xqf_dtm_search_result(&acc, &v) || v == XQF_DTM_DRAW || !(v & XQF_DTM_RULED)) return RULED_NONE;
+    return v & 0xFF;
 }
 
 typedef struct {

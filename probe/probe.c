@@ -345,24 +345,15 @@ static int probe_dtc_value(xqtb_handle *h, const xq_board *b, int win, unsigned 
     return rc;
 }
 
-/* DTM, as the Bellman conditions give it (gen/verify.c): the fastest move
- * into an ordinary loss for the opponent wins one ply later.  With none, a
- * move into a loss decided by a ruling makes a win by the rulings, of the
- * smallest order such a move reaches, by the chase ruling only if every
- * move of that order reaches a result of that ruling; with none of those,
- * a move into a draw draws; with none of those, a move into a win by a
- * ruling makes a loss by the rulings, of the largest order such a move
- * reaches (by chase likewise); and otherwise every move reaches an
- * ordinary win and the slowest gives a loss one ply later (no move: a
- * loss in 0).  The writer stores every ruled result whose order or ruling
- * this does not give (gen/searched.c). */
+/* DTM of a searched entry: its successors' values through the rule that
+ * core/tbformat.c writes once for the reader and the writer. */
 static int search_dtm(xqtb_handle *h, const xq_board *pos, unsigned *v)
 {
     xq_board b = *pos;
     xq_move list[XQ_MAX_MOVES];
-    int n = xq_gen_legal(&b, list), draws = 0;
-    unsigned shortest_loss = XQF_DTM_RULED, longest_win = 0;
-    unsigned loss_order = 64, loss_check = 0, win_order = 0, win_check = 0;
+    int n = xq_gen_legal(&b, list);
+    xqf_dtm_search acc;
+    xqf_dtm_search_init(&acc);
     for (int i = 0; i < n; i++) {
         xq_undo u;
         unsigned s;
@@ -370,36 +361,9 @@ static int search_dtm(xqtb_handle *h, const xq_board *pos, unsigned *v)
         int rc = probe_dtm_value(h, &b, &s);
         xq_unmake_move(&b, list[i], &u);
         if (rc != XQTB_OK) return rc;
-        if (s == XQF_DTM_DRAW) {
-            draws++;
-        } else if (s & XQF_DTM_RULED) {
-            unsigned order = (s & 0xFF) >> 2, check = !(s & 2);
-            if (!(s & 1)) {
-                if (order < loss_order) loss_order = order, loss_check = 0;
-                if (order == loss_order) loss_check |= check;
-            } else {
-                if (order > win_order) win_order = order, win_check = 0;
-                if (order == win_order) win_check |= check;
-            }
-        } else if (s & 1) {
-            longest_win = s > longest_win ? s : longest_win;
-        } else if (s < shortest_loss) {
-            shortest_loss = s;
-        }
+        xqf_dtm_search_add(&acc, s);
     }
-    if (shortest_loss != XQF_DTM_RULED)
-        *v = shortest_loss + 1;
-    else if (loss_order < 64)
-        *v = XQF_DTM_RULED | loss_order << 2 | (loss_check ? 0 : 2) | 1;
-    else if (draws)
-        *v = XQF_DTM_DRAW;
-    else if (win_order)
-        *v = XQF_DTM_RULED | win_order << 2 | (win_check ? 0 : 2);
-    else if (longest_win + 1 < XQF_DTM_RULED)
-        *v = n ? longest_win + 1 : 0;
-    else
-        return XQTB_ERR_CORRUPT; /* beyond any DTM a map holds */
-    return XQTB_OK;
+    return xqf_dtm_search_result(&acc, v) ? XQTB_ERR_CORRUPT : XQTB_OK;
 }
 
 /* DTC of a searched entry whose WDL says win (win = 1) or loss, under the
