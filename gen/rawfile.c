@@ -313,25 +313,30 @@ static int source_at_end(raw_source *r)
     return got == 0;
 }
 
-tb_table *tb_raw_read(const char *dir, const xq_material *m, char err[XQ_ERR_MAX])
+/* What a raw file's header says, once checked. */
+typedef struct {
+    uint32_t version, width, rules, limit;
+    uint64_t entries;
+} raw_header;
+
+/* Opens DIR/NAME.xqtb of canonical material canon and checks its header
+ * (magic, version, generator revision, index layout, name, width, rules,
+ * limit): everything but the size and the data.  Returns the open file,
+ * with the header in h and its fields in *rh, or -1 with a message. */
+static int raw_open(const char *dir, const xq_material *canon, uint8_t h[RAW_HEADER], raw_header *rh, char *path,
+                    size_t path_len, struct stat *sb, char err[XQ_ERR_MAX])
 {
-    char path[4096], name[XQ_MATERIAL_MAX];
-    xq_material canon;
-    xq_material_canonical(m, &canon);
-    xq_material_name(&canon, name);
-    tb_raw_path(dir, &canon, path, sizeof path);
+    char name[XQ_MATERIAL_MAX];
+    xq_material_name(canon, name);
+    tb_raw_path(dir, canon, path, path_len);
     /* O_NONBLOCK: a FIFO or device under a table's name must not hang the
      * open waiting for a writer; it is refused below as not a file. */
     int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0) {
         snprintf(err, XQ_ERR_MAX, "table %s: cannot open %.60s: %s", name, path, strerror(errno));
-        return NULL;
+        return -1;
     }
-    uint8_t h[RAW_HEADER];
-    struct stat sb;
-    tb_table *t = NULL;
-    raw_source src = {.fd = fd};
-    if (fstat(fd, &sb) || !S_ISREG(sb.st_mode)) {
+    if (fstat(fd, sb) || !S_ISREG(sb->st_mode)) {
         snprintf(err, XQ_ERR_MAX, "table %s: %.60s is not a regular file", name, path);
         goto fail;
     }
@@ -373,6 +378,42 @@ tb_table *tb_raw_read(const char *dir, const xq_material *m, char err[XQ_ERR_MAX
                  fname, width & 0xFF, rules & 0xFF);
         goto fail;
     }
+    *rh = (raw_header){version, width, rules, limit, xqf_get64(h + RAW_OFF_ENTRIES)};
+    return fd;
+fail:
+    close(fd);
+    return -1;
+}
+
+int tb_raw_read_info(const char *dir, const xq_material *m, tb_raw_info *info, char err[XQ_ERR_MAX])
+{
+    xq_material canon;
+    xq_material_canonical(m, &canon);
+    uint8_t h[RAW_HEADER];
+    raw_header rh;
+    char path[4096];
+    struct stat sb;
+    int fd = raw_open(dir, &canon, h, &rh, path, sizeof path, &sb, err);
+    if (fd < 0) return -1;
+    close(fd);
+    *info = (tb_raw_info){(int)rh.rules, (int)rh.limit, rh.entries};
+    return 0;
+}
+
+tb_table *tb_raw_read(const char *dir, const xq_material *m, char err[XQ_ERR_MAX])
+{
+    char path[4096], name[XQ_MATERIAL_MAX];
+    xq_material canon;
+    xq_material_canonical(m, &canon);
+    xq_material_name(&canon, name);
+    uint8_t h[RAW_HEADER];
+    raw_header rh;
+    struct stat sb;
+    tb_table *t = NULL;
+    int fd = raw_open(dir, &canon, h, &rh, path, sizeof path, &sb, err);
+    if (fd < 0) return NULL;
+    raw_source src = {.fd = fd};
+    uint32_t version = rh.version, width = rh.width, rules = rh.rules, limit = rh.limit;
     t = tb_table_new(&canon, (int)width);
     if (!t) {
         snprintf(err, XQ_ERR_MAX, "table %s: out of memory", name);

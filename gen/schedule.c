@@ -74,23 +74,24 @@ static int write_compressed(const tb_table *t, const tb_gen_options *opt, char e
  * metadata, every block's checksum: core/tbcheck.h), and built under t's
  * rule set and move limit.  If not, why names the first file that is not
  * and what is wrong with it. */
-static int compressed_files_sound(const tb_gen_options *opt, const tb_table *t, char why[XQ_ERR_MAX])
+static int compressed_files_sound(const tb_gen_options *opt, const xq_material *m, uint64_t entries, int rules,
+                                  int limit, char why[XQ_ERR_MAX])
 {
     char name[XQ_MATERIAL_MAX], path[4096];
-    xq_material_name(&t->mat, name);
-    for (int kind = 0; kind < (t->limit ? XQF_COMPRESSED_KINDS : XQF_KIND_DTC); kind++) {
+    xq_material_name(m, name);
+    for (int kind = 0; kind < (limit ? XQF_COMPRESSED_KINDS : XQF_KIND_DTC); kind++) {
         xqf_path(opt->dir, name, kind, path, sizeof path);
         xqf_check_report r;
-        if (xqf_check_file(path, kind, name, t->ix.size, 0, &r) != XQF_OK) {
+        if (xqf_check_file(path, kind, name, entries, 0, &r) != XQF_OK) {
             if (r.status == XQF_MISSING)
                 snprintf(why, XQ_ERR_MAX, "%.60s is missing", path);
             else
                 snprintf(why, XQ_ERR_MAX, "%.60s is %s (%.80s)", path, xqf_check_status_name(r.status), r.why);
             return 0;
         }
-        if (r.info.rules != (uint32_t)t->rules || r.info.limit != (uint32_t)t->limit) {
+        if (r.info.rules != (uint32_t)rules || r.info.limit != (uint32_t)limit) {
             snprintf(why, XQ_ERR_MAX, "%.60s was built under rules %s and a limit of %u plies, not %s and %d", path,
-                     xq_rules_name((int)r.info.rules), r.info.limit, xq_rules_name(t->rules), t->limit);
+                     xq_rules_name((int)r.info.rules), r.info.limit, xq_rules_name(rules), limit);
             return 0;
         }
         /* --store-both asks for files without a searched side, the default
@@ -291,7 +292,7 @@ static int visit(tb_set *set, const xq_material *m, const tb_gen_options *opt, i
                     fprintf(stderr, "%-10s reusing %s\n", name, path);
                 }
                 char why[XQ_ERR_MAX];
-                if (compressed_files_sound(opt, t, why)) return 0;
+                if (compressed_files_sound(opt, &t->mat, t->ix.size, t->rules, t->limit, why)) return 0;
                 if (!opt->quiet) fprintf(stderr, "%s; writing the compressed files again from %s\n", why, path);
                 return write_compressed(t, opt, err);
             }
@@ -317,7 +318,8 @@ int tb_generate(const xq_material *m, const tb_gen_options *opt, char err[XQ_ERR
     mallopt(M_MMAP_THRESHOLD, 128 * 1024);
 #endif
     struct stat sb;
-    if (stat(opt->dir, &sb) != 0 && mkdir(opt->dir, 0755) != 0) {
+    /* EEXIST: another run (make -j of a plan) made it in the meantime */
+    if (stat(opt->dir, &sb) != 0 && mkdir(opt->dir, 0755) != 0 && errno != EEXIST) {
         snprintf(err, XQ_ERR_MAX, "cannot create directory %.60s: %s", opt->dir, strerror(errno));
         return -1;
     }
@@ -335,4 +337,20 @@ int tb_generate(const xq_material *m, const tb_gen_options *opt, char err[XQ_ERR
     int rc = visit(set, &canon, opt, 1, err);
     tb_set_free(set);
     return rc;
+}
+
+int tb_table_done(const xq_material *m, const tb_gen_options *opt, char why[XQ_ERR_MAX])
+{
+    xq_material canon;
+    xq_material_canonical(m, &canon);
+    tb_raw_info info;
+    if (tb_raw_read_info(opt->dir, &canon, &info, why)) return 0;
+    if (info.rules != opt->rules || info.limit != opt->limit) {
+        char name[XQ_MATERIAL_MAX];
+        xq_material_name(&canon, name);
+        snprintf(why, XQ_ERR_MAX, "%s was built under rules %s and a limit of %d plies, not %s and %d", name,
+                 xq_rules_name(info.rules), info.limit, xq_rules_name(opt->rules), opt->limit);
+        return 0;
+    }
+    return compressed_files_sound(opt, &canon, info.entries, info.rules, info.limit, why);
 }

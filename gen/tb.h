@@ -108,6 +108,13 @@ uint64_t tb_set_bytes(const tb_set *s);
  * already a valid file in opt->dir.  Returns 0, or -1 with a message in err
  * (and errno-like detail in the message). */
 int tb_generate(const xq_material *m, const tb_gen_options *opt, char err[XQ_ERR_MAX]);
+/* Whether the table of m is complete in opt->dir as tb_generate would leave
+ * it, judged without loading it: a raw file whose header is sound and built
+ * under opt's rules and limit, and compressed files that `xqtb check` finds
+ * sound (every block's checksum), of the kind opt asks for.  If not, why
+ * says what is missing or wrong.  The raw file's data is checked when a
+ * larger table loads it (tb_generate regenerates it then if damaged). */
+int tb_table_done(const xq_material *m, const tb_gen_options *opt, char why[XQ_ERR_MAX]);
 
 /* ---- tables in memory (table.c) ---- */
 /* A table of canonical material m with every cell unknown.  NULL if out of
@@ -152,6 +159,15 @@ int tb_raw_write(const tb_table *t, const char *dir, int compact, char err[XQ_ER
 uint64_t tb_raw_write_work_bytes(void);
 /* Reads and checks a table file (header, size, checksum).  NULL + err. */
 tb_table *tb_raw_read(const char *dir, const xq_material *m, char err[XQ_ERR_MAX]);
+/* Checks only the header of the table file of m (everything tb_raw_read
+ * checks but its size and data) and gives its rule set and move limit: a
+ * cheap look at whether a table is there and built under the options
+ * asked for.  0, or -1 + err. */
+typedef struct {
+    int rules, limit;
+    uint64_t entries; /* per side to move, as the header says */
+} tb_raw_info;
+int tb_raw_read_info(const char *dir, const xq_material *m, tb_raw_info *info, char err[XQ_ERR_MAX]);
 
 /* ---- checks and summaries ---- */
 typedef struct {

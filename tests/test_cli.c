@@ -238,15 +238,19 @@ static void test_help_and_version(void **state)
  * (and so to the help). */
 static const struct {
     const char *name;
-    const char *options[12];
+    const char *options[20];
 } commands[] = {
     {"perft", {"--divide"}},
     {"fen", {NULL}},
     {"moves", {NULL}},
     {"gen",
      {"-t", "-d", "-q", "--rules", "--limit", "--force", "--max-memory", "--wide", "--store-both", "--keep-raw",
-      "--all"}},
-    {"stats", {"--json", "-d"}},
+      "--set", "--pieces", "--attackers", "--defenders", "--with", "--without", "--all"}},
+    {"stats", {"--json", "-d", "--set", "--pieces", "--attackers", "--defenders", "--with", "--without"}},
+    {"sets", {"--json", "-d", "--rules", "--limit", "--pieces", "--attackers", "--defenders", "--with", "--without"}},
+    {"plan",
+     {"--set", "-d", "-o", "-t", "--rules", "--limit", "--store-both", "--keep-raw", "--max-memory", "--pieces",
+      "--attackers", "--defenders", "--with", "--without"}},
     {"verify", {"-t", "-d", "-q"}},
     {"check", {"-d", "--deep", "-q"}},
     {"probe", {"-d", "--json", "--line", "--counter"}},

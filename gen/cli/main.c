@@ -34,6 +34,8 @@ static const command commands[] = {
      "xqtb gen [-t N] [-d DIR] [-q] [--rules none|check|full] [--limit PLIES]\n"
      "         [--force] [--max-memory MIB] [--wide] [--store-both] [--keep-raw]\n"
      "         MATERIAL...\n"
+     "xqtb gen [OPTIONS] --set NAME [--pieces RANGE] [--attackers RANGE[/RANGE]]\n"
+     "         [--defenders RANGE[/RANGE]] [--with LETTERS] [--without LETTERS]\n"
      "xqtb gen [OPTIONS] --all N",
      "generate tables, and every subtable they need, into DIR",
      "  -t N              threads, 1-64 (default: all cores); same files for any N\n"
@@ -50,12 +52,47 @@ static const command commands[] = {
      "  --store-both      DTM and DTC files store both sides to move (larger files;\n"
      "                    no one-ply search when probing them)\n"
      "  --keep-raw        raw files (.xqtb) uncompressed, as before (7-20x larger)\n"
-     "  --all N           every material of at most N pieces, kings included (2-8)\n"
+     "  --set NAME        a named table set (xqtb sets), subtables first; a run that\n"
+     "                    was stopped goes on where it stopped\n"
+     "  --pieces RANGE    keep the set's materials of N, N-M or N- pieces (kings in)\n"
+     "  --attackers R[/W] attacking pieces (R N C P): both sides, or the stronger\n"
+     "                    side / the weaker (the stronger has more attackers)\n"
+     "  --defenders R[/W] advisors and elephants, counted as --attackers\n"
+     "  --with LETTERS    pieces on the board, e.g. R, or AA for two advisors\n"
+     "  --without LETTERS kinds not on the board, e.g. P; subtables stay whatever\n"
+     "                    the filters say\n"
+     "  --all N           the set up-to-N: every material of at most N pieces (2-8)\n"
      "  MATERIAL          a signature such as KRKNAA, either colouring\n"},
-    {"stats", cmd_stats, "xqtb stats [--json] [-d DIR] MATERIAL",
+    {"stats", cmd_stats,
+     "xqtb stats [--json] [-d DIR] MATERIAL\n"
+     "xqtb stats [--json] [-d DIR] --set NAME [FILTERS]\n"
+     "           FILTERS, as for gen: --pieces, --attackers, --defenders, --with, --without",
      "won, drawn and lost positions, longest wins, DTM histogram, rulings, sizes",
      "  --json            one JSON object instead of text\n"
-     "  -d DIR            directory of the table (default: tables), without ':'\n"},
+     "  -d DIR            directory of the table (default: tables), without ':'\n"
+     "  --set NAME        one line (JSON: one object) per table of the set\n"
+     "  --pieces, --attackers, --defenders, --with, --without   as for gen --set\n"},
+    {"sets", cmd_sets,
+     "xqtb sets [--json] [-d DIR] [--rules SET] [--limit PLIES] [NAME [FILTERS]]\n"
+     "          FILTERS, as for gen: --pieces, --attackers, --defenders, --with, --without",
+     "the named table sets, or one set's tables, with estimates of time, memory, disk",
+     "  --json            JSON instead of text\n"
+     "  -d DIR            directory whose tables count as done (default: tables)\n"
+     "  --rules SET       rule set the estimates and the done check assume (default full)\n"
+     "  --limit PLIES     move limit they assume (default 120)\n"
+     "  NAME              one-attacker, or up-to-N (N 2-8): list its tables\n"
+     "  --pieces, --attackers, --defenders, --with, --without   filters, as for\n"
+     "                    xqtb gen\n"},
+    {"plan", cmd_plan,
+     "xqtb plan --set NAME [FILTERS] [-d DIR] [-o FILE] [-t N] [--rules SET]\n"
+     "          [--limit PLIES] [--store-both] [--keep-raw] [--max-memory MIB]\n"
+     "          FILTERS, as for gen: --pieces, --attackers, --defenders, --with, --without",
+     "write a Makefile that builds a set, one target per table (for make, schedulers)",
+     "  --set NAME        the set (xqtb sets), filtered as for gen --set\n"
+     "  -d DIR            directory the tables go to (default: tables)\n"
+     "  -o FILE           write the Makefile to FILE (default: standard output)\n"
+     "  -t N              threads per table (default 1: make runs tables side by side)\n"
+     "  --rules, --limit, --store-both, --keep-raw, --max-memory   as for gen\n"},
     {"verify", cmd_verify, "xqtb verify [-t N] [-d DIR] [-q] MATERIAL...",
      "check every value against the values its moves lead to",
      "  -t N              threads, 1-64 (default: all cores)\n"

@@ -3,6 +3,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -11,133 +12,8 @@
 #include "cli.h"
 #include "compress.h"
 #include "dtc.h"
+#include "table_args.h"
 #include "tb.h"
-
-static const char default_dir[] = "tables";
-
-/* Options shared by the table subcommands. */
-typedef struct {
-    const char *dir;
-    int threads, quiet, json, force, wide, all, rules, limit, store_both, keep_raw;
-    uint64_t max_memory;
-    const char *material[64];
-    int nmaterial;
-} table_args;
-
-/* Parses argv; `allowed` lists the flags the subcommand takes, e.g. "tdqjf".
- * Returns 0 or EXIT_BAD_INPUT (message printed). */
-static int parse_table_args(const char *cmd, int argc, char **argv, const char *allowed, table_args *a)
-{
-    memset(a, 0, sizeof *a);
-    a->dir = default_dir;
-    a->rules = XQ_RULES_FULL;
-    a->limit = 120; /* 60 moves by each side: the natural limit (docs/RULES.md) */
-    for (int i = 1; i < argc; i++) {
-        const char *o = argv[i];
-        char flag = 0;
-        if (!strcmp(o, "-t"))
-            flag = 't';
-        else if (!strcmp(o, "-d"))
-            flag = 'd';
-        else if (!strcmp(o, "-q"))
-            flag = 'q';
-        else if (!strcmp(o, "--json"))
-            flag = 'j';
-        else if (!strcmp(o, "--force"))
-            flag = 'f';
-        else if (!strcmp(o, "--wide"))
-            flag = 'w';
-        else if (!strcmp(o, "--store-both"))
-            flag = 'b';
-        else if (!strcmp(o, "--keep-raw"))
-            flag = 'k';
-        else if (!strcmp(o, "--max-memory"))
-            flag = 'm';
-        else if (!strcmp(o, "--all"))
-            flag = 'a';
-        else if (!strcmp(o, "--rules"))
-            flag = 'r';
-        else if (!strcmp(o, "--limit"))
-            flag = 'l';
-        else if (o[0] == '-')
-            return cli_usage_error(cmd, "unknown option '%s'", o);
-        if (flag && !strchr(allowed, flag)) return cli_usage_error(cmd, "option '%s' does not apply here", o);
-        if (flag == 'm') {
-            if (++i == argc) return cli_usage_error(cmd, "option %s needs a value", o);
-            long mib = cli_parse_uint(argv[i], 1L << 30);
-            if (mib < 1) return cli_usage_error(cmd, "--max-memory needs a size in MiB, not '%s'", argv[i]);
-            a->max_memory = (uint64_t)mib << 20;
-        } else if (flag == 'l') {
-            if (++i == argc) return cli_usage_error(cmd, "option %s needs a value", o);
-            long n = cli_parse_uint(argv[i], DTC_MAX_LIMIT);
-            if (n < 0)
-                return cli_usage_error(cmd, "--limit needs a number of plies from 0 (none) to %d, not '%.40s'",
-                                       DTC_MAX_LIMIT, argv[i]);
-            a->limit = (int)n;
-        } else if (flag == 'r') {
-            if (++i == argc) return cli_usage_error(cmd, "option %s needs a value", o);
-            a->rules = xq_rules_parse(argv[i]);
-            if (a->rules < 0) return cli_usage_error(cmd, "--rules takes none, check or full, not '%.40s'", argv[i]);
-        } else if (flag == 'w') {
-            a->wide = 1;
-        } else if (flag == 'b') {
-            a->store_both = 1;
-        } else if (flag == 'k') {
-            a->keep_raw = 1;
-        } else if (flag == 'a') {
-            if (++i == argc) return cli_usage_error(cmd, "option %s needs a piece count", o);
-            long n = cli_parse_uint(argv[i], 8);
-            if (n < 2)
-                return cli_usage_error(cmd, "--all needs a piece count from 2 to 8 (kings included), not '%s'",
-                                       argv[i]);
-            a->all = (int)n;
-        } else if (flag == 't' || flag == 'd') {
-            if (++i == argc) return cli_usage_error(cmd, "option %s needs a value", o);
-            if (flag == 'd') {
-                /* probe, adjudicate and xqtb_open read ':' as a separator
-                 * of directories: tables written there could not be found */
-                if (strchr(argv[i], ':'))
-                    return cli_usage_error(cmd,
-                                           "-d takes one directory, and '%.200s' contains ':', which xqtb probe "
-                                           "reads as a separator between directories",
-                                           argv[i]);
-                if (!argv[i][0]) return cli_usage_error(cmd, "-d needs a directory name, not an empty string");
-                a->dir = argv[i];
-            } else {
-                long n = cli_parse_uint(argv[i], 64);
-                if (n < 1) return cli_usage_error(cmd, "-t needs a thread count from 1 to 64, not '%s'", argv[i]);
-                a->threads = (int)n;
-            }
-        } else if (flag == 'q') {
-            a->quiet = 1;
-        } else if (flag == 'j') {
-            a->json = 1;
-        } else if (flag == 'f') {
-            a->force = 1;
-        } else {
-            if (a->nmaterial == 64) return cli_usage_error(cmd, "too many materials (at most 64)");
-            a->material[a->nmaterial++] = o;
-        }
-    }
-    if (a->nmaterial == 0 && !a->all) return cli_usage_error(cmd, "missing MATERIAL (e.g. KRKNAA)");
-    return 0;
-}
-
-static int parse_material_arg(const char *cmd, const char *s, xq_material *m)
-{
-    char err[XQ_ERR_MAX];
-    if (xq_material_parse(s, m, err)) return cli_usage_error(cmd, "%s", err);
-    xq_material_canonical(m, m);
-    return 0;
-}
-
-/* Exit status for a table that could not be loaded: missing is "no answer",
- * anything else (damaged, unreadable) a failure of the machine's files. */
-static int load_failure(const char *cmd, const char *err)
-{
-    fprintf(stderr, "xqtb %s: %s\n", cmd, err);
-    return strstr(err, "No such file") ? EXIT_NO_ANSWER : EXIT_FAILURE_IO;
-}
 
 /* Sizes of the compressed files beside the raw table, 0 if absent. */
 static void compressed_sizes(const char *dir, const xq_material *m, uint64_t *wdl, uint64_t *dtm, uint64_t *dtc)
@@ -222,7 +98,9 @@ static void print_longest_json(const char *key, int dtm, const char *fen)
         printf("\"%s\":{\"dtm\":%d,\"fen\":\"%s\"}", key, dtm, fen);
 }
 
-static void print_stats_json(const char *dir, const tb_table *t, const tb_stats *st)
+/* The stats of one table as a JSON object, without a newline; `named`
+ * (0 or 1) adds whether a set names the table or only needs it, -1 not. */
+static void print_stats_json(const char *dir, const tb_table *t, const tb_stats *st, int named)
 {
     char name[XQ_MATERIAL_MAX];
     xq_material_name(&t->mat, name);
@@ -270,41 +148,8 @@ static void print_stats_json(const char *dir, const tb_table *t, const tb_stats 
             }
         printf("}}");
     }
-    printf("}\n");
-}
-
-/* Every canonical material with at most `pieces` pieces (kings included),
- * fewest pieces first: what `gen --all N` builds.  Returns the count. */
-static const uint8_t all_kinds[6] = {ADVISOR, ELEPHANT, HORSE, ROOK, CANNON, PAWN};
-
-/* Fills (colour, kind) slots from `slot` on with exactly `left` pieces. */
-static void enumerate_slots(xq_material *m, int slot, int left, xq_material *out, int *n, int cap)
-{
-    if (slot == 12) {
-        if (left) return;
-        xq_material canon;
-        xq_material_canonical(m, &canon);
-        for (int j = 0; j < *n; j++)
-            if (xq_material_equal(&out[j], &canon)) return;
-        if (*n < cap) out[(*n)++] = canon;
-        return;
-    }
-    int colour = slot / 6, kind = all_kinds[slot % 6];
-    for (int k = 0; k <= xq_kind_limit[kind] && k <= left; k++) {
-        m->count[colour][kind] = (uint8_t)k;
-        enumerate_slots(m, slot + 1, left - k, out, n, cap);
-    }
-    m->count[colour][kind] = 0;
-}
-
-static int all_materials(int pieces, xq_material *out, int cap)
-{
-    int n = 0;
-    xq_material m;
-    memset(&m, 0, sizeof m);
-    m.count[RED][KING] = m.count[BLACK][KING] = 1;
-    for (int extra = 0; extra <= pieces - 2; extra++) enumerate_slots(&m, 0, extra, out, &n, cap);
-    return n;
+    if (named >= 0) printf(",\"named\":%s", named ? "true" : "false");
+    printf("}");
 }
 
 /* Loads the raw table of m from dir and prints its statistics (JSON, or
@@ -316,9 +161,10 @@ static int show_stats(const char *cmd, const char *dir, const xq_material *m, in
     if (!t) return load_failure(cmd, err);
     tb_stats st;
     tb_compute_stats(t, &st);
-    if (json)
-        print_stats_json(dir, t, &st);
-    else
+    if (json) {
+        print_stats_json(dir, t, &st, -1);
+        printf("\n");
+    } else
         print_stats_text(dir, t, &st, histogram);
     tb_table_free(t);
     return 0;
@@ -332,33 +178,17 @@ static void report_removed(void *arg, const char *name, long pid)
 int cmd_gen(int argc, char **argv)
 {
     table_args a;
-    if (parse_table_args("gen", argc, argv, "tdqfwmarlbk", &a)) return EXIT_BAD_INPUT;
-    enum { MAX_ALL = 20000 };
-    static xq_material m[MAX_ALL];
+    if (parse_table_args("gen", argc, argv, "tdqfwmsrlbk", 1, &a)) return EXIT_BAD_INPUT;
+    xq_material m[64];
     for (int i = 0; i < a.nmaterial; i++)
         if (parse_material_arg("gen", a.material[i], &m[i])) return EXIT_BAD_INPUT;
-    if (a.all) {
-        if (a.nmaterial) return cli_usage_error("gen", "give either --all N or materials, not both");
-        a.nmaterial = all_materials(a.all, m, MAX_ALL);
-        if (!a.quiet) fprintf(stderr, "xqtb gen: %d materials with at most %d pieces\n", a.nmaterial, a.all);
-    }
     /* Leftovers of killed runs (docs/GENERATOR.md, Temporary files). */
     atomic_clean_dir(a.dir, a.quiet ? NULL : report_removed, (void *)a.dir);
-    /* Notices (a table reused, a file rewritten) always, unless -q; the
-     * per-ply progress only on a terminal, where \r redraws it. */
+    if (a.has_set) return gen_set(&a);
     tb_gen_memory mem;
-    tb_gen_options opt = {.dir = a.dir,
-                          .threads = a.threads,
-                          .quiet = a.quiet,
-                          .progress = !a.quiet && isatty(2),
-                          .force = a.force,
-                          .wide = a.wide,
-                          .store_both = a.store_both,
-                          .keep_raw = a.keep_raw,
-                          .max_memory = a.max_memory,
-                          .rules = a.rules,
-                          .limit = a.limit,
-                          .memory = &mem};
+    tb_gen_options opt;
+    table_gen_options(&a, &opt);
+    opt.memory = &mem;
     for (int i = 0; i < a.nmaterial; i++) {
         char err[XQ_ERR_MAX];
         memset(&mem, 0, sizeof mem);
@@ -381,17 +211,106 @@ int cmd_gen(int argc, char **argv)
 int cmd_stats(int argc, char **argv)
 {
     table_args a;
-    if (parse_table_args("stats", argc, argv, "dj", &a)) return EXIT_BAD_INPUT;
-    if (a.nmaterial != 1) return cli_usage_error("stats", "give exactly one MATERIAL");
+    if (parse_table_args("stats", argc, argv, "djs", 1, &a)) return EXIT_BAD_INPUT;
+    if (a.has_set) return stats_set(&a);
+    if (a.nmaterial != 1) return cli_usage_error("stats", "give exactly one MATERIAL or --set NAME");
     xq_material m;
     if (parse_material_arg("stats", a.material[0], &m)) return EXIT_BAD_INPUT;
     return show_stats("stats", a.dir, &m, a.json, 1);
 }
 
+/* One line of `stats --set` in text: the table's W/D/L per side to move,
+ * its longest win, how much the rulings decide, and its files. */
+static void print_set_row(const char *dir, const tb_table *t, const tb_stats *st, int named)
+{
+    char name[XQ_MATERIAL_MAX];
+    xq_material_name(&t->mat, name);
+    printf("%-12s %-8s", name, named ? "named" : "subtable");
+    for (int s = 0; s < 2; s++) {
+        const tb_side_stats *x = &st->side[s];
+        double n = x->legal ? (double)x->legal : 1.0;
+        printf("  %5.1f %5.1f %5.1f", 100.0 * (double)x->win / n, 100.0 * (double)x->draw / n,
+               100.0 * (double)x->loss / n);
+    }
+    int longest = st->side[0].longest_win > st->side[1].longest_win ? st->side[0].longest_win : st->side[1].longest_win;
+    uint64_t ruled = 0;
+    for (int s = 0; s < 2; s++)
+        for (int k = 0; k < 2; k++) ruled += st->side[s].ruled_win[k] + st->side[s].ruled_loss[k];
+    uint64_t wb, db, cb;
+    compressed_sizes(dir, &t->mat, &wb, &db, &cb);
+    if (longest >= 0)
+        printf("  %5d", longest);
+    else
+        printf("  %5s", "-");
+    printf(" %10llu %12llu\n", (unsigned long long)ruled, (unsigned long long)(wb + db + cb));
+}
+
+int stats_set(const table_args *a)
+{
+    tb_set_list l;
+    char err[XQ_ERR_MAX], filters[256];
+    if (tb_set_list_make(&a->set, &l, err)) return cli_usage_error("stats", "%s", err);
+    tb_set_filter_text(&a->set.filter, filters, sizeof filters);
+    int missing = 0, rc = 0;
+    uint64_t bytes = 0;
+    uint8_t *absent = calloc((size_t)l.n, 1);
+    if (!absent) {
+        tb_set_list_free(&l);
+        fprintf(stderr, "xqtb stats: out of memory\n");
+        return EXIT_FAILURE_IO;
+    }
+    if (a->json)
+        printf("{\"set\":\"%s\",\"filters\":\"%s\",\"tables\":[", a->set.name, filters);
+    else
+        printf("%-12s %-8s  %-17s  %-17s  %5s %10s %12s\n", "material", "", "red to move W/D/L%",
+               "black to move W/D/L%", "DTM", "ruled", "file bytes");
+    int first = 1;
+    for (int i = 0; i < l.n && !rc; i++) {
+        tb_table *t = tb_raw_read(a->dir, &l.m[i].mat, err);
+        if (!t) {
+            if (!strstr(err, "No such file")) rc = load_failure("stats", err);
+            absent[i] = 1;
+            missing++;
+            continue;
+        }
+        tb_stats st;
+        tb_compute_stats(t, &st);
+        uint64_t wb, db, cb;
+        compressed_sizes(a->dir, &t->mat, &wb, &db, &cb);
+        bytes += wb + db + cb;
+        if (a->json) {
+            printf("%s\n", first ? "" : ",");
+            print_stats_json(a->dir, t, &st, l.m[i].target);
+        } else {
+            print_set_row(a->dir, t, &st, l.m[i].target);
+        }
+        first = 0;
+        tb_table_free(t);
+    }
+    if (a->json) {
+        printf("\n],\"missing\":[");
+        for (int i = 0, k = 0; i < l.n; i++) {
+            char name[XQ_MATERIAL_MAX];
+            if (!absent[i]) continue;
+            xq_material_name(&l.m[i].mat, name);
+            printf("%s\"%s\"", k++ ? "," : "", name);
+        }
+        printf("],\"tables\":%d,\"named\":%d,\"present\":%d,\"file_bytes\":%llu}\n", l.n, l.targets, l.n - missing,
+               (unsigned long long)bytes);
+    } else {
+        printf("%d tables (%d named by %s, %d subtables), %d present, %d missing; %llu bytes of files\n", l.n,
+               l.targets, a->set.name, l.n - l.targets, l.n - missing, missing, (unsigned long long)bytes);
+    }
+    free(absent);
+    tb_set_list_free(&l);
+    if (rc) return rc;
+    return missing ? EXIT_NO_ANSWER : 0;
+}
+
 int cmd_verify(int argc, char **argv)
 {
     table_args a;
-    if (parse_table_args("verify", argc, argv, "tdq", &a)) return EXIT_BAD_INPUT;
+    if (parse_table_args("verify", argc, argv, "tdq", 1, &a)) return EXIT_BAD_INPUT;
     int rc = 0;
     tb_set *set = tb_set_new(a.dir);
     if (!set) return EXIT_FAILURE_IO;

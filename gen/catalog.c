@@ -1,0 +1,449 @@
+/*
+ * catalog.c - see catalog.h.
+ */
+#include "catalog.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "memplan.h"
+#include "tb.h"
+
+static const char *const rows[TB_CATALOG_ROWS] = {"one-attacker", "up-to-3", "up-to-4", "up-to-5", "up-to-6"};
+
+const char *tb_catalog_row(int i) { return i >= 0 && i < TB_CATALOG_ROWS ? rows[i] : NULL; }
+
+const char *tb_catalog_describe(const tb_set_spec *s)
+{
+    if (!s->up_to)
+        return "one side has one attacker (R, N, C or P) and any advisors and elephants, the other side advisors "
+               "and elephants only";
+    return "every material of at most N pieces, kings included";
+}
+
+enum { UP_TO_MIN = 2, UP_TO_MAX = 8, MAX_PIECES = 32 };
+
+void tb_set_filter_init(tb_set_filter *f)
+{
+    memset(f, 0, sizeof *f);
+    f->pieces = (tb_count_range){2, MAX_PIECES};
+    for (int s = 0; s < TB_SIDES; s++) {
+        f->attackers[s] = (tb_count_range){0, MAX_PIECES};
+        f->defenders[s] = (tb_count_range){0, MAX_PIECES};
+    }
+}
+
+int tb_set_spec_parse(const char *name, tb_set_spec *s, char err[XQ_ERR_MAX])
+{
+    memset(s, 0, sizeof *s);
+    tb_set_filter_init(&s->filter);
+    if (!strcmp(name, "one-attacker")) {
+        snprintf(s->name, sizeof s->name, "%s", name);
+        return 0;
+    }
+    if (!strncmp(name, "up-to-", 6)) {
+        const char *p = name + 6;
+        int n = 0, digits = 0;
+        for (; *p >= '0' && *p <= '9' && digits < 3; p++, digits++) n = 10 * n + (*p - '0');
+        if (digits && !*p && n >= UP_TO_MIN && n <= UP_TO_MAX) {
+            s->up_to = n;
+            snprintf(s->name, sizeof s->name, "up-to-%d", n);
+            return 0;
+        }
+        snprintf(err, XQ_ERR_MAX, "up-to-N takes a piece count N from %d to %d (kings included), not '%.20s'",
+                 UP_TO_MIN, UP_TO_MAX, name + 6);
+        return -1;
+    }
+    snprintf(err, XQ_ERR_MAX, "unknown table set '%.40s' (the sets: one-attacker, up-to-N; see xqtb sets)", name);
+    return -1;
+}
+
+/* ---- filters ----------------------------------------------------------------- */
+/* Parses "N", "N-M" or "N-" (N or more) with max as the largest count allowed; *end gets the
+ * first character not read. */
+static int parse_range(const char *s, int max, tb_count_range *r, const char **end)
+{
+    long lo = 0, hi;
+    int digits = 0;
+    for (; *s >= '0' && *s <= '9' && digits < 4; s++, digits++) lo = 10 * lo + (*s - '0');
+    if (!digits) return -1;
+    hi = lo;
+    if (*s == '-') {
+        s++;
+        hi = 0;
+        digits = 0;
+        for (; *s >= '0' && *s <= '9' && digits < 4; s++, digits++) hi = 10 * hi + (*s - '0');
+        if (!digits) hi = max; /* "N-": N or more */
+    }
+    *end = s;
+    if (lo > hi || hi > max) return -2;
+    *r = (tb_count_range){(int)lo, (int)hi};
+    return 0;
+}
+
+/* RANGE, or STRONG/WEAK (each a range) for a per-side count. */
+static int parse_sided(const char *opt, const char *v, int max, tb_count_range r[TB_SIDES], char err[XQ_ERR_MAX])
+{
+    const char *end;
+    tb_count_range a, b;
+    int rc = parse_range(v, max, &a, &end);
+    if (rc == 0 && *end == '/') rc = parse_range(end + 1, max, &b, &end);
+    if (rc == 0 && *end) rc = -1;
+    if (rc == -2) {
+        snprintf(err, XQ_ERR_MAX, "%s '%.40s' asks for an impossible count (a range runs low to high, at most %d)", opt,
+                 v, max);
+        return -1;
+    }
+    if (rc) {
+        snprintf(err, XQ_ERR_MAX,
+                 "%s takes a count or range (N, N-M, N-), or one per side as STRONG/WEAK (e.g. 1/0), not '%.40s'", opt,
+                 v);
+        return -1;
+    }
+    if (strchr(v, '/')) {
+        r[TB_SIDE_STRONG] = a;
+        r[TB_SIDE_WEAK] = b;
+    } else {
+        r[TB_SIDES_BOTH] = a;
+    }
+    return 0;
+}
+
+static int kind_of_letter(char c)
+{
+    switch (c) {
+    case 'R': return ROOK;
+    case 'N':
+    case 'H': return HORSE;
+    case 'C': return CANNON;
+    case 'P': return PAWN;
+    case 'A': return ADVISOR;
+    case 'B':
+    case 'E': return ELEPHANT;
+    default: return NO_KIND;
+    }
+}
+
+/* --with RNP (repeated letters: at least that many) or --without P. */
+static int parse_kinds(const char *opt, const char *v, uint8_t out[KIND_NB], int count, char err[XQ_ERR_MAX])
+{
+    uint8_t k[KIND_NB] = {0};
+    if (!*v) {
+        snprintf(err, XQ_ERR_MAX, "%s needs piece letters (R N C P A B), e.g. %s R", opt, opt);
+        return -1;
+    }
+    for (const char *p = v; *p; p++) {
+        int kind = kind_of_letter(*p);
+        if (!kind) {
+            snprintf(err, XQ_ERR_MAX, "%s takes the piece letters R N C P A B (uppercase), not '%c'", opt, *p);
+            return -1;
+        }
+        if (k[kind] < 255) k[kind]++;
+        if (count && k[kind] > 2 * xq_kind_limit[kind]) {
+            snprintf(err, XQ_ERR_MAX, "%s %.20s asks for more %c than the board can hold (%d)", opt, v, *p,
+                     2 * xq_kind_limit[kind]);
+            return -1;
+        }
+    }
+    for (int i = 0; i < KIND_NB; i++)
+        if (k[i]) out[i] = count ? k[i] : 1;
+    return 0;
+}
+
+int tb_set_filter_option(tb_set_filter *f, const char *opt, const char *value, char err[XQ_ERR_MAX])
+{
+    if (!strcmp(opt, "--pieces")) {
+        const char *end;
+        int rc = parse_range(value, MAX_PIECES, &f->pieces, &end);
+        if (rc == 0 && !*end && f->pieces.lo < 2) rc = -2;
+        if (rc == 0 && *end) rc = -1;
+        if (rc == -2)
+            snprintf(err, XQ_ERR_MAX,
+                     "--pieces '%.40s' asks for an impossible count (kings included: 2 to %d, low to high)", value,
+                     MAX_PIECES);
+        else if (rc)
+            snprintf(err, XQ_ERR_MAX, "--pieces takes a count or range (N, N-M, N-), not '%.40s'", value);
+        return rc ? -1 : 1;
+    }
+    if (!strcmp(opt, "--attackers")) return parse_sided(opt, value, 2 * 11, f->attackers, err) ? -1 : 1;
+    if (!strcmp(opt, "--defenders")) return parse_sided(opt, value, 2 * 4, f->defenders, err) ? -1 : 1;
+    if (!strcmp(opt, "--with")) return parse_kinds(opt, value, f->with, 1, err) ? -1 : 1;
+    if (!strcmp(opt, "--without")) return parse_kinds(opt, value, f->without, 0, err) ? -1 : 1;
+    return 0;
+}
+
+static int attackers_of(const xq_material *m, int c)
+{
+    return m->count[c][ROOK] + m->count[c][HORSE] + m->count[c][CANNON] + m->count[c][PAWN];
+}
+static int defenders_of(const xq_material *m, int c) { return m->count[c][ADVISOR] + m->count[c][ELEPHANT]; }
+static int in_range(tb_count_range r, int n) { return n >= r.lo && n <= r.hi; }
+
+int tb_set_filter_keeps(const tb_set_filter *f, const xq_material *m)
+{
+    if (!in_range(f->pieces, xq_material_pieces(m))) return 0;
+    /* the canonical name puts red first: red is the stronger side on a tie */
+    int strong = attackers_of(m, BLACK) > attackers_of(m, RED) ? BLACK : RED, weak = strong ^ 1;
+    int att[TB_SIDES] = {attackers_of(m, RED) + attackers_of(m, BLACK), attackers_of(m, strong), attackers_of(m, weak)};
+    int def[TB_SIDES] = {defenders_of(m, RED) + defenders_of(m, BLACK), defenders_of(m, strong), defenders_of(m, weak)};
+    for (int s = 0; s < TB_SIDES; s++)
+        if (!in_range(f->attackers[s], att[s]) || !in_range(f->defenders[s], def[s])) return 0;
+    for (int k = ADVISOR; k < KIND_NB; k++) {
+        int n = m->count[RED][k] + m->count[BLACK][k];
+        if (n < f->with[k] || (f->without[k] && n)) return 0;
+    }
+    return 1;
+}
+
+static void append(char *buf, size_t len, const char *fmt, ...)
+{
+    size_t used = strlen(buf);
+    if (used >= len) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf + used, len - used, fmt, ap);
+    va_end(ap);
+}
+
+static void range_text(char *buf, size_t len, tb_count_range r)
+{
+    if (r.lo == r.hi)
+        append(buf, len, "%d", r.lo);
+    else
+        append(buf, len, "%d-%d", r.lo, r.hi);
+}
+
+void tb_set_filter_text(const tb_set_filter *f, char *buf, size_t len)
+{
+    tb_set_filter all;
+    tb_set_filter_init(&all);
+    buf[0] = 0;
+    if (f->pieces.lo != all.pieces.lo || f->pieces.hi != all.pieces.hi) {
+        append(buf, len, " --pieces ");
+        range_text(buf, len, f->pieces);
+    }
+    const tb_count_range *sided[2] = {f->attackers, f->defenders};
+    static const char *const names[2] = {"--attackers", "--defenders"};
+    for (int i = 0; i < 2; i++) {
+        const tb_count_range *r = sided[i];
+        if (r[0].lo != 0 || r[0].hi != MAX_PIECES) {
+            append(buf, len, " %s ", names[i]);
+            range_text(buf, len, r[0]);
+        }
+        if (r[1].lo != 0 || r[1].hi != MAX_PIECES || r[2].lo != 0 || r[2].hi != MAX_PIECES) {
+            append(buf, len, " %s ", names[i]);
+            range_text(buf, len, r[1]);
+            append(buf, len, "/");
+            range_text(buf, len, r[2]);
+        }
+    }
+    for (int w = 0; w < 2; w++) {
+        const uint8_t *k = w ? f->without : f->with;
+        int any = 0;
+        for (int i = ADVISOR; i < KIND_NB; i++) any |= k[i];
+        if (!any) continue;
+        append(buf, len, " %s ", w ? "--without" : "--with");
+        for (int j = 0; j < 6; j++)
+            for (int n = 0; n < k[xq_material_order[j]]; n++) append(buf, len, "%c", "?KABNRCP"[xq_material_order[j]]);
+    }
+    if (buf[0] == ' ') memmove(buf, buf + 1, strlen(buf));
+}
+
+/* ---- listing ------------------------------------------------------------- */
+typedef struct {
+    tb_set_member *m;
+    int n, cap;
+} member_vec;
+
+static int push(member_vec *v, const xq_material *m, int target)
+{
+    if (v->n == v->cap) {
+        int cap = v->cap ? 2 * v->cap : 256;
+        tb_set_member *p = realloc(v->m, (size_t)cap * sizeof *p);
+        if (!p) return -1;
+        v->m = p;
+        v->cap = cap;
+    }
+    v->m[v->n++] = (tb_set_member){*m, target, 0};
+    return 0;
+}
+
+/* Every material whose (colour, kind) slots from `slot` on hold exactly
+ * `left` more pieces, kept by the filter. */
+static const uint8_t slot_kinds[6] = {ADVISOR, ELEPHANT, HORSE, ROOK, CANNON, PAWN};
+static int up_to_slots(xq_material *m, int slot, int left, const tb_set_filter *f, member_vec *v)
+{
+    if (slot == 12) {
+        if (left) return 0;
+        xq_material c;
+        xq_material_canonical(m, &c);
+        /* each material once: keep only the colouring that is canonical */
+        if (!xq_material_equal(&c, m) || !tb_set_filter_keeps(f, &c)) return 0;
+        return push(v, &c, 1);
+    }
+    int colour = slot / 6, kind = slot_kinds[slot % 6];
+    for (int k = 0; k <= xq_kind_limit[kind] && k <= left; k++) {
+        m->count[colour][kind] = (uint8_t)k;
+        if (up_to_slots(m, slot + 1, left - k, f, v)) return -1;
+    }
+    m->count[colour][kind] = 0;
+    return 0;
+}
+
+static int one_attacker(const tb_set_filter *f, member_vec *v)
+{
+    static const uint8_t attackers[4] = {ROOK, HORSE, CANNON, PAWN};
+    for (int a = 0; a < 4; a++)
+        for (int code = 0; code < 81; code++) {
+            xq_material m;
+            memset(&m, 0, sizeof m);
+            m.count[RED][KING] = m.count[BLACK][KING] = 1;
+            m.count[RED][attackers[a]] = 1;
+            m.count[RED][ADVISOR] = (uint8_t)(code % 3);
+            m.count[RED][ELEPHANT] = (uint8_t)(code / 3 % 3);
+            m.count[BLACK][ADVISOR] = (uint8_t)(code / 9 % 3);
+            m.count[BLACK][ELEPHANT] = (uint8_t)(code / 27);
+            xq_material_canonical(&m, &m);
+            if (tb_set_filter_keeps(f, &m) && push(v, &m, 1)) return -1;
+        }
+    return 0;
+}
+
+static int member_cmp(const void *a, const void *b)
+{
+    const tb_set_member *x = a, *y = b;
+    int px = xq_material_pieces(&x->mat), py = xq_material_pieces(&y->mat);
+    if (px != py) return px < py ? -1 : 1;
+    char nx[XQ_MATERIAL_MAX], ny[XQ_MATERIAL_MAX];
+    xq_material_name(&x->mat, nx);
+    xq_material_name(&y->mat, ny);
+    return strcmp(nx, ny);
+}
+
+static int find_member(const member_vec *v, const xq_material *m)
+{
+    for (int i = 0; i < v->n; i++)
+        if (xq_material_equal(&v->m[i].mat, m)) return i;
+    return -1;
+}
+
+/* Adds every subtable of v's members (a capture removes one non-king
+ * piece), recursively, as non-targets. */
+static int close_under_captures(member_vec *v)
+{
+    for (int i = 0; i < v->n; i++)
+        for (int c = 0; c < 2; c++)
+            for (int k = ADVISOR; k < KIND_NB; k++) {
+                if (!v->m[i].mat.count[c][k]) continue;
+                xq_material s = v->m[i].mat;
+                s.count[c][k]--;
+                xq_material_canonical(&s, &s);
+                if (find_member(v, &s) < 0 && push(v, &s, 0)) return -1;
+            }
+    return 0;
+}
+
+int tb_set_list_make(const tb_set_spec *s, tb_set_list *out, char err[XQ_ERR_MAX])
+{
+    memset(out, 0, sizeof *out);
+    member_vec v = {0};
+    int rc;
+    if (s->up_to) {
+        xq_material m;
+        memset(&m, 0, sizeof m);
+        m.count[RED][KING] = m.count[BLACK][KING] = 1;
+        rc = 0;
+        for (int extra = 0; extra <= s->up_to - 2 && !rc; extra++) rc = up_to_slots(&m, 0, extra, &s->filter, &v);
+    } else {
+        rc = one_attacker(&s->filter, &v);
+    }
+    if (rc || close_under_captures(&v)) {
+        free(v.m);
+        snprintf(err, XQ_ERR_MAX, "out of memory listing the set");
+        return -1;
+    }
+    int targets = 0;
+    for (int i = 0; i < v.n; i++) targets += v.m[i].target;
+    if (!targets) {
+        char f[256];
+        tb_set_filter_text(&s->filter, f, sizeof f);
+        snprintf(err, XQ_ERR_MAX, "no material of %s matches the filters (%.80s)", s->name, f);
+        free(v.m);
+        return -1;
+    }
+    qsort(v.m, (size_t)v.n, sizeof *v.m, member_cmp);
+    for (int i = 0; i < v.n; i++) {
+        xq_index ix;
+        if (xq_index_init(&ix, &v.m[i].mat)) {
+            char name[XQ_MATERIAL_MAX];
+            xq_material_name(&v.m[i].mat, name);
+            snprintf(err, XQ_ERR_MAX, "%s has no index (too large)", name);
+            free(v.m);
+            return -1;
+        }
+        v.m[i].entries = ix.size;
+        xq_index_free(&ix);
+        out->entries += ix.size;
+        if (v.m[i].target) out->target_entries += ix.size;
+    }
+    out->m = v.m;
+    out->n = v.n;
+    out->targets = targets;
+    return 0;
+}
+
+void tb_set_list_free(tb_set_list *l)
+{
+    free(l->m);
+    memset(l, 0, sizeof *l);
+}
+
+/* ---- estimates ------------------------------------------------------------- */
+/* Measured rates (docs/BENCHMARKS.md, "Table sets"): seconds of wall time
+ * per index entry (per side) with two threads and the defaults, and bytes
+ * per index entry of compressed and raw files. */
+#define RATE_SECONDS 1.0e-6
+#define RATE_DISK 0.3
+#define RATE_RAW 0.8
+
+/* Marks in `in` the subtables of member i, recursively. */
+static void mark_closure(const tb_set_list *l, int i, uint8_t *in)
+{
+    for (int c = 0; c < 2; c++)
+        for (int k = ADVISOR; k < KIND_NB; k++) {
+            if (!l->m[i].mat.count[c][k]) continue;
+            xq_material s = l->m[i].mat;
+            s.count[c][k]--;
+            xq_material_canonical(&s, &s);
+            for (int j = 0; j < i; j++)
+                if (!in[j] && xq_material_equal(&l->m[j].mat, &s)) {
+                    in[j] = 1;
+                    mark_closure(l, j, in);
+                }
+        }
+}
+
+void tb_set_estimate(const tb_set_list *l, int i, int rules, int limit, int threads, tb_estimate *e)
+{
+    memset(e, 0, sizeof *e);
+    uint64_t n = l->m[i].entries, resident = 0;
+    uint8_t *in = calloc((size_t)l->n + 1, 1);
+    if (in) {
+        mark_closure(l, i, in);
+        for (int j = 0; j < i; j++) {
+            if (!in[j]) continue;
+            xq_index ix;
+            if (xq_index_init(&ix, &l->m[j].mat)) continue;
+            resident += tb_table_own_bytes(&ix, 1, rules != XQ_RULES_NONE, limit != 0);
+            xq_index_free(&ix);
+        }
+        free(in);
+    }
+    tb_mem_plan p;
+    if (tb_mem_plan_make(&l->m[i].mat, 1, rules, limit, threads, resident, &p) == 0) e->memory = p.total;
+    e->seconds = (double)n * RATE_SECONDS;
+    e->disk = (uint64_t)((double)n * RATE_DISK);
+    e->raw = (uint64_t)((double)n * RATE_RAW);
+}

@@ -1,0 +1,352 @@
+/*
+ * sets.c - the named table sets from the command line: `xqtb sets` (what a
+ * set holds and what it should cost), `xqtb gen --set` (build it, resuming
+ * where a killed run stopped) and `xqtb plan --set` (a Makefile for make
+ * or a scheduler driving make).
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "compress.h"
+#include "table_args.h"
+#include "tb.h"
+#include "tbformat.h"
+
+static double mib(uint64_t bytes) { return (double)bytes / 1048576.0; }
+
+/* "1 h 05 min", "4 min 10 s", "12.3 s". */
+static void duration_text(double s, char *buf, size_t len)
+{
+    if (s >= 3600)
+        snprintf(buf, len, "%d h %02d min", (int)(s / 3600), (int)(s / 60) % 60);
+    else if (s >= 60)
+        snprintf(buf, len, "%d min %02d s", (int)(s / 60), (int)s % 60);
+    else
+        snprintf(buf, len, "%.1f s", s);
+}
+
+static double now_seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* The estimates of a whole list: time and disk summed, memory the most any
+ * one table needs. */
+static void list_estimate(const tb_set_list *l, const table_args *a, tb_estimate *sum)
+{
+    memset(sum, 0, sizeof *sum);
+    for (int i = 0; i < l->n; i++) {
+        tb_estimate e;
+        tb_set_estimate(l, i, a->rules, a->limit, 2, &e);
+        sum->seconds += e.seconds;
+        sum->disk += e.disk;
+        sum->raw += e.raw;
+        if (e.memory > sum->memory) sum->memory = e.memory;
+    }
+}
+
+/* ---- xqtb sets ---------------------------------------------------------------- */
+static int list_sets(const table_args *a)
+{
+    if (a->json)
+        printf("[");
+    else
+        printf("%-14s %7s %7s %15s %11s %11s %11s\n", "set", "tables", "named", "entries/side", "est. time",
+               "est. memory", "est. disk");
+    for (int r = 0; r < TB_CATALOG_ROWS; r++) {
+        tb_set_spec s;
+        tb_set_list l;
+        char err[XQ_ERR_MAX], when[32];
+        if (tb_set_spec_parse(tb_catalog_row(r), &s, err) || tb_set_list_make(&s, &l, err)) {
+            fprintf(stderr, "xqtb sets: %s\n", err);
+            return EXIT_FAILURE_IO;
+        }
+        tb_estimate e;
+        list_estimate(&l, a, &e);
+        duration_text(e.seconds, when, sizeof when);
+        if (a->json)
+            printf("%s{\"set\":\"%s\",\"tables\":%d,\"named\":%d,\"entries\":%llu,\"seconds\":%.0f,"
+                   "\"memory_bytes\":%llu,\"disk_bytes\":%llu,\"raw_bytes\":%llu,\"description\":\"%s\"}",
+                   r ? "," : "", s.name, l.n, l.targets, (unsigned long long)l.entries, e.seconds,
+                   (unsigned long long)e.memory, (unsigned long long)e.disk, (unsigned long long)e.raw,
+                   tb_catalog_describe(&s));
+        else
+            printf("%-14s %7d %7d %15llu %11s %7.0f MiB %7.0f MiB\n", s.name, l.n, l.targets,
+                   (unsigned long long)l.entries, when, mib(e.memory), mib(e.disk + e.raw));
+        tb_set_list_free(&l);
+    }
+    if (a->json)
+        printf("]\n");
+    else
+        printf("\nup-to-N takes any N from 2 to 8.  Estimates: two threads, rules %s, limit %d (docs/GENERATOR.md);\n"
+               "memory is the most one table needs without the rulings' game graph, disk the compressed and raw\n"
+               "files.  `xqtb sets NAME [FILTERS]` lists a set's tables.\n",
+               xq_rules_name(a->rules), a->limit);
+    return 0;
+}
+
+static int show_set(const table_args *a)
+{
+    tb_set_list l;
+    char err[XQ_ERR_MAX], filters[256];
+    if (tb_set_list_make(&a->set, &l, err)) return cli_usage_error("sets", "%s", err);
+    tb_set_filter_text(&a->set.filter, filters, sizeof filters);
+    tb_gen_options opt;
+    table_gen_options(a, &opt);
+    int done = 0;
+    tb_estimate sum = {0};
+    if (a->json)
+        printf("{\"set\":\"%s\",\"filters\":\"%s\",\"tables\":[", a->set.name, filters);
+    else
+        printf("%-12s %-8s %6s %13s %11s %11s %11s  %s\n", "material", "", "pieces", "entries/side", "est. time",
+               "est. memory", "est. disk", a->dir);
+    for (int i = 0; i < l.n; i++) {
+        char name[XQ_MATERIAL_MAX], why[XQ_ERR_MAX], when[32];
+        xq_material_name(&l.m[i].mat, name);
+        tb_estimate e;
+        tb_set_estimate(&l, i, a->rules, a->limit, 2, &e);
+        int is_done = tb_table_done(&l.m[i].mat, &opt, why);
+        done += is_done;
+        sum.seconds += is_done ? 0 : e.seconds;
+        duration_text(e.seconds, when, sizeof when);
+        if (a->json)
+            printf("%s\n{\"material\":\"%s\",\"named\":%s,\"pieces\":%d,\"entries\":%llu,\"seconds\":%.1f,"
+                   "\"memory_bytes\":%llu,\"disk_bytes\":%llu,\"done\":%s}",
+                   i ? "," : "", name, l.m[i].target ? "true" : "false", xq_material_pieces(&l.m[i].mat),
+                   (unsigned long long)l.m[i].entries, e.seconds, (unsigned long long)e.memory,
+                   (unsigned long long)(e.disk + e.raw), is_done ? "true" : "false");
+        else
+            printf("%-12s %-8s %6d %13llu %11s %7.0f MiB %7.1f MiB  %s\n", name, l.m[i].target ? "named" : "subtable",
+                   xq_material_pieces(&l.m[i].mat), (unsigned long long)l.m[i].entries, when, mib(e.memory),
+                   mib(e.disk + e.raw), is_done ? "done" : "to build");
+    }
+    char left[32];
+    duration_text(sum.seconds, left, sizeof left);
+    if (a->json)
+        printf("\n],\"count\":%d,\"named\":%d,\"done\":%d,\"seconds_left\":%.0f}\n", l.n, l.targets, done, sum.seconds);
+    else
+        printf("%s%s%s: %d tables (%d named, %d subtables), %llu entries per side; %d done in %s, about %s to build "
+               "the rest\n",
+               a->set.name, filters[0] ? " " : "", filters, l.n, l.targets, l.n - l.targets,
+               (unsigned long long)l.entries, done, a->dir, left);
+    tb_set_list_free(&l);
+    return 0;
+}
+
+int cmd_sets(int argc, char **argv)
+{
+    table_args a;
+    if (parse_table_args("sets", argc, argv, "djsrln", 0, &a)) return EXIT_BAD_INPUT;
+    return a.has_set ? show_set(&a) : list_sets(&a);
+}
+
+/* ---- xqtb gen --set ------------------------------------------------------------ */
+/* Refuses, before anything is built, the tables of the set that cannot fit:
+ * their planned bound (memplan.h, with their subtables in memory) against
+ * --max-memory, or against the memory available now.  Returns how many. */
+static int refuse_unfit(const tb_set_list *l, const uint8_t *done, const table_args *a)
+{
+    uint64_t limit = a->max_memory ? a->max_memory : tb_memory_available();
+    int refused = 0;
+    if (!limit) return 0;
+    for (int i = 0; i < l->n; i++) {
+        if (done[i]) continue;
+        tb_estimate e;
+        tb_set_estimate(l, i, a->rules, a->limit, a->threads ? a->threads : 2, &e);
+        if (e.memory <= limit) continue;
+        char name[XQ_MATERIAL_MAX];
+        xq_material_name(&l->m[i].mat, name);
+        fprintf(stderr,
+                "xqtb gen: %s needs at least %.1f MiB (its subtables in memory included), more than the "
+                "%.1f MiB %s\n",
+                name, mib(e.memory), mib(limit), a->max_memory ? "--max-memory allows" : "available");
+        refused++;
+    }
+    return refused;
+}
+
+int gen_set(const table_args *a)
+{
+    tb_set_list l;
+    char err[XQ_ERR_MAX], filters[256];
+    if (tb_set_list_make(&a->set, &l, err)) return cli_usage_error("gen", "%s", err);
+    tb_set_filter_text(&a->set.filter, filters, sizeof filters);
+    tb_gen_options opt;
+    table_gen_options(a, &opt);
+    opt.quiet = 1; /* one line per table below, not the notices of every subtable reused */
+    uint8_t *done = calloc((size_t)l.n, 1);
+    if (!done) {
+        tb_set_list_free(&l);
+        fprintf(stderr, "xqtb gen: out of memory\n");
+        return EXIT_FAILURE_IO;
+    }
+    int ndone = 0;
+    double left = 0;
+    for (int i = 0; i < l.n; i++) {
+        char why[XQ_ERR_MAX];
+        done[i] = !a->force && tb_table_done(&l.m[i].mat, &opt, why);
+        ndone += done[i];
+        tb_estimate e;
+        tb_set_estimate(&l, i, a->rules, a->limit, 2, &e);
+        if (!done[i]) left += e.seconds;
+    }
+    int rc = 0;
+    if (refuse_unfit(&l, done, a)) {
+        fprintf(stderr, "xqtb gen: %s: nothing built (raise --max-memory, or narrow the set with filters)\n",
+                a->set.name);
+        rc = EXIT_FAILURE_IO;
+        goto out;
+    }
+    char when[32];
+    duration_text(left, when, sizeof when);
+    if (!a->quiet)
+        fprintf(stderr, "xqtb gen: %s%s%s: %d tables (%d named, %d subtables); %d done, %d to build, about %s\n",
+                a->set.name, filters[0] ? " " : "", filters, l.n, l.targets, l.n - l.targets, ndone, l.n - ndone, when);
+    /* Time left: the estimate of what is left, scaled by how the tables
+     * built so far compared with theirs. */
+    double t_start = now_seconds(), estimated_built = 0;
+    int built = 0;
+    for (int i = 0; i < l.n; i++) {
+        if (done[i]) continue;
+        char name[XQ_MATERIAL_MAX];
+        xq_material_name(&l.m[i].mat, name);
+        tb_estimate e;
+        tb_set_estimate(&l, i, a->rules, a->limit, 2, &e);
+        double t0 = now_seconds();
+        if (tb_generate(&l.m[i].mat, &opt, err)) {
+            fprintf(stderr, "xqtb gen: %s\nxqtb gen: %s: stopped at %s; run the same command again to go on\n", err,
+                    a->set.name, name);
+            rc = EXIT_FAILURE_IO;
+            goto out;
+        }
+        built++;
+        estimated_built += e.seconds;
+        left -= e.seconds;
+        double spent = now_seconds() - t_start, scale = estimated_built > 1.0 ? spent / estimated_built : 1.0;
+        char took[32];
+        duration_text(now_seconds() - t0, took, sizeof took);
+        duration_text(left > 0 ? left * scale : 0, when, sizeof when);
+        if (!a->quiet)
+            fprintf(stderr, "[%d/%d] %-12s built in %s; %d table%s left, about %s\n", ndone + built, l.n, name, took,
+                    l.n - ndone - built, l.n - ndone - built == 1 ? "" : "s", when);
+    }
+    if (!a->quiet) {
+        char took[32];
+        duration_text(now_seconds() - t_start, took, sizeof took);
+        fprintf(stderr, "xqtb gen: %s: all %d tables done (%d built now, in %s)\n", a->set.name, l.n, built, took);
+    }
+out:
+    free(done);
+    tb_set_list_free(&l);
+    return rc;
+}
+
+/* ---- xqtb plan ----------------------------------------------------------------- */
+/* Whether make can take s as a word of a rule: no blanks and none of the
+ * characters make or the shell would read. */
+static int make_safe(const char *s)
+{
+    for (; *s; s++)
+        if (*s <= ' ' || strchr("$#:;=%*?[]\\\"'`|&<>()", *s)) return 0;
+    return 1;
+}
+
+/* An absolute form of path (relative ones joined to the working directory). */
+static int absolute(const char *path, char *buf, size_t len)
+{
+    if (path[0] == '/') return snprintf(buf, len, "%s", path) < (int)len ? 0 : -1;
+    char cwd[PATH_MAX];
+    if (!getcwd(cwd, sizeof cwd)) return -1;
+    return snprintf(buf, len, "%s/%s", cwd, path) < (int)len ? 0 : -1;
+}
+
+static void write_plan(FILE *f, const tb_set_list *l, const table_args *a, const char *self, const char *dir,
+                       const char *filters)
+{
+    const char *ext = a->limit ? "xqc" : "xqd";
+    fprintf(f,
+            "# Written by `xqtb plan --set %s%s%s`: one target per table of the set, its\n"
+            "# subtables as prerequisites (docs/GENERATOR.md, \"Plans\").  `make -j N -f FILE` builds N\n"
+            "# tables at a time, THREADS threads each; a scheduler that runs make's recipes on other\n"
+            "# machines (SHELL set to its submission wrapper) needs DIR shared between them.\n"
+            "# A target is the table's last file written; `xqtb gen` checks every file of a table\n"
+            "# before it counts as built.\n\n",
+            a->set.name, filters[0] ? " " : "", filters);
+    fprintf(f, "XQTB = %s\nDIR = %s\nTHREADS = %d\nGENFLAGS = --rules %s --limit %d%s%s", self, dir,
+            a->threads ? a->threads : 1, xq_rules_name(a->rules), a->limit, a->store_both ? " --store-both" : "",
+            a->keep_raw ? " --keep-raw" : "");
+    if (a->max_memory) fprintf(f, " --max-memory %llu", (unsigned long long)(a->max_memory >> 20));
+    fprintf(f, "\n\n.PHONY: all\nall:");
+    for (int i = 0; i < l->n; i++) {
+        char name[XQ_MATERIAL_MAX];
+        xq_material_name(&l->m[i].mat, name);
+        fprintf(f, " \\\n  $(DIR)/%s.%s", name, ext);
+    }
+    fprintf(f, "\n");
+    for (int i = 0; i < l->n; i++) {
+        char name[XQ_MATERIAL_MAX];
+        xq_material_name(&l->m[i].mat, name);
+        fprintf(f, "\n$(DIR)/%s.%s:", name, ext);
+        /* the direct subtables: make follows theirs */
+        for (int c = 0; c < 2; c++)
+            for (int k = ADVISOR; k < KIND_NB; k++) {
+                if (!l->m[i].mat.count[c][k]) continue;
+                xq_material s = l->m[i].mat;
+                s.count[c][k]--;
+                xq_material_canonical(&s, &s);
+                char sname[XQ_MATERIAL_MAX];
+                xq_material_name(&s, sname);
+                fprintf(f, " $(DIR)/%s.%s", sname, ext);
+            }
+        /* touch: a table found complete is not rewritten, and must not look
+         * older than a subtable rebuilt after it */
+        fprintf(f, "\n\t$(XQTB) gen -q -t $(THREADS) $(GENFLAGS) -d $(DIR) %s\n\ttouch $@\n", name);
+    }
+}
+
+int cmd_plan(int argc, char **argv)
+{
+    table_args a;
+    if (parse_table_args("plan", argc, argv, "tdsrlbkmo", 0, &a)) return EXIT_BAD_INPUT;
+    if (!a.has_set) return cli_usage_error("plan", "missing --set NAME");
+    char self[PATH_MAX], dir[PATH_MAX], err[XQ_ERR_MAX], filters[256];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0) {
+        fprintf(stderr, "xqtb plan: cannot find this program's path: %s\n", strerror(errno));
+        return EXIT_FAILURE_IO;
+    }
+    self[n] = 0;
+    if (absolute(a.dir, dir, sizeof dir)) return cli_usage_error("plan", "directory path too long");
+    if (!make_safe(dir) || !make_safe(self))
+        return cli_usage_error("plan", "make cannot take the path '%.200s' (blanks or special characters)",
+                               make_safe(dir) ? self : dir);
+    tb_set_list l;
+    if (tb_set_list_make(&a.set, &l, err)) return cli_usage_error("plan", "%s", err);
+    tb_set_filter_text(&a.set.filter, filters, sizeof filters);
+    FILE *f = a.out ? fopen(a.out, "w") : stdout;
+    if (!f) {
+        fprintf(stderr, "xqtb plan: cannot write %.200s: %s\n", a.out, strerror(errno));
+        tb_set_list_free(&l);
+        return EXIT_FAILURE_IO;
+    }
+    write_plan(f, &l, &a, self, dir, filters);
+    int bad = ferror(f);
+    if (a.out)
+        bad |= fclose(f) != 0;
+    else
+        bad |= fflush(f) != 0;
+    tb_set_list_free(&l);
+    if (bad) {
+        fprintf(stderr, "xqtb plan: writing %.200s failed: %s\n", a.out ? a.out : "the plan", strerror(errno));
+        return EXIT_FAILURE_IO;
+    }
+    return 0;
+}

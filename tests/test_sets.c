@@ -1,0 +1,302 @@
+/*
+ * test_sets.c - the named table sets: what each holds (gen/catalog.c), the
+ * filters and their errors, and building a set as a user does: `gen --set`
+ * killed part way and run again, and `plan --set` run by `make -j2`, both
+ * ending with the same files, byte for byte.
+ */
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "catalog.h"
+#include "runxqtb.h"
+#include "tmpdir.h"
+
+static void make_list(const char *name, const char *const *filters, tb_set_list *l)
+{
+    tb_set_spec s;
+    char err[XQ_ERR_MAX];
+    assert_int_equal(tb_set_spec_parse(name, &s, err), 0);
+    for (int i = 0; filters && filters[i]; i += 2)
+        assert_int_equal(tb_set_filter_option(&s.filter, filters[i], filters[i + 1], err), 1);
+    assert_int_equal(tb_set_list_make(&s, l, err), 0);
+}
+
+static int find(const tb_set_list *l, const xq_material *m)
+{
+    for (int i = 0; i < l->n; i++)
+        if (xq_material_equal(&l->m[i].mat, m)) return i;
+    return -1;
+}
+
+/* Every subtable of every member is in the list, before the member. */
+static void assert_closed_and_ordered(const tb_set_list *l)
+{
+    for (int i = 0; i < l->n; i++)
+        for (int c = 0; c < 2; c++)
+            for (int k = ADVISOR; k < KIND_NB; k++) {
+                if (!l->m[i].mat.count[c][k]) continue;
+                xq_material s = l->m[i].mat;
+                s.count[c][k]--;
+                xq_material_canonical(&s, &s);
+                int j = find(l, &s);
+                assert_true(j >= 0);
+                assert_true(j < i);
+            }
+}
+
+static int attackers(const xq_material *m, int c)
+{
+    return m->count[c][ROOK] + m->count[c][HORSE] + m->count[c][CANNON] + m->count[c][PAWN];
+}
+
+static void test_one_attacker(void **state)
+{
+    (void)state;
+    tb_set_list l;
+    make_list("one-attacker", NULL, &l);
+    /* 4 attackers x 9 defender sets x 9 defender sets; the subtables add
+     * the 45 materials of defenders only */
+    assert_int_equal(l.targets, 324);
+    assert_int_equal(l.n, 369);
+    assert_closed_and_ordered(&l);
+    int pieces_lo = 99, pieces_hi = 0;
+    for (int i = 0; i < l.n; i++) {
+        const xq_material *m = &l.m[i].mat;
+        int a = attackers(m, RED) + attackers(m, BLACK), p = xq_material_pieces(m);
+        assert_int_equal(a, l.m[i].target ? 1 : 0);
+        assert_true(l.m[i].entries > 0);
+        if (l.m[i].target && p < pieces_lo) pieces_lo = p;
+        if (l.m[i].target && p > pieces_hi) pieces_hi = p;
+    }
+    assert_int_equal(pieces_lo, 3);
+    assert_int_equal(pieces_hi, 11);
+    tb_set_list_free(&l);
+}
+
+static void test_up_to(void **state)
+{
+    (void)state;
+    tb_set_list l;
+    make_list("up-to-2", NULL, &l);
+    assert_int_equal(l.n, 1); /* KK */
+    tb_set_list_free(&l);
+    make_list("up-to-5", NULL, &l);
+    assert_int_equal(l.n, 226); /* what gen --all 5 has always built */
+    assert_int_equal(l.targets, 226);
+    assert_closed_and_ordered(&l);
+    tb_set_list_free(&l);
+}
+
+static void test_filters(void **state)
+{
+    (void)state;
+    tb_set_list l;
+    /* full defence against a lone attacker with full defence */
+    const char *full[] = {"--attackers", "1/0", "--defenders", "4/4", NULL};
+    make_list("one-attacker", full, &l);
+    assert_int_equal(l.targets, 4);
+    for (int i = 0; i < l.n; i++)
+        if (l.m[i].target) assert_int_equal(xq_material_pieces(&l.m[i].mat), 11);
+    assert_closed_and_ordered(&l);
+    tb_set_list_free(&l);
+
+    const char *rook[] = {"--with", "R", "--pieces", "3-5", "--without", "B", NULL};
+    make_list("one-attacker", rook, &l);
+    assert_int_equal(l.targets, 6); /* KRK, KRAK, KRKA, KRAAK, KRAKA, KRKAA */
+    for (int i = 0; i < l.n; i++) {
+        const xq_material *m = &l.m[i].mat;
+        if (!l.m[i].target) continue;
+        assert_int_equal(m->count[RED][ROOK] + m->count[BLACK][ROOK], 1);
+        assert_int_equal(m->count[RED][ELEPHANT] + m->count[BLACK][ELEPHANT], 0);
+    }
+    tb_set_list_free(&l);
+
+    /* up-to-N with a per-side filter: one side two attackers, the other one */
+    const char *two[] = {"--attackers", "2/1", NULL};
+    make_list("up-to-5", two, &l);
+    for (int i = 0; i < l.n; i++) {
+        if (!l.m[i].target) continue;
+        const xq_material *m = &l.m[i].mat;
+        int r = attackers(m, RED), b = attackers(m, BLACK);
+        assert_true((r == 2 && b == 1) || (r == 1 && b == 2));
+    }
+    assert_true(l.targets > 0);
+    tb_set_list_free(&l);
+}
+
+static void test_bad_names_and_filters(void **state)
+{
+    (void)state;
+    tb_set_spec s;
+    tb_set_list l;
+    char err[XQ_ERR_MAX];
+    static const char *const bad_names[] = {"bogus", "up-to-", "up-to-9", "up-to-1", "up-to-5x", "", "one-attacker "};
+    for (size_t i = 0; i < sizeof bad_names / sizeof *bad_names; i++) {
+        err[0] = 0;
+        assert_int_equal(tb_set_spec_parse(bad_names[i], &s, err), -1);
+        assert_true(err[0] != 0);
+    }
+    assert_int_equal(tb_set_spec_parse("one-attacker", &s, err), 0);
+    static const char *const bad[][2] = {{"--pieces", "1"},  {"--pieces", "5-3"},   {"--pieces", "x"},
+                                         {"--pieces", "40"}, {"--attackers", "1/"}, {"--defenders", "9"},
+                                         {"--with", "Q"},    {"--with", ""},        {"--with", "RRRRR"},
+                                         {"--without", "k"}, {"--attackers", "-1"}, {"--pieces", "3-4-5"}};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        err[0] = 0;
+        assert_int_equal(tb_set_filter_option(&s.filter, bad[i][0], bad[i][1], err), -1);
+        assert_true(err[0] != 0);
+    }
+    assert_int_equal(tb_set_filter_option(&s.filter, "--force", "1", err), 0);
+    /* possible values that no member of the set has */
+    assert_int_equal(tb_set_filter_option(&s.filter, "--attackers", "2", err), 1);
+    assert_int_equal(tb_set_list_make(&s, &l, err), -1);
+    assert_non_null(strstr(err, "no material"));
+}
+
+static void test_cli_errors(void **state)
+{
+    (void)state;
+    assert_int_equal(run_xqtb("sets"), 0);
+    assert_non_null(strstr(xqtb_out, "one-attacker"));
+    assert_int_equal(run_xqtb("sets --json"), 0);
+    assert_non_null(strstr(xqtb_out, "\"set\":\"up-to-5\""));
+    assert_int_equal(run_xqtb("sets one-attacker --pieces 3"), 0);
+    assert_non_null(strstr(xqtb_out, "KRK"));
+    assert_int_equal(run_xqtb("sets bogus"), 2);
+    assert_non_null(strstr(xqtb_out, "unknown table set"));
+    assert_int_equal(run_xqtb("sets up-to-3 up-to-4"), 2);
+    assert_int_equal(run_xqtb("gen -d %s/x --set bogus", test_tmpdir()), 2);
+    assert_int_equal(run_xqtb("gen -d %s/x --pieces 3 KRK", test_tmpdir()), 2);
+    assert_non_null(strstr(xqtb_out, "--set"));
+    assert_int_equal(run_xqtb("gen -d %s/x --set up-to-3 KRK", test_tmpdir()), 2);
+    assert_int_equal(run_xqtb("gen -d %s/x --set up-to-3 --all 3", test_tmpdir()), 2);
+    assert_int_equal(run_xqtb("gen -d %s/x --set one-attacker --with RR", test_tmpdir()), 2);
+    assert_non_null(strstr(xqtb_out, "no material"));
+    assert_int_equal(run_xqtb("plan -d %s/x", test_tmpdir()), 2);
+    assert_int_equal(run_xqtb("plan --set up-to-3 -d '%s/a b'", test_tmpdir()), 2);
+    assert_int_equal(run_xqtb("plan --set up-to-3 -o %s/no/such/dir/plan.mk", test_tmpdir()), 3);
+    assert_int_equal(run_xqtb("stats -d %s/empty --set up-to-3", test_tmpdir()), 1); /* nothing built */
+    /* a table that cannot fit is refused before anything is built */
+    assert_int_equal(run_xqtb("gen -d %s/mem --max-memory 1 --set one-attacker --pieces 3-5", test_tmpdir()), 3);
+    assert_non_null(strstr(xqtb_out, "nothing built"));
+    assert_int_not_equal(run_xqtb("check -d %s/mem", test_tmpdir()), 0);
+}
+
+/* The set the building tests use: small, with a dozen or so tables. */
+#define SMALL_SET "--set one-attacker --pieces 3-5 --with R"
+
+static int count_files(const char *dir, const char *pattern)
+{
+    char cmd[1024], buf[32] = "";
+    snprintf(cmd, sizeof cmd, "ls %s 2>/dev/null | grep -c -e '%s'", dir, pattern);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    if (!fgets(buf, sizeof buf, p)) buf[0] = 0;
+    pclose(p);
+    return atoi(buf);
+}
+
+/* Every file of a is in b with the same bytes, and the other way round. */
+static void assert_same_files(const char *a, const char *b)
+{
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "diff -r %s %s >/dev/null", a, b);
+    assert_int_equal(system(cmd), 0);
+}
+
+/* Starts `xqtb gen ... SMALL_SET` into dir, kills it once `files` WDL
+ * files are there, and returns whether it was still running then. */
+static int start_and_kill(const char *dir, int files)
+{
+    const char *bin = getenv("XQTB");
+    if (!bin) bin = "build/xqtb";
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        char cmd[2048];
+        snprintf(cmd, sizeof cmd, "exec %s gen -q -t 1 -d %s " SMALL_SET " 2>/dev/null", bin, dir);
+        execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+        _exit(127);
+    }
+    int status, running = 1;
+    struct timespec pause = {0, 2000000};
+    for (;;) {
+        if (waitpid(pid, &status, WNOHANG) == pid) {
+            running = 0;
+            break;
+        }
+        if (count_files(dir, "\\.xqw$") >= files) break;
+        nanosleep(&pause, NULL);
+    }
+    if (running) {
+        kill(pid, SIGKILL);
+        waitpid(pid, &status, 0);
+    }
+    return running;
+}
+
+/* Killed at any point, `gen --set` run again finishes the set with the
+ * files an uninterrupted run writes, and no leftovers. */
+static void test_gen_set_resumes(void **state)
+{
+    (void)state;
+    char ref[512], dir[512];
+    snprintf(ref, sizeof ref, "%s/set-ref", test_tmpdir());
+    snprintf(dir, sizeof dir, "%s/set-killed", test_tmpdir());
+    assert_int_equal(run_xqtb("gen -q -d %s " SMALL_SET, ref), 0);
+    int tables = count_files(ref, "\\.xqw$");
+    assert_true(tables > 10);
+    /* killed at three points of the same run, each time started again */
+    int killed = 0;
+    for (int k = 1; k <= 3; k++) killed += start_and_kill(dir, k * tables / 4);
+    assert_true(killed > 0); /* at least one kill came before the end */
+    assert_int_equal(run_xqtb("gen -d %s " SMALL_SET, dir), 0);
+    assert_non_null(strstr(xqtb_out, "done"));
+    assert_int_equal(count_files(dir, "\\.tmp\\."), 0);
+    assert_same_files(ref, dir);
+    /* a finished set: nothing left to build */
+    assert_int_equal(run_xqtb("gen -d %s " SMALL_SET, dir), 0);
+    assert_non_null(strstr(xqtb_out, "0 to build"));
+}
+
+/* plan --set written to a file and run by make -j2 builds the same files. */
+static void test_plan_with_make(void **state)
+{
+    (void)state;
+    char ref[512], dir[512], mk[512], cmd[2048];
+    snprintf(ref, sizeof ref, "%s/set-ref", test_tmpdir());
+    snprintf(dir, sizeof dir, "%s/set-plan", test_tmpdir());
+    snprintf(mk, sizeof mk, "%s/plan.mk", test_tmpdir());
+    if (count_files(ref, "\\.xqw$") == 0) assert_int_equal(run_xqtb("gen -q -d %s " SMALL_SET, ref), 0);
+    assert_int_equal(run_xqtb("plan -d %s -o %s " SMALL_SET, dir, mk), 0);
+    snprintf(cmd, sizeof cmd, "make -s -j2 -f %s >/dev/null 2>&1", mk);
+    assert_int_equal(system(cmd), 0);
+    assert_same_files(ref, dir);
+    /* built: make finds nothing to do */
+    snprintf(cmd, sizeof cmd, "make -q -f %s", mk);
+    assert_int_equal(system(cmd), 0);
+    assert_int_equal(run_xqtb("stats --json -d %s " SMALL_SET, dir), 0);
+    assert_non_null(strstr(xqtb_out, "\"material\":\"KRKAA\""));
+    assert_non_null(strstr(xqtb_out, "\"missing\":[]"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_one_attacker),   cmocka_unit_test(test_up_to),
+        cmocka_unit_test(test_filters),        cmocka_unit_test(test_bad_names_and_filters),
+        cmocka_unit_test(test_cli_errors),     cmocka_unit_test(test_gen_set_resumes),
+        cmocka_unit_test(test_plan_with_make),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
