@@ -288,6 +288,15 @@ static void test_plan_with_make(void **state)
     assert_int_equal(run_xqtb("stats --json -d %s " SMALL_SET, dir), 0);
     assert_non_null(strstr(xqtb_out, "\"material\":\"KRKAA\""));
     assert_non_null(strstr(xqtb_out, "\"missing\":[]"));
+    assert_int_equal(run_xqtb("verify -q -d %s " SMALL_SET, dir), 0);
+    /* a table gone: stats and verify say so, with exit status 1 */
+    char path[600];
+    snprintf(path, sizeof path, "%s/KRKA.xqtb", dir);
+    assert_int_equal(unlink(path), 0);
+    assert_int_equal(run_xqtb("verify -q -d %s " SMALL_SET, dir), 1);
+    assert_non_null(strstr(xqtb_out, "KRKA"));
+    assert_int_equal(run_xqtb("stats --json -d %s " SMALL_SET, dir), 1);
+    assert_non_null(strstr(xqtb_out, "\"missing\":[\"KRKA\"]"));
 }
 
 int main(void)

@@ -93,12 +93,18 @@ static const command commands[] = {
      "  -o FILE           write the Makefile to FILE (default: standard output)\n"
      "  -t N              threads per table (default 1: make runs tables side by side)\n"
      "  --rules, --limit, --store-both, --keep-raw, --max-memory   as for gen\n"},
-    {"verify", cmd_verify, "xqtb verify [-t N] [-d DIR] [-q] MATERIAL...",
+    {"verify", cmd_verify,
+     "xqtb verify [-t N] [-d DIR] [-q] MATERIAL...\n"
+     "xqtb verify [-t N] [-d DIR] [-q] --set NAME [FILTERS]\n"
+     "            FILTERS, as for gen: --pieces, --attackers, --defenders, --with, --without",
      "check every value against the values its moves lead to",
      "  -t N              threads, 1-64 (default: all cores)\n"
      "  -d DIR            directory of the tables (default: tables), without ':'\n"
      "  -q                print nothing for a consistent table (an inconsistent one\n"
-     "                    is still reported, on stderr)\n"},
+     "                    is still reported, on stderr)\n"
+     "  --set NAME        every table of a set, each with its subtables alone in\n"
+     "                    memory; goes on past an inconsistent table\n"
+     "  --pieces, --attackers, --defenders, --with, --without   as for gen --set\n"},
     {"check", cmd_check, "xqtb check [-d DIR] [--deep] [-q] [MATERIAL...]",
      "check the compressed files: headers, checksums, missing or mixed files",
      "  -d DIR            directory of the tables (default: tables)\n"

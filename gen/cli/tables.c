@@ -307,34 +307,65 @@ int stats_set(const table_args *a)
     return missing ? EXIT_NO_ANSWER : 0;
 }
 
+/* Verifies canonical material m, loaded into set with its subtables.
+ * Returns an exit status. */
+static int verify_one(tb_set *set, const xq_material *m, const table_args *a)
+{
+    char err[XQ_ERR_MAX], name[XQ_MATERIAL_MAX];
+    xq_material_name(m, name);
+    tb_table *t = tb_set_get(set, m, err);
+    if (!t) return load_failure("verify", err);
+    tb_verify_report r;
+    if (tb_verify(t, a->threads, &r)) {
+        fprintf(stderr, "xqtb verify: %s: %llu of %llu positions inconsistent; first: %s\n", name,
+                (unsigned long long)r.errors, (unsigned long long)r.checked, r.first_error);
+        return EXIT_NO_ANSWER;
+    }
+    if (!a->quiet) printf("%s: %llu positions consistent with their successors\n", name, (unsigned long long)r.checked);
+    return 0;
+}
+
+/* verify --set: every table of the set, each with only its own subtables
+ * in memory (a set's tables together need not fit), going on past an
+ * inconsistent table so that the run names them all. */
+static int verify_set(const table_args *a)
+{
+    tb_set_list l;
+    char err[XQ_ERR_MAX];
+    if (tb_set_list_make(&a->set, &l, err)) return cli_usage_error("verify", "%s", err);
+    int rc = 0, bad = 0;
+    for (int i = 0; i < l.n && rc != EXIT_FAILURE_IO; i++) {
+        tb_set *set = tb_set_new(a->dir);
+        if (!set) {
+            rc = EXIT_FAILURE_IO;
+            break;
+        }
+        int r = verify_one(set, &l.m[i].mat, a);
+        tb_set_free(set);
+        if (r == EXIT_NO_ANSWER) bad++;
+        if (r && (r != EXIT_NO_ANSWER || !rc)) rc = r;
+    }
+    if (!a->quiet && rc != EXIT_FAILURE_IO)
+        printf("%s: %d tables verified, %d inconsistent or missing\n", a->set.name, l.n, bad);
+    tb_set_list_free(&l);
+    return rc;
+}
+
 int cmd_verify(int argc, char **argv)
 {
     table_args a;
-    if (parse_table_args("verify", argc, argv, "tdq", 1, &a)) return EXIT_BAD_INPUT;
+    if (parse_table_args("verify", argc, argv, "tdqs", 1, &a)) return EXIT_BAD_INPUT;
+    if (a.has_set) return verify_set(&a);
     int rc = 0;
     tb_set *set = tb_set_new(a.dir);
     if (!set) return EXIT_FAILURE_IO;
     for (int i = 0; i < a.nmaterial && rc == 0; i++) {
         xq_material m;
-        char err[XQ_ERR_MAX], name[XQ_MATERIAL_MAX];
         if (parse_material_arg("verify", a.material[i], &m)) {
             rc = EXIT_BAD_INPUT;
             break;
         }
-        xq_material_name(&m, name);
-        tb_table *t = tb_set_get(set, &m, err);
-        if (!t) {
-            rc = load_failure("verify", err);
-            break;
-        }
-        tb_verify_report r;
-        if (tb_verify(t, a.threads, &r)) {
-            fprintf(stderr, "xqtb verify: %s: %llu of %llu positions inconsistent; first: %s\n", name,
-                    (unsigned long long)r.errors, (unsigned long long)r.checked, r.first_error);
-            rc = EXIT_NO_ANSWER;
-        } else if (!a.quiet) {
-            printf("%s: %llu positions consistent with their successors\n", name, (unsigned long long)r.checked);
-        }
+        rc = verify_one(set, &m, &a);
     }
     tb_set_free(set);
     return rc;
