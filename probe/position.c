@@ -35,15 +35,11 @@ static void to_public(const xq_board *b, xqtb_position *pos)
     pos->side = b->side;
 }
 
-/* Converts and validates; the core board is what every other call uses. */
-int xq_position_to_board(const xqtb_position *pos, xq_board *b, char err[XQ_ERR_MAX])
+/* Puts pos's pieces on b, checking only what keeps every later step in
+ * bounds: piece codes, one king a side at most, the side to move.  Returns
+ * XQTB_OK or XQTB_ERR_INVALID with the reason in err. */
+static int put_pieces(const xqtb_position *pos, xq_board *b, char err[XQ_ERR_MAX])
 {
-    char dummy[XQ_ERR_MAX];
-    if (!err) err = dummy;
-    if (!pos) {
-        strcpy(err, "null position");
-        return XQTB_ERR_INVALID;
-    }
     xq_board_clear(b);
     for (int s = 0; s < XQ_SQUARES; s++) {
         /* endgame boards are mostly empty: skip eight empty squares at once */
@@ -73,7 +69,28 @@ int xq_position_to_board(const xqtb_position *pos, xq_board *b, char err[XQ_ERR_
         return XQTB_ERR_INVALID;
     }
     b->side = pos->side;
+    return XQTB_OK;
+}
+
+/* Converts and validates; the core board is what every other call uses. */
+int xq_position_to_board(const xqtb_position *pos, xq_board *b, char err[XQ_ERR_MAX])
+{
+    char dummy[XQ_ERR_MAX];
+    if (!err) err = dummy;
+    if (!pos) {
+        strcpy(err, "null position");
+        return XQTB_ERR_INVALID;
+    }
+    if (put_pieces(pos, b, err)) return XQTB_ERR_INVALID;
     return xq_board_validate(b, err) ? XQTB_ERR_INVALID : XQTB_OK;
+}
+
+int xq_position_to_board_trusted(const xqtb_position *pos, xq_board *b)
+{
+    char err[XQ_ERR_MAX];
+    if (!pos || put_pieces(pos, b, err)) return XQTB_ERR_INVALID;
+    /* a king of each side: the move generator and the index rely on it */
+    return b->king[RED] == XQ_SQUARES || b->king[BLACK] == XQ_SQUARES ? XQTB_ERR_INVALID : XQTB_OK;
 }
 
 int xqtb_position_from_fen(const char *fen, xqtb_position *pos, char err[XQTB_ERR_MAX])
@@ -150,4 +167,11 @@ uint64_t xqtb_perft(const xqtb_position *pos, int depth)
     xq_board b;
     if (xq_position_to_board(pos, &b, NULL)) return 0;
     return xq_perft(&b, depth);
+}
+
+int xqtb_in_check(const xqtb_position *pos)
+{
+    xq_board b;
+    if (xq_position_to_board(pos, &b, NULL)) return XQTB_ERR_INVALID;
+    return xq_in_check(&b, b.side) ? 1 : 0;
 }

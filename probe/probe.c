@@ -41,9 +41,22 @@ typedef struct {
     uint32_t file_id[KINDS];
 } tb_entry;
 
+/* A hash set of the materials present, under both colourings, so that
+ * "is there a table?" and "which one, flipped or not?" cost one look-up of
+ * the material key (no canonical orientation worked out per probe).  Open
+ * addressing; a slot holds key + 1 (0: empty). */
+typedef struct {
+    uint64_t *key;
+    int32_t *entry; /* index into e[], bit 30 set: the colours are flipped */
+    uint32_t mask;
+} material_set;
+
+enum { FLIPPED = 1 << 30, HAS_WDL = 1 << 29, ENTRY_BITS = HAS_WDL - 1 };
+
 struct xqtb_handle {
     tb_entry *e;
     int n, largest;
+    material_set ms;
     xq_cache *cache;
     /* What the files opened so far were built under, rules | limit << 2,
      * -1 before the first; and the rule set the options require, or -1. */
@@ -59,6 +72,47 @@ static uint64_t material_key(const xq_material *m)
     for (int c = 0; c < 2; c++)
         for (int kind = ADVISOR; kind < KIND_NB; kind++) k = k << 3 | m->count[c][kind];
     return k;
+}
+
+static uint32_t material_slot(const material_set *ms, uint64_t key)
+{
+    return (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> 32) & ms->mask;
+}
+
+static void material_set_add(material_set *ms, uint64_t key, int32_t entry)
+{
+    uint32_t i = material_slot(ms, key);
+    while (ms->key[i] && ms->key[i] != key + 1) i = (i + 1) & ms->mask;
+    ms->key[i] = key + 1;
+    ms->entry[i] = entry;
+}
+
+/* The entry of material key `key` (any colouring) | FLIPPED, or -1. */
+static int32_t material_set_find(const material_set *ms, uint64_t key)
+{
+    for (uint32_t i = material_slot(ms, key);; i = (i + 1) & ms->mask) {
+        if (ms->key[i] == key + 1) return ms->entry[i];
+        if (!ms->key[i]) return -1;
+    }
+}
+
+/* Fills the set from the sorted entries (at most a quarter full). */
+static int material_set_build(xqtb_handle *h)
+{
+    uint32_t size = 16;
+    while (size < 8u * (uint32_t)h->n) size *= 2;
+    h->ms.key = calloc(size, sizeof *h->ms.key);
+    h->ms.entry = calloc(size, sizeof *h->ms.entry);
+    if (!h->ms.key || !h->ms.entry) return XQTB_ERR_NOMEM;
+    h->ms.mask = size - 1;
+    for (int i = 0; i < h->n; i++) {
+        xq_material f;
+        xq_material_flip(&h->e[i].mat, &f);
+        int32_t v = i | (h->e[i].path[XQF_KIND_WDL] ? HAS_WDL : 0);
+        material_set_add(&h->ms, material_key(&f), v | FLIPPED);
+        material_set_add(&h->ms, h->e[i].key, v); /* a symmetric material: not flipped */
+    }
+    return XQTB_OK;
 }
 
 static int strcmp_ptr(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
@@ -171,7 +225,7 @@ xqtb_handle *xqtb_open(const char *paths, const xqtb_options *opt, int *status)
         if (pieces > h->largest) h->largest = pieces;
     }
     h->cache = xq_cache_new(opt && opt->cache_bytes ? opt->cache_bytes : DEFAULT_CACHE);
-    if (!h->cache) {
+    if (!h->cache || material_set_build(h) != XQTB_OK) {
         rc = XQTB_ERR_NOMEM;
         goto fail;
     }
@@ -183,6 +237,9 @@ fail:
     if (h) {
         for (int i = 0; i < h->n; i++)
             for (int k = 0; k < KINDS; k++) free(h->e[i].path[k]);
+        xq_cache_free(h->cache);
+        free(h->ms.key);
+        free(h->ms.entry);
         free(h->e);
         free(h);
     }
@@ -203,6 +260,8 @@ void xqtb_close(xqtb_handle *h)
         pthread_mutex_destroy(&e->lock);
     }
     xq_cache_free(h->cache);
+    free(h->ms.key);
+    free(h->ms.entry);
     free(h->e);
     free(h);
 }
@@ -210,19 +269,81 @@ void xqtb_close(xqtb_handle *h)
 int xqtb_table_count(const xqtb_handle *h) { return h ? h->n : 0; }
 int xqtb_largest(const xqtb_handle *h) { return h ? h->largest : 0; }
 
-static tb_entry *find_entry(xqtb_handle *h, const xq_material *canon)
+/* The table of a board's material, and whether its colours are flipped
+ * relative to the table's; NULL if there is none. */
+static tb_entry *find_entry(xqtb_handle *h, const xq_board *b, int *flip)
 {
-    uint64_t key = material_key(canon);
-    int lo = 0, hi = h->n - 1;
-    while (lo <= hi) {
-        int mid = (lo + hi) / 2;
-        if (h->e[mid].key == key) return &h->e[mid];
-        if (h->e[mid].key < key)
-            lo = mid + 1;
-        else
-            hi = mid - 1;
+    xq_material m;
+    xq_material_of(b, &m);
+    int32_t e = material_set_find(&h->ms, material_key(&m));
+    if (e < 0) return NULL;
+    *flip = (e & FLIPPED) != 0;
+    return &h->e[e & ENTRY_BITS];
+}
+
+/* What one piece adds to material_key: its (colour, kind) field, the
+ * counts being packed 3 bits each with red's advisors highest; indexed by
+ * the public piece code + 7 (kings add nothing). */
+#define RED_PART(k) ((uint64_t)1 << (3 * (13 - (k))))
+#define BLACK_PART(k) ((uint64_t)1 << (3 * (7 - (k))))
+static const uint64_t key_part[15] = {
+    BLACK_PART(7), BLACK_PART(6), BLACK_PART(5), BLACK_PART(4), BLACK_PART(3), BLACK_PART(2), 0, 0, 0,
+    RED_PART(2),   RED_PART(3),   RED_PART(4),   RED_PART(5),   RED_PART(6),   RED_PART(7)};
+
+/* Adds one piece to a material key; false for a code out of range. */
+static inline bool add_piece(uint64_t *key, int code)
+{
+    if ((unsigned)(code + 7) > 14) return false;
+    *key += key_part[code + 7];
+    return true;
+}
+
+/* The material set's value for pos's material (entry | FLIPPED | HAS_WDL),
+ * -1 if no table has it, -2 for a piece code out of range.  Trusts pos
+ * otherwise, as xqtb_covered says. */
+static int32_t position_material(const xqtb_handle *h, const xqtb_position *pos)
+{
+    uint64_t key = 0;
+    int pieces = 0;
+    /* eight squares at a time, a bit scan to each piece: endgame boards
+     * are mostly empty */
+    for (int s = 0; s + 8 <= 90; s += 8) {
+        uint64_t w;
+        memcpy(&w, pos->board + s, 8);
+        for (; w; pieces++) {
+            int byte = __builtin_ctzll(w) >> 3;
+            if (!add_piece(&key, (int8_t)(w >> 8 * byte))) return -2;
+            w &= ~((uint64_t)0xFF << 8 * byte);
+        }
     }
-    return NULL;
+    for (int s = 88; s < 90; s++)
+        if (pos->board[s]) {
+            if (!add_piece(&key, pos->board[s])) return -2;
+            pieces++;
+        }
+    /* more than the largest table (or an overflowing count) is never covered */
+    return pieces > h->largest ? -1 : material_set_find(&h->ms, key);
+}
+
+int xqtb_covered(const xqtb_handle *h, const xqtb_position *pos)
+{
+    if (!h || !pos) return 0;
+    int32_t e = position_material(h, pos);
+    return e >= 0 && (e & HAS_WDL);
+}
+
+int xqtb_covered_counts(const xqtb_handle *h, const uint8_t counts[2][8])
+{
+    if (!h || !counts) return 0;
+    xq_material m;
+    memset(&m, 0, sizeof m);
+    for (int c = 0; c < 2; c++)
+        for (int k = ADVISOR; k < KIND_NB; k++) {
+            if (counts[c][k] > xq_kind_limit[k]) return 0;
+            m.count[c][k] = counts[c][k];
+        }
+    int32_t e = material_set_find(&h->ms, material_key(&m));
+    return e >= 0 && (e & HAS_WDL);
 }
 
 /* Maps and checks the file of one kind, once; returns its state. */
@@ -278,17 +399,19 @@ static int ensure_open(xqtb_handle *h, tb_entry *e, int kind)
 
 /* The stored value of a legal board in the file of `kind`: the WDL symbol,
  * or the DTM or DTC map value. */
+static int probe_entry(xqtb_handle *h, tb_entry *e, int flip, const xq_board *b, int kind, unsigned *value);
+
 static int probe_raw(xqtb_handle *h, const xq_board *b, int kind, unsigned *value)
 {
-    xq_material m, canon;
-    xq_material_of(b, &m);
-    int flip = xq_material_needs_flip(&m);
-    if (flip)
-        xq_material_flip(&m, &canon);
-    else
-        canon = m;
-    tb_entry *e = find_entry(h, &canon);
+    int flip;
+    tb_entry *e = find_entry(h, b, &flip);
     if (!e) return XQTB_ERR_NO_TABLE;
+    return probe_entry(h, e, flip, b, kind, value);
+}
+
+/* probe_raw once the board's table e (flipped or not) is known. */
+static int probe_entry(xqtb_handle *h, tb_entry *e, int flip, const xq_board *b, int kind, unsigned *value)
+{
     int st = ensure_open(h, e, kind);
     if (st != 1) return st;
     xqf_file *f = &e->file[kind];
@@ -474,6 +597,22 @@ int xqtb_probe_wdl(xqtb_handle *h, const xqtb_position *pos, int *wdl)
     if (!h || !wdl || xq_position_to_board(pos, &b, NULL)) return XQTB_ERR_INVALID;
     unsigned sym;
     int rc = probe_raw(h, &b, XQF_KIND_WDL, &sym);
+    if (rc == XQTB_OK) *wdl = wdl_of_symbol(sym);
+    return rc;
+}
+
+int xqtb_probe_wdl_trusted(xqtb_handle *h, const xqtb_position *pos, int *wdl)
+{
+    if (!h || !wdl || !pos) return XQTB_ERR_INVALID;
+    /* the material first: a position no table covers costs no more than
+     * xqtb_covered */
+    int32_t e = position_material(h, pos);
+    if (e == -2) return XQTB_ERR_INVALID;
+    if (e < 0 || !(e & HAS_WDL)) return XQTB_ERR_NO_TABLE;
+    xq_board b;
+    if (xq_position_to_board_trusted(pos, &b)) return XQTB_ERR_INVALID;
+    unsigned sym;
+    int rc = probe_entry(h, &h->e[e & ENTRY_BITS], (e & FLIPPED) != 0, &b, XQF_KIND_WDL, &sym);
     if (rc == XQTB_OK) *wdl = wdl_of_symbol(sym);
     return rc;
 }

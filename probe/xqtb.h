@@ -58,6 +58,17 @@ const char *xqtb_status_string(int status);
 
 /* ---- Positions ------------------------------------------------------ */
 enum { XQTB_RED = 0, XQTB_BLACK = 1 };
+/* Piece codes of xqtb_position.board: red as here, black negated. */
+enum {
+    XQTB_EMPTY = 0,
+    XQTB_KING = 1,
+    XQTB_ADVISOR = 2,
+    XQTB_ELEPHANT = 3,
+    XQTB_HORSE = 4,
+    XQTB_ROOK = 5,
+    XQTB_CANNON = 6,
+    XQTB_PAWN = 7
+};
 enum { XQTB_FEN_MAX = 128, XQTB_ERR_MAX = 160, XQTB_MAX_MOVES = 128 };
 
 typedef struct {
@@ -93,6 +104,17 @@ int xqtb_legal_moves(const xqtb_position *pos, uint16_t moves[XQTB_MAX_MOVES]);
 /* Plays a legal move.  RETURN: XQTB_OK, or XQTB_ERR_INVALID (pos unchanged)
  * if pos is invalid or NULL or the move is not legal in it. */
 int xqtb_play(xqtb_position *pos, uint16_t move);
+
+/* A move's squares, and the move from two squares (0..89 each; see
+ * Conventions).  Engines that pack from and to the other way round convert
+ * with these. */
+static inline int xqtb_move_from(uint16_t move) { return move & 0x7F; }
+static inline int xqtb_move_to(uint16_t move) { return (move >> 7) & 0x7F; }
+static inline uint16_t xqtb_make_move(int from, int to) { return (uint16_t)((from & 0x7F) | (to & 0x7F) << 7); }
+
+/* Whether the side to move is in check.  RETURN: 1 or 0, or
+ * XQTB_ERR_INVALID if pos is not valid or NULL. */
+int xqtb_in_check(const xqtb_position *pos);
 
 /* ICCS name of a move ("h2e2") into buf ("0000" for a move off the board;
  * nothing if buf is NULL); parse is the inverse.
@@ -197,6 +219,19 @@ int xqtb_table_count(const xqtb_handle *h);
  * or h is NULL: a position with more pieces is never covered. */
 int xqtb_largest(const xqtb_handle *h);
 
+/* Whether the handle has a WDL table for pos's material (either
+ * colouring): no lock, no file read, a few nanoseconds, for a search to
+ * ask before it probes.  Trusts pos to be a legal position (it only counts
+ * the pieces): an illegal one gets an unspecified answer, never a crash.
+ * RETURN: 1 or 0 (0 also for a NULL handle or position). */
+int xqtb_covered(const xqtb_handle *h, const xqtb_position *pos);
+
+/* The same from piece counts, as an engine keeps them: counts[colour][piece]
+ * for colour XQTB_RED or XQTB_BLACK and piece XQTB_ADVISOR .. XQTB_PAWN
+ * (indexes 0 and XQTB_KING are ignored).  RETURN: 1 or 0 (0 also if a
+ * count is above what the game allows, or for NULL arguments). */
+int xqtb_covered_counts(const xqtb_handle *h, const uint8_t counts[2][8]);
+
 /* Win/draw/loss of a position.
  * RETURN: XQTB_OK with *wdl set; XQTB_ERR_INVALID (position invalid, or h,
  * pos or wdl NULL: so for every probe below and its out-parameters),
@@ -206,6 +241,16 @@ int xqtb_largest(const xqtb_handle *h);
  * NOTES: the warm path (block in cache) takes one lock and allocates
  * nothing. */
 int xqtb_probe_wdl(xqtb_handle *h, const xqtb_position *pos, int *wdl);
+
+/* As xqtb_probe_wdl, for a search that guarantees pos is a legal position
+ * (as a move generator's positions are): the checks xqtb_position_validate
+ * makes are skipped (pieces on their points, kings not facing, the side not
+ * to move not in check), which is most of a warm probe's cost.  What keeps
+ * the library in bounds is still checked: piece codes, one king a side,
+ * the side to move.  An illegal position gets an unspecified value or
+ * XQTB_ERR_INVALID, never a crash or a read outside the tables.
+ * RETURN: as xqtb_probe_wdl. */
+int xqtb_probe_wdl_trusted(xqtb_handle *h, const xqtb_position *pos, int *wdl);
 
 /* Win/draw/loss and distance to mate, from the DTM file.  *dtm is -1 for a
  * result decided by a repetition ruling (see xqtb_probe).

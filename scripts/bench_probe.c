@@ -136,16 +136,18 @@ static double per_second(xqtb_handle *h, int threads, double seconds)
 }
 
 /* ns per probe over n probes of the positions order[]: dtm_file 0 WDL,
- * 1 DTM, 2 xqtb_probe (DTM, and DTC with a move limit). */
+ * 1 DTM, 2 xqtb_probe (DTM, and DTC with a move limit), 3 the trusted WDL
+ * probe a search makes. */
 static double time_probes(xqtb_handle *h, const int *order, int n, int dtm_file)
 {
     int wdl, dtm;
     double t0 = now();
     for (int i = 0; i < n; i++) {
         xqtb_result r;
-        int rc = dtm_file == 2 ? xqtb_probe(h, &pos[order[i]], &r)
-                 : dtm_file    ? xqtb_probe_dtm(h, &pos[order[i]], &wdl, &dtm)
-                               : xqtb_probe_wdl(h, &pos[order[i]], &wdl);
+        int rc = dtm_file == 3   ? xqtb_probe_wdl_trusted(h, &pos[order[i]], &wdl)
+                 : dtm_file == 2 ? xqtb_probe(h, &pos[order[i]], &r)
+                 : dtm_file      ? xqtb_probe_dtm(h, &pos[order[i]], &wdl, &dtm)
+                                 : xqtb_probe_wdl(h, &pos[order[i]], &wdl);
         if (rc != XQTB_OK) {
             fprintf(stderr, "probe failed: %s\n", xqtb_status_string(rc));
             exit(1);
@@ -189,6 +191,31 @@ int main(int argc, char **argv)
     time_probes(h, spread, NPOS, 0); /* open files, fault pages in */
     time_probes(h, spread, NPOS, 1);
     double warm_wdl = time_probes(h, same, 1 << 20, 0), warm_dtm = time_probes(h, same, 1 << 20, 1);
+    double warm_trusted = time_probes(h, same, 1 << 20, 3);
+    /* "Is it covered?" for the table's own positions, and for the same
+     * positions with a black pawn more: a material no table has. */
+    static xqtb_position more[256];
+    for (int i = 0; i < 256; i++) {
+        more[i] = pos[i];
+        for (int sq = 0; sq < 45; sq++)
+            if (!more[i].board[sq]) {
+                more[i].board[sq] = -7;
+                break;
+            }
+    }
+    volatile int sink = 0;
+    double t0 = now();
+    for (int i = 0; i < (1 << 22); i++) sink += xqtb_covered(h, &pos[i & 255]);
+    double covered_yes = (now() - t0) * 1e9 / (1 << 22);
+    t0 = now();
+    for (int i = 0; i < (1 << 22); i++) sink += xqtb_covered(h, &more[i & 255]);
+    double covered_no = (now() - t0) * 1e9 / (1 << 22);
+    t0 = now();
+    for (int i = 0; i < (1 << 20); i++) {
+        int wdl;
+        sink += xqtb_probe_wdl_trusted(h, &more[i & 255], &wdl);
+    }
+    double uncovered_probe = (now() - t0) * 1e9 / (1 << 20);
     double warm_side[2];
     for (int c = 0; c < 2; c++) warm_side[c] = time_probes(h, side_same[c], 1 << 16, 1);
     double r1 = per_second(h, 1, seconds), r2 = per_second(h, 2, seconds);
@@ -207,6 +234,9 @@ int main(int argc, char **argv)
     printf("%s: warm %.0f ns (WDL) %.0f ns (DTM); cold %.0f ns (WDL) %.0f ns (DTM); "
            "random WDL probes/s: %.2fM (1 thread) %.2fM (2 threads)\n",
            argv[2], warm_wdl, warm_dtm, cold_wdl, cold_dtm, r1 / 1e6, r2 / 1e6);
+    printf("%s: search: trusted WDL warm %.0f ns; covered? %.1f ns (yes) %.1f ns (no); trusted WDL of a material "
+           "with no table %.0f ns\n",
+           argv[2], warm_trusted, covered_yes, covered_no, uncovered_probe);
     printf("%s: DTM by side to move: warm %.0f ns (red) %.0f ns (black); cold %.0f ns (red) %.0f ns (black)\n", argv[2],
            warm_side[0], warm_side[1], cold_side[0], cold_side[1]);
     printf("%s: xqtb_probe (DTM and DTC) cold: %.0f ns (red) %.0f ns (black)\n", argv[2], cold_full[0], cold_full[1]);

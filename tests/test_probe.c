@@ -64,8 +64,12 @@ static void compare_all(const char *name, int root_stride)
             for (int k = 0; k < 2; k++) {
                 xqtb_position p;
                 to_position(boards[k], &p);
-                int wdl = 99, dtm = -1, wdl_only = 99;
+                int wdl = 99, dtm = -1, wdl_only = 99, trusted = 99;
                 assert_int_equal(xqtb_probe_wdl(h, &p, &wdl_only), XQTB_OK);
+                /* what a search calls: the same answer without the checks */
+                assert_int_equal(xqtb_probe_wdl_trusted(h, &p, &trusted), XQTB_OK);
+                assert_int_equal(trusted, wdl_only);
+                assert_int_equal(xqtb_covered(h, &p), 1);
                 assert_int_equal(xqtb_probe_dtm(h, &p, &wdl, &dtm), XQTB_OK);
                 if (wdl != want.wdl || dtm != want.dtm || wdl_only != want.wdl) {
                     char fen[XQ_FEN_MAX];
@@ -171,6 +175,77 @@ static void test_handle_reports(void **state)
     assert_int_equal(xqtb_largest(h), 0);
     xqtb_close(h);
     xqtb_close(NULL);
+}
+
+/* What a search uses besides the probes: "is it covered?" by position and
+ * by counts, the trusted probe's refusals, in-check, the move helpers. */
+static void test_search_helpers(void **state)
+{
+    (void)state;
+    const char *dir = generate("KRK");
+    int st;
+    xqtb_handle *h = xqtb_open(dir, NULL, &st);
+    assert_non_null(h);
+    xqtb_position p;
+    int wdl = 7;
+    /* KRK under both colourings, KAAK (no table), a piece too many */
+    assert_int_equal(xqtb_position_from_fen("3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1", &p, NULL), XQTB_OK);
+    assert_int_equal(xqtb_covered(h, &p), 1);
+    assert_int_equal(xqtb_position_from_fen("4k4/4r4/9/9/9/9/9/9/9/3K5 b - - 0 1", &p, NULL), XQTB_OK);
+    assert_int_equal(xqtb_covered(h, &p), 1);
+    assert_int_equal(xqtb_probe_wdl_trusted(h, &p, &wdl), XQTB_OK);
+    assert_int_equal(wdl, XQTB_WIN);
+    assert_int_equal(xqtb_position_from_fen("4k4/9/9/9/9/9/9/9/4A4/3AK4 w - - 0 1", &p, NULL), XQTB_OK);
+    assert_int_equal(xqtb_covered(h, &p), 0);
+    wdl = 7;
+    assert_int_equal(xqtb_probe_wdl_trusted(h, &p, &wdl), XQTB_ERR_NO_TABLE);
+    assert_int_equal(wdl, 7);
+    assert_int_equal(xqtb_position_from_fen("3k5/9/9/9/9/9/9/9/1R2R4/4K4 w - - 0 1", &p, NULL), XQTB_OK);
+    assert_int_equal(xqtb_covered(h, &p), 0);
+    uint8_t counts[2][8] = {{0}};
+    counts[XQTB_RED][XQTB_ROOK] = 1;
+    assert_int_equal(xqtb_covered_counts(h, counts), 1);
+    counts[XQTB_RED][XQTB_ROOK] = 0;
+    counts[XQTB_BLACK][XQTB_ROOK] = 1; /* KKR: KRK with the colours swapped */
+    assert_int_equal(xqtb_covered_counts(h, counts), 1);
+    counts[XQTB_BLACK][XQTB_ROOK] = 9; /* more than the game allows */
+    assert_int_equal(xqtb_covered_counts(h, counts), 0);
+    assert_int_equal(xqtb_covered_counts(NULL, counts), 0);
+    assert_int_equal(xqtb_covered_counts(h, NULL), 0);
+    assert_int_equal(xqtb_covered(NULL, &p), 0);
+    assert_int_equal(xqtb_covered(h, NULL), 0);
+    /* what the trusted probe still refuses: codes out of range, no king,
+     * two kings, a bad side; an illegal but well-formed position gets an
+     * answer or INVALID, never a crash (here: kings facing) */
+    assert_int_equal(xqtb_position_from_fen("3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1", &p, NULL), XQTB_OK);
+    xqtb_position q = p;
+    q.board[40] = 9;
+    assert_int_equal(xqtb_probe_wdl_trusted(h, &q, &wdl), XQTB_ERR_INVALID);
+    assert_int_equal(xqtb_covered(h, &q), 0);
+    q = p;
+    q.board[4] = 0; /* red's king gone */
+    assert_int_equal(xqtb_probe_wdl_trusted(h, &q, &wdl), XQTB_ERR_INVALID);
+    q = p;
+    q.side = 2;
+    assert_int_equal(xqtb_probe_wdl_trusted(h, &q, &wdl), XQTB_ERR_INVALID);
+    q = p;
+    q.board[84] = 0;
+    q.board[85] = -1; /* black king on e9, in check from the rook on e1 with red to move: illegal */
+    int rc = xqtb_probe_wdl_trusted(h, &q, &wdl);
+    assert_true(rc == XQTB_OK || rc == XQTB_ERR_INVALID);
+    assert_int_equal(xqtb_probe_wdl_trusted(NULL, &p, &wdl), XQTB_ERR_INVALID);
+    assert_int_equal(xqtb_probe_wdl_trusted(h, NULL, &wdl), XQTB_ERR_INVALID);
+    assert_int_equal(xqtb_probe_wdl_trusted(h, &p, NULL), XQTB_ERR_INVALID);
+    /* in check, and the move helpers */
+    assert_int_equal(xqtb_in_check(&p), 0);
+    assert_int_equal(xqtb_position_from_fen("4k4/9/9/9/9/9/9/9/4R4/3K5 b - - 0 1", &p, NULL), XQTB_OK);
+    assert_int_equal(xqtb_in_check(&p), 1);
+    assert_int_equal(xqtb_in_check(NULL), XQTB_ERR_INVALID);
+    uint16_t m = xqtb_move_parse("h2e2");
+    assert_int_equal(xqtb_move_from(m), 2 * 9 + 7);
+    assert_int_equal(xqtb_move_to(m), 2 * 9 + 4);
+    assert_int_equal(xqtb_make_move(xqtb_move_from(m), xqtb_move_to(m)), m);
+    xqtb_close(h);
 }
 
 /* A table built under rules full, through the library: every legal entry
@@ -328,6 +403,7 @@ int main(void)
         cmocka_unit_test(test_krkn),
         cmocka_unit_test(test_knkn),
         cmocka_unit_test(test_handle_reports),
+        cmocka_unit_test(test_search_helpers),
         cmocka_unit_test(test_ruled_results),
         cmocka_unit_test(test_ruled_results_searched),
     };
