@@ -144,7 +144,7 @@ int xqtb_play(xqtb_position *pos, uint16_t move)
     return XQTB_OK;
 }
 
-void xqtb_move_name(uint16_t move, char buf[5])
+void xqtb_move_name(uint16_t move, char buf[XQTB_MOVE_NAME_MAX])
 {
     if (!buf) return;
     if (move_from(move) >= XQ_SQUARES || move_to(move) >= XQ_SQUARES) {

@@ -166,6 +166,8 @@ static int add_file(xqtb_handle *h, int *cap, const char *dir, const char *file)
     return 0;
 }
 
+static void settle_at_open(xqtb_handle *h);
+
 xqtb_handle *xqtb_open(const char *paths, const xqtb_options *opt, int *status)
 {
     int dummy;
@@ -230,6 +232,7 @@ xqtb_handle *xqtb_open(const char *paths, const xqtb_options *opt, int *status)
         goto fail;
     }
     free(list);
+    settle_at_open(h);
     *status = XQTB_OK;
     return h;
 fail:
@@ -395,6 +398,20 @@ static int ensure_open(xqtb_handle *h, tb_entry *e, int kind)
     }
     pthread_mutex_unlock(&e->lock);
     return st;
+}
+
+/* The rule set and move limit, settled when the handle opens: the first
+ * file, in the handle's order (materials by key, then WDL, DTM, DTC), that
+ * passes every check of a first probe (and meets the options' required
+ * rule set) fixes them, as a first probe would have.  A file built
+ * otherwise is refused when it is first probed, as before; a damaged one
+ * cannot settle anything, since all of its header and metadata are
+ * checked first. */
+static void settle_at_open(xqtb_handle *h)
+{
+    for (int i = 0; i < h->n && __atomic_load_n(&h->settled, __ATOMIC_ACQUIRE) < 0; i++)
+        for (int k = 0; k < KINDS; k++)
+            if (h->e[i].path[k] && ensure_open(h, &h->e[i], k) == 1) break;
 }
 
 /* The stored value of a legal board in the file of `kind`: the WDL symbol,
@@ -584,11 +601,13 @@ static int probe_full(xqtb_handle *h, const xq_board *b, int counter, xqtb_resul
     return XQTB_OK;
 }
 
-/* A counter the caller passes: 0 .. the limit (anything without one). */
-static int counter_ok(const xqtb_handle *h, int counter)
+/* A counter past the limit counts as the limit reached: a game may run
+ * past it when no one claims the draw, and every win not yet converted is
+ * then cursed.  (The limit is known once the handle is open.) */
+static int clamp_counter(const xqtb_handle *h, int counter)
 {
     int limit = xqtb_limit(h);
-    return counter >= 0 && (limit <= 0 || counter <= limit);
+    return limit > 0 && counter > limit ? limit : counter;
 }
 
 int xqtb_probe_wdl(xqtb_handle *h, const xqtb_position *pos, int *wdl)
@@ -624,7 +643,7 @@ int xqtb_probe_wdl_counter(xqtb_handle *h, const xqtb_position *pos, int rule_co
     unsigned sym, dtc = XQF_DTC_NONE;
     int rc = probe_raw(h, &b, XQF_KIND_WDL, &sym);
     if (rc != XQTB_OK) return rc;
-    if (!counter_ok(h, rule_counter)) return XQTB_ERR_INVALID;
+    rule_counter = clamp_counter(h, rule_counter);
     int wdl = wdl_of_symbol(sym);
     if (wdl != XQTB_DRAW && (rc = probe_dtc_code(h, &b, wdl == XQTB_WIN, &dtc)) != XQTB_OK) return rc;
     *wdl5 = wdl5_of(wdl, dtc, xqtb_limit(h), rule_counter);
@@ -653,8 +672,7 @@ int xqtb_probe_counter(xqtb_handle *h, const xqtb_position *pos, int rule_counte
     xq_board b;
     if (!h || !r || rule_counter < 0 || xq_position_to_board(pos, &b, NULL)) return XQTB_ERR_INVALID;
     xqtb_result v;
-    int rc = probe_full(h, &b, rule_counter, &v);
-    if (rc == XQTB_OK && !counter_ok(h, rule_counter)) rc = XQTB_ERR_INVALID;
+    int rc = probe_full(h, &b, clamp_counter(h, rule_counter), &v);
     if (rc == XQTB_OK) *r = v;
     return rc;
 }
@@ -700,6 +718,7 @@ int xqtb_probe_root_counter(xqtb_handle *h, const xqtb_position *pos, int rule_c
     xq_move list[XQ_MAX_MOVES];
     root_rank rank[XQ_MAX_MOVES];
     int n = xq_gen_legal(&b, list);
+    rule_counter = clamp_counter(h, rule_counter);
     for (int i = 0; i < n; i++) {
         xq_undo u;
         xqtb_result v;
@@ -709,7 +728,6 @@ int xqtb_probe_root_counter(xqtb_handle *h, const xqtb_position *pos, int rule_c
         int checks = xq_in_check(&b, b.side);
         xq_unmake_move(&b, list[i], &u);
         if (rc != XQTB_OK) return rc;
-        if (!counter_ok(h, rule_counter)) return XQTB_ERR_INVALID;
         xqtb_root_move r;
         memset(&r, 0, sizeof r);
         r.move = list[i];
@@ -738,7 +756,7 @@ int xqtb_probe_root(xqtb_handle *h, const xqtb_position *pos, xqtb_root_move mov
     return xqtb_probe_root_counter(h, pos, 0, moves);
 }
 
-int xqtb_material_name(const xqtb_position *pos, char buf[40])
+int xqtb_material_name(const xqtb_position *pos, char buf[XQTB_MATERIAL_MAX])
 {
     xq_board b;
     if (!buf || xq_position_to_board(pos, &b, NULL)) return XQTB_ERR_INVALID;

@@ -69,7 +69,9 @@ enum {
     XQTB_CANNON = 6,
     XQTB_PAWN = 7
 };
-enum { XQTB_FEN_MAX = 128, XQTB_ERR_MAX = 160, XQTB_MAX_MOVES = 128 };
+/* Buffer sizes, terminating NUL included: a FEN, an error message, a move
+ * list, a move's name ("h2e2"), a material name ("KRAABBKNAABB"). */
+enum { XQTB_FEN_MAX = 128, XQTB_ERR_MAX = 160, XQTB_MAX_MOVES = 128, XQTB_MOVE_NAME_MAX = 5, XQTB_MATERIAL_MAX = 40 };
 
 typedef struct {
     int8_t board[90]; /* see Conventions */
@@ -120,7 +122,7 @@ int xqtb_in_check(const xqtb_position *pos);
  * nothing if buf is NULL); parse is the inverse.
  * xqtb_move_parse RETURN: the move, or 0 if the text is malformed or NULL
  * (it does not check legality). */
-void xqtb_move_name(uint16_t move, char buf[5]);
+void xqtb_move_name(uint16_t move, char buf[XQTB_MOVE_NAME_MAX]);
 uint16_t xqtb_move_parse(const char *text);
 
 /* Number of leaf nodes of the legal move tree of depth `depth` (perft;
@@ -131,8 +133,10 @@ uint64_t xqtb_perft(const xqtb_position *pos, int depth);
 /* ---- Tablebases ------------------------------------------------------
  * A handle covers the table files (NAME.xqw for WDL, NAME.xqd for DTM,
  * NAME.xqc for DTC under a move limit) found in a list of directories when
- * it was opened.  Each file is opened and its header and metadata checked
- * lazily, on the first probe that needs it.  A small file is then read
+ * it was opened.  xqtb_open checks one file fully (the first sound one of
+ * the smallest material) to settle the rule set and move limit; every
+ * other file is opened and its header and metadata checked lazily, on the
+ * first probe that needs it.  A small file is then read
  * into memory whole (xqtb_options.whole_file_bytes); a larger one is held
  * open (one file descriptor per file in use) until xqtb_close and its
  * blocks are read with pread when first needed.  Every block is checked
@@ -167,9 +171,10 @@ uint64_t xqtb_perft(const xqtb_position *pos, int depth);
  * Tables built with a move limit (`xqtb gen --limit`, default 120 plies)
  * also answer under it, given the plies since the last capture: see
  * xqtb_probe_counter.  One handle answers under one rule set and one move
- * limit: the first table opened fixes them (xqtb_options.require_rules may
- * require the rule set), and a table built otherwise is refused
- * (XQTB_ERR_MISMATCH).
+ * limit, known as soon as xqtb_open returns (xqtb_rules, xqtb_limit): the
+ * first sound file in the handle's order (materials from the smallest,
+ * then WDL, DTM, DTC) fixes them (xqtb_options.require_rules may require the
+ * rule set), and a table built otherwise is refused (XQTB_ERR_MISMATCH).
  *
  * Thread safety: after xqtb_open returns, any number of threads may probe
  * the same handle at once.  xqtb_close must not run concurrently with any
@@ -201,8 +206,9 @@ typedef struct {
 
 /* Opens the tables in `paths`, a colon-separated list of directories
  * (empty entries are ignored; a directory whose name holds ':' cannot be
- * named, which is why `xqtb gen` refuses to write into one).  Only
- * directory listings are read here.
+ * named, which is why `xqtb gen` refuses to write into one).  It reads the
+ * directory listings and checks one file fully, the first sound one, which
+ * settles the rule set and move limit (see above).
  * PARAMETERS: opt may be NULL for defaults; status may be NULL.
  * RETURN: a handle (possibly covering no table: see xqtb_table_count), or
  * NULL with *status set to XQTB_ERR_NOMEM or XQTB_ERR_INVALID (NULL paths). */
@@ -299,8 +305,10 @@ typedef struct {
 int xqtb_probe(xqtb_handle *h, const xqtb_position *pos, xqtb_result *r);
 
 /* As xqtb_probe, with rule_counter plies played since the last capture
- * (FEN field 5 in most records).  XQTB_ERR_INVALID if it is negative or
- * above the tables' limit. */
+ * (FEN field 5 in most records).  XQTB_ERR_INVALID if it is negative; a
+ * counter above the tables' limit counts as the limit reached (a game can
+ * run past it when no draw is claimed): every win not yet converted is
+ * then a cursed win. */
 int xqtb_probe_counter(xqtb_handle *h, const xqtb_position *pos, int rule_counter, xqtb_result *r);
 
 /* Five-valued WDL (XQTB_WDL5_*) at rule_counter, from the WDL file and,
@@ -311,13 +319,14 @@ int xqtb_probe_counter(xqtb_handle *h, const xqtb_position *pos, int rule_counte
  * prefer tables written with `xqtb gen --store-both`. */
 int xqtb_probe_wdl_counter(xqtb_handle *h, const xqtb_position *pos, int rule_counter, int *wdl5);
 
-/* Move limit in plies the handle's tables were built for (0: none), or -1
- * while no table has been opened (and for a NULL handle). */
+/* Move limit in plies the handle's tables were built for (0: none), as
+ * settled when the handle was opened; -1 if it holds no sound file (and
+ * for a NULL handle). */
 int xqtb_limit(const xqtb_handle *h);
 
-/* Rule set of the tables this handle answers from, or -1 while no table
- * has been opened (the rule set xqtb_options required, if any) and for a
- * NULL handle. */
+/* Rule set of the tables this handle answers from, as settled when it was
+ * opened; if it holds no sound file, the rule set xqtb_options required, or
+ * -1 (also for a NULL handle). */
 int xqtb_rules(const xqtb_handle *h);
 
 /* One legal move with the value it leads to, from the mover's point of
@@ -347,7 +356,9 @@ int xqtb_probe_root(xqtb_handle *h, const xqtb_position *pos, xqtb_root_move mov
 
 /* As xqtb_probe_root at rule_counter plies since the last capture: a move
  * that keeps a win within what is left of the limit comes before one that
- * does not.  RETURN: as xqtb_probe_root, XQTB_ERR_INVALID for a bad counter. */
+ * does not.  RETURN: as xqtb_probe_root, XQTB_ERR_INVALID for a negative
+ * counter (one above the limit counts as the limit, as in
+ * xqtb_probe_counter). */
 int xqtb_probe_root_counter(xqtb_handle *h, const xqtb_position *pos, int rule_counter,
                             xqtb_root_move moves[XQTB_MAX_MOVES]);
 
@@ -355,7 +366,7 @@ int xqtb_probe_root_counter(xqtb_handle *h, const xqtb_position *pos, int rule_c
  * colouring), for messages such as "table KRKNAA missing".
  * RETURN: XQTB_OK, or XQTB_ERR_INVALID (buf untouched) if pos is not valid
  * or pos or buf is NULL. */
-int xqtb_material_name(const xqtb_position *pos, char buf[40]);
+int xqtb_material_name(const xqtb_position *pos, char buf[XQTB_MATERIAL_MAX]);
 
 #ifdef __cplusplus
 }

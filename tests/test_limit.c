@@ -180,11 +180,18 @@ static void test_library_follows_table(void **state)
             }
         }
     assert_true(cursed > 0);
-    /* counters outside 0..L are refused */
+    /* a negative counter is refused; one past the limit is the limit reached */
     xqtb_position p;
     assert_int_equal(xqtb_position_from_fen("5k3/9/9/9/9/R8/9/4n4/9/3K5 w - - 0 1", &p, NULL), XQTB_OK);
-    xqtb_result r;
-    assert_int_equal(xqtb_probe_counter(h, &p, L + 1, &r), XQTB_ERR_INVALID);
+    xqtb_result r, at_limit;
+    assert_int_equal(xqtb_probe_counter(h, &p, L, &at_limit), XQTB_OK);
+    assert_int_equal(xqtb_probe_counter(h, &p, L + 1, &r), XQTB_OK);
+    assert_memory_equal(&r, &at_limit, sizeof r);
+    assert_int_equal(xqtb_probe_counter(h, &p, 100000, &r), XQTB_OK);
+    assert_memory_equal(&r, &at_limit, sizeof r);
+    int w5;
+    assert_int_equal(xqtb_probe_wdl_counter(h, &p, L + 7, &w5), XQTB_OK);
+    assert_int_equal(w5, at_limit.wdl5);
     assert_int_equal(xqtb_probe_counter(h, &p, -1, &r), XQTB_ERR_INVALID);
     assert_int_equal(xqtb_limit(h), L);
     print_message("KRKN limit %d: %llu probes, %llu cursed\n", L, (unsigned long long)checked,

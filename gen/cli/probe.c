@@ -195,13 +195,15 @@ int cmd_probe(int argc, char **argv)
     xqtb_root_move mv[XQTB_MAX_MOVES];
     xqtb_result res;
     int n = 0;
-    st = xqtb_probe_counter(h, &pos, counter, &res);
+    /* The library counts a counter past the limit as the limit reached; a
+     * user who types one has mistyped it. */
     int limit = xqtb_limit(h);
-    if (st == XQTB_ERR_INVALID) {
+    if (limit > 0 && counter > limit) {
         fprintf(stderr, "xqtb probe: --counter %d is beyond the tables' move limit of %d plies\n", counter, limit);
         xqtb_close(h);
         return EXIT_BAD_INPUT;
     }
+    st = xqtb_probe_counter(h, &pos, counter, &res);
     int wdl = res.wdl, dtm = res.dtm;
     if (st == XQTB_OK) n = xqtb_probe_root_counter(h, &pos, counter, mv);
     if (st != XQTB_OK || n < 0) {
