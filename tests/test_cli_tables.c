@@ -285,6 +285,43 @@ static void test_full_disk_leaves_no_partial_file(void **state)
     full_disk_case("full-compact", "", 100);
 }
 
+/* export: the compressed files of a table and its subtables, byte for
+ * byte, and nothing else; a missing or damaged file is refused. */
+static void test_export(void **state)
+{
+    (void)state;
+    const char *dir = fresh_dir("export-src");
+    char out[600], cmd[1400];
+    snprintf(out, sizeof out, "%s/export-out", test_tmpdir());
+    assert_int_equal(run_xqtb("export -d %s --list KRK", dir), 0);
+    assert_non_null(strstr(xqtb_out, "KRK.xqw"));
+    assert_non_null(strstr(xqtb_out, "KK.xqd")); /* the subtable comes with it */
+    assert_null(strstr(xqtb_out, ".xqtb"));      /* never the raw files */
+    assert_int_equal(run_xqtb("export -q -d %s -o %s KRK", dir, out), 0);
+    const char *files[] = {"KRK.xqw", "KRK.xqd", "KRK.xqc", "KK.xqw", "KK.xqd", "KK.xqc"};
+    for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+        snprintf(cmd, sizeof cmd, "cmp -s %s/%s %s/%s", dir, files[i], out, files[i]);
+        assert_int_equal(system(cmd), 0);
+    }
+    snprintf(cmd, sizeof cmd, "test $(ls %s | wc -l) -eq 6", out);
+    assert_int_equal(system(cmd), 0);
+    /* the copy answers probes on its own */
+    assert_int_equal(run_xqtb("probe -d %s '3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1'", out), 0);
+    /* WDL files only */
+    assert_int_equal(run_xqtb("export -d %s --list --wdl-only KRK", dir), 0);
+    assert_null(strstr(xqtb_out, ".xqd"));
+    /* refusals */
+    assert_int_equal(run_xqtb("export -d %s KRK", dir), 2); /* neither -o nor --list */
+    assert_int_equal(run_xqtb("export -d %s -o %s --list KRK", dir, out), 2);
+    assert_int_equal(run_xqtb("export -d %s -o %s KRKX", dir, out), 2);
+    assert_int_equal(run_xqtb("export -d %s -o %s KNK", dir, out), 1); /* not generated */
+    char path[700];
+    snprintf(path, sizeof path, "%s/KRK.xqd", dir);
+    poke(path, 100);
+    assert_int_equal(run_xqtb("export -d %s -o %s/other KRK", dir, test_tmpdir()), 3);
+    assert_non_null(strstr(xqtb_out, "KRK.xqd"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -301,6 +338,7 @@ int main(void)
         cmocka_unit_test(test_truncated_and_empty_files_are_reported),
         cmocka_unit_test(test_gen_replaces_damaged_table),
         cmocka_unit_test(test_full_disk_leaves_no_partial_file),
+        cmocka_unit_test(test_export),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -24,6 +24,7 @@ int cmd_adjudicate(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_sets(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
+int cmd_export(int argc, char **argv);
 
 /* Prints "xqtb CMD: message" to stderr and returns EXIT_BAD_INPUT. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

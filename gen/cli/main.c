@@ -93,6 +93,18 @@ static const command commands[] = {
      "  -o FILE           write the Makefile to FILE (default: standard output)\n"
      "  -t N              threads per table (default 1: make runs tables side by side)\n"
      "  --rules, --limit, --store-both, --keep-raw, --max-memory   as for gen\n"},
+    {"export", cmd_export,
+     "xqtb export [-d DIR] [-q] [--wdl-only] -o OUT [MATERIAL... | --set NAME [FILTERS]]\n"
+     "xqtb export [-d DIR] [--wdl-only] --list [MATERIAL... | --set NAME [FILTERS]]",
+     "copy (or list) the files an engine needs: compressed files, subtables included",
+     "  -d DIR            directory of the tables (default: tables)\n"
+     "  -o OUT            directory to copy them to (created if missing)\n"
+     "  --list            print the files and their sizes instead\n"
+     "  --wdl-only        only the WDL files (.xqw), what a search probes\n"
+     "  -q                no summary line\n"
+     "  --set NAME        the tables of a set, filtered as for gen (--pieces, ...)\n"
+     "  MATERIAL          the tables to export (default: every one in DIR); each\n"
+     "                    comes with its subtables' files\n"},
     {"verify", cmd_verify,
      "xqtb verify [-t N] [-d DIR] [-q] MATERIAL...\n"
      "xqtb verify [-t N] [-d DIR] [-q] --set NAME [FILTERS]\n"
