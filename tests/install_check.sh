@@ -4,7 +4,9 @@
 # scripts/example_probe.c built through pkg-config against the installed
 # library, shared and static, with every compiler at hand, and from the
 # library's sources in one command (the drop-in form), run on a freshly
-# generated KRK table.  Run by `make test-install` (part of `make test`).
+# generated KRK table; and scripts/example_search.c, a search that probes,
+# playing a won KRKNAA position out to mate.  Run by `make test-install`
+# (part of `make test`).
 #
 # usage: install_check.sh PREFIX WORKDIR
 set -eu
@@ -134,4 +136,14 @@ moves: 2" "  e8e7 draw 0
     set -e
     [ $st -eq 2 ] || fail "$bin: bad FEN gave exit status $st"
 done
-echo "install check: $prefix installs, and the example builds (shared and static, $compilers) and answers"
+# ---- the search example: alpha-beta with the WDL probe at every node and
+# the root probe at the root, playing KRKNAA's longest win out to mate
+# shellcheck disable=SC2046
+$cc -std=c11 -Wall -Wextra -Werror -o "$work/example-search" scripts/example_search.c $(pkg-config --cflags --libs xqtb) ||
+    fail "the search example does not build"
+"$prefix/bin/xqtb" gen -q -d "$work/tables" KRKNAA || fail "xqtb gen KRKNAA"
+LD_LIBRARY_PATH="$prefix/lib" "$work/example-search" "$work/tables" "3aR4/3na4/5k3/9/9/9/9/3K5/9/9 w - - 0 1" \
+    >"$work/search.out" || fail "the search example did not mate: $(tail -1 "$work/search.out")"
+grep -q "^mate after" "$work/search.out" || fail "the search example: $(tail -1 "$work/search.out")"
+echo "install check: $prefix installs, the examples build (shared and static, $compilers; drop-in) and answer," \
+    "and the search example mates: $(tail -1 "$work/search.out")"
