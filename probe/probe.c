@@ -679,36 +679,35 @@ int xqtb_probe_counter(xqtb_handle *h, const xqtb_position *pos, int rule_counte
 
 int xqtb_probe(xqtb_handle *h, const xqtb_position *pos, xqtb_result *r) { return xqtb_probe_counter(h, pos, 0, r); }
 
-/* Sort key of a root move: bigger is better.  Classes from best: a win
- * that holds under the move limit (ordinary, then by a ruling), a cursed
- * win, a draw, a blessed loss, a loss (by a ruling, then ordinary).  Within
- * a class: ordinary results by distance to conversion when there is a
- * limit, then by DTM; ruled ones by order, and among ruled wins of one
- * order a move that does not check first (the winner must not be the one
- * checking forever). */
-typedef struct {
-    int cls;
-    int64_t key;
-} root_rank;
+/* Rank of a root move (xqtb_root_move.rank): bigger is better.  Classes
+ * from best, RANK_CLASS apart: a win that holds under the move limit
+ * (ordinary, then by a ruling), a cursed win, a draw, a blessed loss, an
+ * ordinary loss, and last a loss by a ruling: a move into a position where
+ * the mover would have to check (or chase) for ever, and lose by his own
+ * ruling, which a defending engine must avoid while a longer ordinary
+ * defence exists.  Within a class: ordinary results by distance to
+ * conversion when there is a limit, then by DTM (each capped at 1023);
+ * ruled ones by order, and among ruled wins of one order a move that does
+ * not check first (the winner must not be the one checking forever). */
+enum { RANK_CLASS = 1 << 21, RANK_DIST_CAP = 1023 };
 
-static root_rank root_rank_of(const xqtb_root_move *m, int checks)
+static int32_t root_rank_of(const xqtb_root_move *m, int checks)
 {
-    int64_t dtc = m->dtc < 0 ? 0 : m->dtc;
-    int64_t dist = dtc << 20 | m->dtm; /* conversion first, then mate */
+    int32_t dtc = m->dtc < 0 ? 0 : m->dtc > RANK_DIST_CAP ? RANK_DIST_CAP : m->dtc;
+    int32_t dtm = m->dtm > RANK_DIST_CAP ? RANK_DIST_CAP : m->dtm;
+    int32_t dist = dtc << 10 | dtm; /* conversion first, then mate */
     switch (m->wdl5) {
     case XQTB_WDL5_WIN:
-        if (!m->by_rule) return (root_rank){6, -dist};
-        return (root_rank){5, -(int64_t)m->order * 2 - checks};
-    case XQTB_WDL5_CURSED_WIN: return (root_rank){4, -dist};
-    case XQTB_WDL5_DRAW: return (root_rank){3, 0};
-    case XQTB_WDL5_BLESSED_LOSS: return (root_rank){2, dist};
+        if (!m->by_rule) return 3 * RANK_CLASS - dist;
+        return 2 * RANK_CLASS - m->order * 2 - checks;
+    case XQTB_WDL5_CURSED_WIN: return RANK_CLASS - dist;
+    case XQTB_WDL5_DRAW: return 0;
+    case XQTB_WDL5_BLESSED_LOSS: return -RANK_CLASS + dist;
     default:
-        if (m->by_rule) return (root_rank){1, m->order};
-        return (root_rank){0, dist};
+        if (m->by_rule) return -3 * RANK_CLASS + m->order;
+        return -2 * RANK_CLASS + dist;
     }
 }
-
-static int rank_better(root_rank a, root_rank b) { return a.cls != b.cls ? a.cls > b.cls : a.key > b.key; }
 
 int xqtb_probe_root_counter(xqtb_handle *h, const xqtb_position *pos, int rule_counter,
                             xqtb_root_move moves[XQTB_MAX_MOVES])
@@ -716,7 +715,6 @@ int xqtb_probe_root_counter(xqtb_handle *h, const xqtb_position *pos, int rule_c
     xq_board b;
     if (!h || !moves || rule_counter < 0 || xq_position_to_board(pos, &b, NULL)) return XQTB_ERR_INVALID;
     xq_move list[XQ_MAX_MOVES];
-    root_rank rank[XQ_MAX_MOVES];
     int n = xq_gen_legal(&b, list);
     rule_counter = clamp_counter(h, rule_counter);
     for (int i = 0; i < n; i++) {
@@ -737,16 +735,14 @@ int xqtb_probe_root_counter(xqtb_handle *h, const xqtb_position *pos, int rule_c
         r.dtm = v.wdl == XQTB_DRAW || v.by_rule ? 0 : v.dtm + 1;
         r.order = v.order;
         r.dtc = v.dtc < 0 ? -1 : u.captured ? 1 : v.dtc + 1;
-        root_rank k = root_rank_of(&r, checks);
+        r.rank = root_rank_of(&r, checks);
         /* insertion keeps equal moves in generation order */
         int j = i;
-        while (j > 0 && rank_better(k, rank[j - 1])) {
+        while (j > 0 && r.rank > moves[j - 1].rank) {
             moves[j] = moves[j - 1];
-            rank[j] = rank[j - 1];
             j--;
         }
         moves[j] = r;
-        rank[j] = k;
     }
     return n;
 }

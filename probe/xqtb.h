@@ -342,14 +342,20 @@ typedef struct {
     int32_t order;  /* ruled results: the order after the move; else 0 */
     int32_t dtc;    /* plies to conversion from before the move (1 for a
                      * capture), -1 without a limit, draws, ruled results */
+    int32_t rank;   /* bigger is better: the order below as one number, for
+                     * an engine to sort or filter by: > 0 a win (cursed
+                     * wins the lowest), 0 a draw, < 0 a loss (blessed
+                     * losses the highest) */
 } xqtb_root_move;
 
-/* Every legal move with its value, best first: wins that hold under the
- * move limit (by shortest DTC, then DTM), then ruled wins by lowest order
- * (moves that do not check first: the winner must not check perpetually
- * himself), cursed wins, draws, blessed losses, ruled losses by highest
- * order, then losses by longest DTC and DTM; other ties keep
- * move-generation order.  Without a move limit DTC plays no part.
+/* Every legal move with its value, best first (by rank): wins that hold
+ * under the move limit (by shortest DTC, then DTM), then ruled wins by
+ * lowest order (moves that do not check first: the winner must not check
+ * perpetually himself), cursed wins, draws, blessed losses, ordinary
+ * losses by longest DTC and DTM, and last the losses by a ruling (moves
+ * after which the mover would lose by his own perpetual check or chase),
+ * by highest order; other ties keep move-generation order.  Without a move
+ * limit DTC plays no part.
  * RETURN: the number of moves (0: the side to move has lost), or an error
  * as for xqtb_probe_dtm (any move's table missing is XQTB_ERR_NO_TABLE). */
 int xqtb_probe_root(xqtb_handle *h, const xqtb_position *pos, xqtb_root_move moves[XQTB_MAX_MOVES]);

@@ -89,7 +89,12 @@ static void compare_all(const char *name, int root_stride)
                         /* the best move carries the position's value */
                         assert_int_equal(mv[0].wdl, want.wdl);
                         assert_int_equal(mv[0].dtm, want.dtm);
-                        for (int j = 1; j < n; j++) assert_true(mv[j].wdl <= mv[j - 1].wdl);
+                        for (int j = 1; j < n; j++) {
+                            assert_true(mv[j].wdl <= mv[j - 1].wdl);
+                            assert_true(mv[j].rank <= mv[j - 1].rank); /* sorted by rank */
+                        }
+                        /* the rank's sign is the value's */
+                        for (int j = 0; j < n; j++) assert_int_equal((mv[j].rank > 0) - (mv[j].rank < 0), mv[j].wdl);
                     }
                 }
             }
@@ -301,14 +306,22 @@ static void test_ruled_results(void **state)
                     assert_int_equal(r.order, 0);
                 }
             }
-            if (!want.by_rule || want.wdl != 1 || ruled++ % 16) continue;
+            if (!want.by_rule || ruled++ % 16) continue;
             xqtb_position p;
             xqtb_root_move mv[XQTB_MAX_MOVES];
             to_position(&b, &p);
             int n = xqtb_probe_root(h, &p, mv);
             assert_true(n > 0);
-            assert_int_equal(mv[0].wdl, XQTB_WIN);
-            if (mv[0].by_rule) assert_true(mv[0].order <= want.dtm);
+            if (want.wdl == 1) {
+                assert_int_equal(mv[0].wdl, XQTB_WIN);
+                if (mv[0].by_rule) assert_true(mv[0].order <= want.dtm);
+            }
+            /* a defender resists with an ordinary loss before a move that
+             * would make him lose by his own perpetual check or chase */
+            for (int j = 1; j < n; j++) {
+                assert_true(mv[j].rank <= mv[j - 1].rank);
+                if (mv[j].wdl < 0 && !mv[j].by_rule) assert_false(mv[j - 1].wdl < 0 && mv[j - 1].by_rule);
+            }
         }
     assert_true(ruled > 0);
     assert_int_equal(xqtb_rules(h), XQTB_RULES_FULL);
