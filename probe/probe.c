@@ -709,6 +709,41 @@ static int32_t root_rank_of(const xqtb_root_move *m, int checks)
     }
 }
 
+/* Puts r into moves[0..i] by rank; equal ranks keep generation order. */
+static void insert_by_rank(xqtb_root_move *moves, int i, const xqtb_root_move *r)
+{
+    int j = i;
+    while (j > 0 && r->rank > moves[j - 1].rank) {
+        moves[j] = moves[j - 1];
+        j--;
+    }
+    moves[j] = *r;
+}
+
+/* The root from the WDL files alone, when a DTM (or DTC) file a move needs
+ * is missing: each move's win, draw or loss, no distances (dtm and dtc -1),
+ * ranked by value only. */
+static int root_wdl_only(xqtb_handle *h, xq_board *b, const xq_move *list, int n, xqtb_root_move *moves)
+{
+    for (int i = 0; i < n; i++) {
+        xq_undo u;
+        unsigned sym;
+        xq_make_move(b, list[i], &u);
+        int rc = probe_raw(h, b, XQF_KIND_WDL, &sym);
+        xq_unmake_move(b, list[i], &u);
+        if (rc != XQTB_OK) return rc;
+        xqtb_root_move r;
+        memset(&r, 0, sizeof r);
+        r.move = list[i];
+        r.wdl = (int8_t)-wdl_of_symbol(sym);
+        r.wdl5 = (int8_t)(2 * r.wdl);
+        r.dtm = r.dtc = -1;
+        r.rank = r.wdl * 2 * RANK_CLASS;
+        insert_by_rank(moves, i, &r);
+    }
+    return n;
+}
+
 int xqtb_probe_root_counter(xqtb_handle *h, const xqtb_position *pos, int rule_counter,
                             xqtb_root_move moves[XQTB_MAX_MOVES])
 {
@@ -725,6 +760,7 @@ int xqtb_probe_root_counter(xqtb_handle *h, const xqtb_position *pos, int rule_c
         int rc = probe_full(h, &b, u.captured ? 0 : rule_counter + 1, &v);
         int checks = xq_in_check(&b, b.side);
         xq_unmake_move(&b, list[i], &u);
+        if (rc == XQTB_ERR_NO_TABLE) return root_wdl_only(h, &b, list, n, moves);
         if (rc != XQTB_OK) return rc;
         xqtb_root_move r;
         memset(&r, 0, sizeof r);
@@ -736,13 +772,7 @@ int xqtb_probe_root_counter(xqtb_handle *h, const xqtb_position *pos, int rule_c
         r.order = v.order;
         r.dtc = v.dtc < 0 ? -1 : u.captured ? 1 : v.dtc + 1;
         r.rank = root_rank_of(&r, checks);
-        /* insertion keeps equal moves in generation order */
-        int j = i;
-        while (j > 0 && r.rank > moves[j - 1].rank) {
-            moves[j] = moves[j - 1];
-            j--;
-        }
-        moves[j] = r;
+        insert_by_rank(moves, i, &r);
     }
     return n;
 }

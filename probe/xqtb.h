@@ -356,8 +356,11 @@ typedef struct {
  * after which the mover would lose by his own perpetual check or chase),
  * by highest order; other ties keep move-generation order.  Without a move
  * limit DTC plays no part.
+ * Where a DTM or DTC file some move needs is missing, every move comes
+ * from the WDL files alone: wdl and wdl5 (without the move limit) set,
+ * dtm and dtc -1, ranked by value only.
  * RETURN: the number of moves (0: the side to move has lost), or an error
- * as for xqtb_probe_dtm (any move's table missing is XQTB_ERR_NO_TABLE). */
+ * as for xqtb_probe_dtm (XQTB_ERR_NO_TABLE only if a WDL file is missing). */
 int xqtb_probe_root(xqtb_handle *h, const xqtb_position *pos, xqtb_root_move moves[XQTB_MAX_MOVES]);
 
 /* As xqtb_probe_root at rule_counter plies since the last capture: a move

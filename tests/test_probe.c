@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -253,6 +254,49 @@ static void test_search_helpers(void **state)
     xqtb_close(h);
 }
 
+/* Without DTM files the root comes from the WDL files alone: values, no
+ * distances, ranked by value. */
+static void test_root_wdl_only(void **state)
+{
+    (void)state;
+    char dir[512], err[XQ_ERR_MAX], path[600];
+    snprintf(dir, sizeof dir, "%s/wdl-only", test_tmpdir());
+    xq_material m;
+    assert_int_equal(xq_material_parse("KRK", &m, err), 0);
+    tb_gen_options opt = {.dir = dir, .threads = 1, .quiet = 1, .rules = XQ_RULES_FULL, .limit = 120};
+    if (tb_generate(&m, &opt, err)) fail_msg("%s", err);
+    const char *gone[] = {"KRK.xqd", "KRK.xqc", "KK.xqd", "KK.xqc"};
+    for (size_t i = 0; i < 4; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, gone[i]);
+        assert_int_equal(unlink(path), 0);
+    }
+    int st;
+    xqtb_handle *h = xqtb_open(dir, NULL, &st);
+    assert_non_null(h);
+    xqtb_position p;
+    /* red mates in one; black's king on d9 can also be reached */
+    assert_int_equal(xqtb_position_from_fen("3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1", &p, NULL), XQTB_OK);
+    xqtb_root_move mv[XQTB_MAX_MOVES];
+    int n = xqtb_probe_root(h, &p, mv);
+    assert_true(n > 0);
+    assert_int_equal(mv[0].wdl, XQTB_WIN);
+    for (int i = 0; i < n; i++) {
+        assert_int_equal(mv[i].dtm, -1);
+        assert_int_equal(mv[i].dtc, -1);
+        assert_int_equal(mv[i].wdl5, 2 * mv[i].wdl);
+        if (i) assert_true(mv[i].rank <= mv[i - 1].rank);
+        /* each move's value is what the WDL file says of the position it leads to */
+        xqtb_position q = p;
+        int wdl;
+        assert_int_equal(xqtb_play(&q, mv[i].move), XQTB_OK);
+        assert_int_equal(xqtb_probe_wdl(h, &q, &wdl), XQTB_OK);
+        assert_int_equal(mv[i].wdl, -wdl);
+    }
+    int wdl, dtm;
+    assert_int_equal(xqtb_probe_dtm(h, &p, &wdl, &dtm), XQTB_ERR_NO_TABLE);
+    xqtb_close(h);
+}
+
 /* A table built under rules full, through the library: every legal entry
  * in both colourings gives the generator's value, ruled results with their
  * ruling and order; root moves of ruled wins lead to ruled losses no
@@ -419,6 +463,7 @@ int main(void)
         cmocka_unit_test(test_knkn),
         cmocka_unit_test(test_handle_reports),
         cmocka_unit_test(test_search_helpers),
+        cmocka_unit_test(test_root_wdl_only),
         cmocka_unit_test(test_ruled_results),
         cmocka_unit_test(test_ruled_results_searched),
     };
