@@ -782,6 +782,51 @@ int xqtb_probe_root(xqtb_handle *h, const xqtb_position *pos, xqtb_root_move mov
     return xqtb_probe_root_counter(h, pos, 0, moves);
 }
 
+int xqtb_probe_pv(xqtb_handle *h, const xqtb_position *pos, int rule_counter, uint16_t *pv, int max, int *end)
+{
+    if (!h || !pos || !pv || !end || max < 0 || rule_counter < 0) return XQTB_ERR_INVALID;
+    if (max > XQTB_PV_MAX) max = XQTB_PV_MAX;
+    /* every position of the line, to stop at the first one that repeats */
+    xqtb_position *seen = malloc(((size_t)max + 1) * sizeof *seen);
+    if (!seen) return XQTB_ERR_NOMEM;
+    int n = 0, limit = xqtb_limit(h), counter = clamp_counter(h, rule_counter);
+    int rc = XQTB_OK;
+    seen[0] = *pos;
+    *end = XQTB_PV_END_LENGTH;
+    while (n < max) {
+        xqtb_root_move mv[XQTB_MAX_MOVES];
+        int k = xqtb_probe_root_counter(h, &seen[n], counter, mv);
+        if (k < 0) {
+            rc = k;
+            break;
+        }
+        if (k == 0 || mv[0].wdl5 == XQTB_WDL5_DRAW || (limit > 0 && mv[0].wdl5 != 2 * mv[0].wdl)) {
+            /* mate; or nothing to play for: a draw, or a result the move
+             * limit turns into one */
+            *end = k == 0 ? XQTB_PV_END_MATE : XQTB_PV_END_DRAW;
+            break;
+        }
+        pv[n] = mv[0].move;
+        int capture = seen[n].board[xqtb_move_to(mv[0].move)] != 0;
+        seen[n + 1] = seen[n];
+        xqtb_play(&seen[n + 1], mv[0].move);
+        n++;
+        counter = capture ? 0 : counter + 1;
+        if (limit > 0 && counter > limit) {
+            *end = XQTB_PV_END_LIMIT;
+            break;
+        }
+        int repeats = 0;
+        for (int i = 0; i < n && !repeats; i++) repeats = !memcmp(&seen[i], &seen[n], sizeof *seen);
+        if (repeats) {
+            *end = XQTB_PV_END_REPETITION;
+            break;
+        }
+    }
+    free(seen);
+    return rc < 0 ? rc : n;
+}
+
 int xqtb_material_name(const xqtb_position *pos, char buf[XQTB_MATERIAL_MAX])
 {
     xq_board b;

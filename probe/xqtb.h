@@ -371,6 +371,30 @@ int xqtb_probe_root(xqtb_handle *h, const xqtb_position *pos, xqtb_root_move mov
 int xqtb_probe_root_counter(xqtb_handle *h, const xqtb_position *pos, int rule_counter,
                             xqtb_root_move moves[XQTB_MAX_MOVES]);
 
+/* The principal variation: the best move of each side in turn (as
+ * xqtb_probe_root ranks them) from pos at rule_counter, until the game ends
+ * or max moves (at most XQTB_PV_MAX).  *end says why it stopped:
+ *   XQTB_PV_END_MATE        the side to move at the end has no move (lost);
+ *   XQTB_PV_END_DRAW        the position is a draw, or the move limit makes
+ *                           it one (nothing for either side to play for);
+ *   XQTB_PV_END_REPETITION  the last move repeats an earlier position: a
+ *                           result decided by a repetition ruling, which the
+ *                           arbiter judges from here (docs/RULES.md);
+ *   XQTB_PV_END_LIMIT       the move limit was reached;
+ *   XQTB_PV_END_LENGTH      max moves were played.
+ * RETURN: the number of moves written to pv, or an error as for
+ * xqtb_probe_root_counter (XQTB_ERR_INVALID also for NULL pv or end, or a
+ * negative max); XQTB_ERR_NOMEM if the line cannot be kept. */
+enum { XQTB_PV_MAX = 1024 };
+enum {
+    XQTB_PV_END_MATE = 0,
+    XQTB_PV_END_DRAW = 1,
+    XQTB_PV_END_REPETITION = 2,
+    XQTB_PV_END_LIMIT = 3,
+    XQTB_PV_END_LENGTH = 4
+};
+int xqtb_probe_pv(xqtb_handle *h, const xqtb_position *pos, int rule_counter, uint16_t *pv, int max, int *end);
+
 /* Canonical material name of a position's table (e.g. "KRKNAA" for either
  * colouring), for messages such as "table KRKNAA missing".
  * RETURN: XQTB_OK, or XQTB_ERR_INVALID (buf untouched) if pos is not valid

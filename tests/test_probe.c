@@ -247,6 +247,27 @@ static void test_search_helpers(void **state)
     assert_int_equal(xqtb_position_from_fen("4k4/9/9/9/9/9/9/9/4R4/3K5 b - - 0 1", &p, NULL), XQTB_OK);
     assert_int_equal(xqtb_in_check(&p), 1);
     assert_int_equal(xqtb_in_check(NULL), XQTB_ERR_INVALID);
+    /* the principal variation: KRK played out to mate */
+    assert_int_equal(xqtb_position_from_fen("9/9/4k4/9/9/9/9/9/9/R2K5 w - - 0 1", &p, NULL), XQTB_OK);
+    uint16_t pv[XQTB_PV_MAX];
+    int end = -1, dtm_pv;
+    int len = xqtb_probe_pv(h, &p, 0, pv, XQTB_PV_MAX, &end);
+    assert_int_equal(xqtb_probe_dtm(h, &p, &wdl, &dtm_pv), XQTB_OK);
+    assert_int_equal(len, dtm_pv);
+    assert_int_equal(end, XQTB_PV_END_MATE);
+    xqtb_position e = p;
+    for (int i = 0; i < len; i++) assert_int_equal(xqtb_play(&e, pv[i]), XQTB_OK);
+    assert_int_equal(xqtb_legal_moves(&e, (uint16_t[XQTB_MAX_MOVES]){0}), 0);
+    assert_int_equal(xqtb_probe_pv(h, &p, 0, pv, 1, &end), 1); /* cut short */
+    assert_int_equal(end, XQTB_PV_END_LENGTH);
+    assert_int_equal(xqtb_probe_pv(h, &p, 0, NULL, 5, &end), XQTB_ERR_INVALID);
+    assert_int_equal(xqtb_probe_pv(h, &p, 0, pv, 5, NULL), XQTB_ERR_INVALID);
+    assert_int_equal(xqtb_probe_pv(h, &p, 0, pv, -1, &end), XQTB_ERR_INVALID);
+    assert_int_equal(xqtb_probe_pv(NULL, &p, 0, pv, 5, &end), XQTB_ERR_INVALID);
+    /* a draw has no line */
+    assert_int_equal(xqtb_position_from_fen("9/4k4/4R4/9/9/9/9/9/9/3K5 b - - 0 1", &p, NULL), XQTB_OK);
+    assert_int_equal(xqtb_probe_pv(h, &p, 0, pv, XQTB_PV_MAX, &end), 0);
+    assert_int_equal(end, XQTB_PV_END_DRAW);
     uint16_t m = xqtb_move_parse("h2e2");
     assert_int_equal(xqtb_move_from(m), 2 * 9 + 7);
     assert_int_equal(xqtb_move_to(m), 2 * 9 + 4);
@@ -360,6 +381,11 @@ static void test_ruled_results(void **state)
                 assert_int_equal(mv[0].wdl, XQTB_WIN);
                 if (mv[0].by_rule) assert_true(mv[0].order <= want.dtm);
             }
+            /* the line of a ruled result ends in a repetition (or mate) */
+            uint16_t pv[XQTB_PV_MAX];
+            int end;
+            assert_true(xqtb_probe_pv(h, &p, 0, pv, XQTB_PV_MAX, &end) > 0);
+            assert_true(end == XQTB_PV_END_REPETITION || end == XQTB_PV_END_MATE);
             /* a defender resists with an ordinary loss before a move that
              * would make him lose by his own perpetual check or chase */
             for (int j = 1; j < n; j++) {
