@@ -582,7 +582,7 @@ static int probe_full(xqtb_handle *h, const xq_board *b, int counter, xqtb_resul
     int rc = probe_dtm_value(h, b, &v);
     if (rc != XQTB_OK) return rc;
     memset(r, 0, sizeof *r);
-    r->dtc = -1;
+    r->dtm = r->dtc = XQTB_NO_DISTANCE;
     if (v == XQF_DTM_DRAW) {
         r->wdl = XQTB_DRAW;
     } else if (v & XQF_DTM_RULED) { /* checked when the file was opened */
@@ -659,10 +659,10 @@ int xqtb_probe_dtm(xqtb_handle *h, const xqtb_position *pos, int *wdl, int *dtm)
     if (rc != XQTB_OK) return rc;
     if (v == XQF_DTM_DRAW) {
         *wdl = XQTB_DRAW;
-        *dtm = 0;
+        *dtm = XQTB_NO_DISTANCE;
     } else {
         *wdl = (v & 1) ? XQTB_WIN : XQTB_LOSS;
-        *dtm = (v & XQF_DTM_RULED) ? -1 : (int)v;
+        *dtm = (v & XQF_DTM_RULED) ? XQTB_NO_DISTANCE : (int)v;
     }
     return XQTB_OK;
 }
@@ -694,7 +694,7 @@ enum { RANK_CLASS = 1 << 21, RANK_DIST_CAP = 1023 };
 static int32_t root_rank_of(const xqtb_root_move *m, int checks)
 {
     int32_t dtc = m->dtc < 0 ? 0 : m->dtc > RANK_DIST_CAP ? RANK_DIST_CAP : m->dtc;
-    int32_t dtm = m->dtm > RANK_DIST_CAP ? RANK_DIST_CAP : m->dtm;
+    int32_t dtm = m->dtm < 0 ? 0 : m->dtm > RANK_DIST_CAP ? RANK_DIST_CAP : m->dtm;
     int32_t dist = dtc << 10 | dtm; /* conversion first, then mate */
     switch (m->wdl5) {
     case XQTB_WDL5_WIN:
@@ -737,7 +737,7 @@ static int root_wdl_only(xqtb_handle *h, xq_board *b, const xq_move *list, int n
         r.move = list[i];
         r.wdl = (int8_t)-wdl_of_symbol(sym);
         r.wdl5 = (int8_t)(2 * r.wdl);
-        r.dtm = r.dtc = -1;
+        r.dtm = r.dtc = XQTB_NO_DISTANCE;
         r.rank = r.wdl * 2 * RANK_CLASS;
         insert_by_rank(moves, i, &r);
     }
@@ -768,9 +768,9 @@ int xqtb_probe_root_counter(xqtb_handle *h, const xqtb_position *pos, int rule_c
         r.wdl = (int8_t)-v.wdl;
         r.wdl5 = (int8_t)-v.wdl5;
         r.by_rule = (int8_t)v.by_rule;
-        r.dtm = v.wdl == XQTB_DRAW || v.by_rule ? 0 : v.dtm + 1;
+        r.dtm = v.dtm < 0 ? XQTB_NO_DISTANCE : v.dtm + 1;
         r.order = v.order;
-        r.dtc = v.dtc < 0 ? -1 : u.captured ? 1 : v.dtc + 1;
+        r.dtc = v.dtc < 0 ? XQTB_NO_DISTANCE : u.captured ? 1 : v.dtc + 1;
         r.rank = root_rank_of(&r, checks);
         insert_by_rank(moves, i, &r);
     }

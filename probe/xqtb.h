@@ -160,7 +160,10 @@ uint64_t xqtb_perft(const xqtb_position *pos, int depth);
  *   wdl  XQTB_WIN, XQTB_DRAW or XQTB_LOSS (negate to see the other side);
  *   dtm  plies to the end of the game with best play (winner shortest,
  *        loser longest); 0 for a side with no legal move (it has lost:
- *        checkmate and stalemate alike) and for draws.
+ *        checkmate and stalemate alike).
+ * Every distance (dtm, dtc) that does not exist, for a draw, for a result
+ * only a repetition ruling decides, for a DTC without a move limit, is
+ * XQTB_NO_DISTANCE, in every function and struct alike.
  * Repetitions are judged by the rule set each table was built under
  * (docs/RULES.md): under "check" a side that checks perpetually loses,
  * under "full" (the default of `xqtb gen`) perpetual chasing loses too,
@@ -180,6 +183,9 @@ uint64_t xqtb_perft(const xqtb_position *pos, int depth);
  * the same handle at once.  xqtb_close must not run concurrently with any
  * other call on that handle. */
 typedef enum { XQTB_LOSS = -1, XQTB_DRAW = 0, XQTB_WIN = 1 } xqtb_wdl;
+
+/* A distance that does not exist (see above). */
+enum { XQTB_NO_DISTANCE = -1 };
 
 typedef struct xqtb_handle xqtb_handle;
 
@@ -258,8 +264,9 @@ int xqtb_probe_wdl(xqtb_handle *h, const xqtb_position *pos, int *wdl);
  * RETURN: as xqtb_probe_wdl. */
 int xqtb_probe_wdl_trusted(xqtb_handle *h, const xqtb_position *pos, int *wdl);
 
-/* Win/draw/loss and distance to mate, from the DTM file.  *dtm is -1 for a
- * result decided by a repetition ruling (see xqtb_probe).
+/* Win/draw/loss and distance to mate, from the DTM file.  *dtm is
+ * XQTB_NO_DISTANCE for a draw and for a result decided by a repetition
+ * ruling (see xqtb_probe).
  * RETURN: as xqtb_probe_wdl (XQTB_ERR_NO_TABLE if the DTM file is missing,
  * or the DTM file of a table a capture leads to: see below).
  * NOTES: DTM and DTC files store one side to move's entries only where a
@@ -287,13 +294,13 @@ enum {
  * about a position. */
 typedef struct {
     int wdl;     /* XQTB_WIN, XQTB_DRAW or XQTB_LOSS, ignoring the move limit */
-    int dtm;     /* plies to mate for ordinary wins and losses; 0 otherwise */
+    int dtm;     /* plies to mate for ordinary wins and losses, else XQTB_NO_DISTANCE */
     int by_rule; /* XQTB_BY_NONE, or the ruling that decides the result */
     int order;   /* for a ruled result, its order (docs/RULES.md): 1 when
                   * the loser's only escapes are perpetual checks (chases);
                   * k when they are those or positions of order below k */
-    int dtc;     /* plies to conversion (docs/RULES.md), -1 without a move
-                  * limit and for draws and ruled results; for a cursed win
+    int dtc;     /* plies to conversion (docs/RULES.md), XQTB_NO_DISTANCE
+                  * without a move limit and for draws and ruled results; for a cursed win
                   * or blessed loss from a fresh counter, the plies to the
                   * next capture that keeps a win at all */
     int wdl5;    /* XQTB_WDL5_*: wdl under the move limit at the counter
@@ -338,10 +345,11 @@ typedef struct {
     int8_t wdl;
     int8_t wdl5;    /* XQTB_WDL5_* under the move limit (xqtb_probe_root_counter) */
     int8_t by_rule; /* XQTB_BY_* of the result the move leads to */
-    int32_t dtm;    /* 0 for draws and ruled results */
+    int32_t dtm;    /* XQTB_NO_DISTANCE for draws and ruled results */
     int32_t order;  /* ruled results: the order after the move; else 0 */
     int32_t dtc;    /* plies to conversion from before the move (1 for a
-                     * capture), -1 without a limit, draws, ruled results */
+                     * capture); XQTB_NO_DISTANCE without a limit, for draws
+                     * and ruled results */
     int32_t rank;   /* bigger is better: the order below as one number, for
                      * an engine to sort or filter by: > 0 a win (cursed
                      * wins the lowest), 0 a draw, < 0 a loss (blessed
@@ -358,7 +366,7 @@ typedef struct {
  * limit DTC plays no part.
  * Where a DTM or DTC file some move needs is missing, every move comes
  * from the WDL files alone: wdl and wdl5 (without the move limit) set,
- * dtm and dtc -1, ranked by value only.
+ * dtm and dtc XQTB_NO_DISTANCE, ranked by value only.
  * RETURN: the number of moves (0: the side to move has lost), or an error
  * as for xqtb_probe_dtm (XQTB_ERR_NO_TABLE only if a WDL file is missing). */
 int xqtb_probe_root(xqtb_handle *h, const xqtb_position *pos, xqtb_root_move moves[XQTB_MAX_MOVES]);

@@ -103,7 +103,11 @@ int main(int argc, char **argv)
         xqtb_close(tb);
         return code;
     }
-    printf("dtm: %d\n", dtm);
+    /* XQTB_NO_DISTANCE: a draw, or a result only a repetition ruling decides */
+    if (dtm == XQTB_NO_DISTANCE)
+        printf("dtm: none\n");
+    else
+        printf("dtm: %d\n", dtm);
 
     /* 6. At the root: every legal move with the value it leads to, best
      *    first (wins by shortest distance, then draws, then losses by
@@ -121,7 +125,10 @@ int main(int argc, char **argv)
     for (int i = 0; i < n; i++) {
         char name[5]; /* ICCS, e.g. "a0a8" */
         xqtb_move_name(moves[i].move, name);
-        printf("  %s %s %d\n", name, wdl_word(moves[i].wdl), (int)moves[i].dtm);
+        if (moves[i].dtm == XQTB_NO_DISTANCE)
+            printf("  %s %s none\n", name, wdl_word(moves[i].wdl));
+        else
+            printf("  %s %s %d\n", name, wdl_word(moves[i].wdl), (int)moves[i].dtm);
     }
 
     /* 7. Release the mappings and the cache when the engine exits. */

@@ -119,8 +119,8 @@ moves: 1" "  d9d8 loss 2"
     # black takes the rook (a draw: KK, which the root probe reads) or loses
     check_run "$bin" "9/4k4/4R4/9/9/9/9/9/9/3K5 b - - 0 1" "material: KRK (3 pieces, tables up to 3)
 wdl: draw
-dtm: 0
-moves: 2" "  e8e7 draw 0
+dtm: none
+moves: 2" "  e8e7 draw none
   e8f8 loss 4"
     # no table: exit status 1 and the material named
     set +e

@@ -332,7 +332,7 @@ static void subject_init(subject *sj, tb_set *set, const char *name, const char 
             s->side = side;
             tb_value v = tb_value_of_cell(code);
             s->wdl = v.wdl;
-            s->dtm = v.dtm;
+            s->dtm = v.wdl ? v.dtm : XQTB_NO_DISTANCE; /* the library's draws have no distance */
             s->nroot = -1;
             if (root_every && sj->n % (size_t)root_every == 0) s->nroot = 0;
             sample_reads(sj, t, s);

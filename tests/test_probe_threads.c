@@ -117,7 +117,7 @@ static void check_root(worker *w, xq_board *b, const xqtb_position *p, tb_value 
         if (want.wdl != -1 || want.dtm != 0) report_failure(w, b, "no root move but value %d/%d", want.wdl, want.dtm);
         return;
     }
-    if (mv[0].wdl != want.wdl || mv[0].dtm != want.dtm)
+    if (mv[0].wdl != want.wdl || mv[0].dtm != (want.wdl ? want.dtm : XQTB_NO_DISTANCE))
         report_failure(w, b, "best root move %d/%d, position %d/%d", mv[0].wdl, mv[0].dtm, want.wdl, want.dtm);
     for (int i = 0; i < n; i++) {
         xq_undo u;
@@ -128,7 +128,7 @@ static void check_root(worker *w, xq_board *b, const xqtb_position *p, tb_value 
         xq_make_move(b, mv[i].move, &u);
         tb_value after = generator_value(w, b);
         xq_unmake_move(b, mv[i].move, &u);
-        int wdl = -after.wdl, dtm = after.wdl == 0 ? 0 : after.dtm + 1;
+        int wdl = -after.wdl, dtm = after.wdl == 0 ? XQTB_NO_DISTANCE : after.dtm + 1;
         if (after.dtm < 0 || mv[i].wdl != wdl || mv[i].dtm != dtm)
             report_failure(w, b, "root move %d: %d/%d, generator %d/%d", i, mv[i].wdl, mv[i].dtm, wdl, dtm);
         w->root_moves++;
@@ -165,7 +165,7 @@ static void *work(void *arg)
         int rc2 = xqtb_probe_dtm(w->h, &p, &wdl, &dtm);
         if (rc1 != XQTB_OK || rc2 != XQTB_OK)
             report_failure(w, &v, "probe failed: wdl %s, dtm %s", xqtb_status_string(rc1), xqtb_status_string(rc2));
-        else if (wdl_only != want.wdl || wdl != want.wdl || dtm != want.dtm)
+        else if (wdl_only != want.wdl || wdl != want.wdl || dtm != (want.wdl ? want.dtm : XQTB_NO_DISTANCE))
             report_failure(w, &v, "probe %d/%d (WDL file %d), generator %d/%d", wdl, dtm, wdl_only, want.wdl, want.dtm);
         if (k % w->root_every == 0) check_root(w, &v, &p, want);
         if (k % 64 == 0) {

@@ -131,7 +131,7 @@ static int best_line(xqtb_handle *h, const xqtb_position *start, int counter, ui
 static void print_json_value(int limit, int wdl, int wdl5, int dtm, int dtc, int by_rule, int order)
 {
     printf("\"wdl\":\"%s\",", limit > 0 ? wdl5_word(wdl5) : wdl_word(wdl));
-    if (by_rule)
+    if (dtm == XQTB_NO_DISTANCE)
         printf("\"dtm\":null,");
     else
         printf("\"dtm\":%d,", dtm);
