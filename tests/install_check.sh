@@ -22,17 +22,17 @@ fail() {
 }
 
 # ---- the installed tree
-for f in include/xqtb.h lib/libxqtb.a lib/libxqtb.so.0.1.0 lib/pkgconfig/xqtb.pc bin/xqtb; do
+for f in include/xqtb.h lib/libxqtb.a lib/libxqtb.so.0.2.0 lib/pkgconfig/xqtb.pc bin/xqtb; do
     [ -f "$prefix/$f" ] || fail "$f not installed"
 done
-[ "$(readlink "$prefix/lib/libxqtb.so.0")" = libxqtb.so.0.1.0 ] || fail "libxqtb.so.0 is not a link to libxqtb.so.0.1.0"
-[ "$(readlink "$prefix/lib/libxqtb.so")" = libxqtb.so.0.1.0 ] || fail "libxqtb.so is not a link to libxqtb.so.0.1.0"
-objdump -p "$prefix/lib/libxqtb.so.0.1.0" | grep -q 'SONAME *libxqtb\.so\.0$' || fail "soname is not libxqtb.so.0"
+[ "$(readlink "$prefix/lib/libxqtb.so.1")" = libxqtb.so.0.2.0 ] || fail "libxqtb.so.1 is not a link to libxqtb.so.0.2.0"
+[ "$(readlink "$prefix/lib/libxqtb.so")" = libxqtb.so.0.2.0 ] || fail "libxqtb.so is not a link to libxqtb.so.0.2.0"
+objdump -p "$prefix/lib/libxqtb.so.0.2.0" | grep -q 'SONAME *libxqtb\.so\.1$' || fail "soname is not libxqtb.so.1"
 # the shared library exports the API of xqtb.h and nothing else
-exported=$(nm -D --defined-only "$prefix/lib/libxqtb.so.0.1.0" | awk '{print $3}' | sort)
+exported=$(nm -D --defined-only "$prefix/lib/libxqtb.so.0.2.0" | awk '{print $3}' | sort)
 declared=$(grep -v 'static inline' "$prefix/include/xqtb.h" | grep -o 'xqtb_[a-z_]*(' | tr -d '(' | sort -u)
 [ "$exported" = "$declared" ] || fail "exports differ from xqtb.h: $(echo "$exported" | tr '\n' ' ')"
-[ "$(pkg-config --modversion xqtb)" = 0.1.0 ] || fail "pkg-config --modversion xqtb"
+[ "$(pkg-config --modversion xqtb)" = 0.2.0 ] || fail "pkg-config --modversion xqtb"
 [ "$(pkg-config --variable=prefix xqtb)" = "$prefix" ] || fail "xqtb.pc prefix is not $prefix"
 
 # ---- the example, built against the installed library only
@@ -58,12 +58,12 @@ done
 $cc -O2 -std=c11 -D_DEFAULT_SOURCE -pthread -Icore -Iprobe -o "$work/example-dropin" $src core/*.c probe/*.c \
     -lzstd -llz4 -lxxhash -lm || fail "the drop-in build of the example fails"
 first=$(basename "$(echo "$compilers" | cut -d' ' -f1)")
-LD_LIBRARY_PATH="$prefix/lib" ldd "$work/example-shared-$first" | grep -q "libxqtb.so.0 => $prefix/lib/libxqtb.so.0" ||
-    fail "shared example does not load $prefix/lib/libxqtb.so.0"
+LD_LIBRARY_PATH="$prefix/lib" ldd "$work/example-shared-$first" | grep -q "libxqtb.so.1 => $prefix/lib/libxqtb.so.1" ||
+    fail "shared example does not load $prefix/lib/libxqtb.so.1"
 if ldd "$work/example-static-$first" | grep -q libxqtb; then fail "static example loads libxqtb.so"; fi
 # without the library path the shared example must not find a stray copy
-if ldd "$work/example-shared-$first" | grep -q "libxqtb.so.0 => /"; then
-    echo "install check: note: a libxqtb.so.0 is installed system-wide" >&2
+if ldd "$work/example-shared-$first" | grep -q "libxqtb.so.1 => /"; then
+    echo "install check: note: a libxqtb.so.1 is installed system-wide" >&2
 fi
 
 # ---- run it on a KRK table made by the installed xqtb
