@@ -404,9 +404,9 @@ void tb_set_list_free(tb_set_list *l)
 /* Measured rates (docs/BENCHMARKS.md, "Table sets"): seconds of wall time
  * per index entry (per side) with two threads and the defaults, and bytes
  * per index entry of compressed and raw files. */
-#define RATE_SECONDS 1.0e-6
-#define RATE_DISK 0.3
-#define RATE_RAW 0.8
+#define RATE_SECONDS 0.6e-6
+#define RATE_DISK 0.16
+#define RATE_RAW 0.14
 
 /* Marks in `in` the subtables of member i, recursively. */
 static void mark_closure(const tb_set_list *l, int i, uint8_t *in)
