@@ -152,3 +152,19 @@ bool xq_material_equal(const xq_material *a, const xq_material *b)
 {
     return memcmp(a->count, b->count, sizeof a->count) == 0;
 }
+
+int xq_material_subtables(const xq_material *m, xq_material out[XQ_MAX_SUBTABLES])
+{
+    int n = 0;
+    for (int c = 0; c < 2; c++)
+        for (int k = ADVISOR; k < KIND_NB; k++) {
+            if (!m->count[c][k]) continue;
+            xq_material s = *m;
+            s.count[c][k]--;
+            xq_material_canonical(&s, &s);
+            int seen = 0;
+            for (int i = 0; i < n && !seen; i++) seen = xq_material_equal(&out[i], &s);
+            if (!seen) out[n++] = s;
+        }
+    return n;
+}

@@ -33,6 +33,12 @@ void xq_material_canonical(const xq_material *m, xq_material *out);
 int xq_material_pieces(const xq_material *m);
 bool xq_material_equal(const xq_material *a, const xq_material *b);
 
+/* The tables a capture leads to from m: m less one non-king piece, in
+ * canonical orientation, each once (two captures may lead to one table:
+ * KRKR's either rook).  Returns how many were written to out. */
+enum { XQ_MAX_SUBTABLES = 12 };
+int xq_material_subtables(const xq_material *m, xq_material out[XQ_MAX_SUBTABLES]);
+
 /* Canonical piece order inside a side. */
 extern const uint8_t xq_material_order[6];
 

@@ -333,15 +333,12 @@ static int find_member(const member_vec *v, const xq_material *m)
  * piece), recursively, as non-targets. */
 static int close_under_captures(member_vec *v)
 {
-    for (int i = 0; i < v->n; i++)
-        for (int c = 0; c < 2; c++)
-            for (int k = ADVISOR; k < KIND_NB; k++) {
-                if (!v->m[i].mat.count[c][k]) continue;
-                xq_material s = v->m[i].mat;
-                s.count[c][k]--;
-                xq_material_canonical(&s, &s);
-                if (find_member(v, &s) < 0 && push(v, &s, 0)) return -1;
-            }
+    for (int i = 0; i < v->n; i++) {
+        xq_material sub[XQ_MAX_SUBTABLES];
+        int n = xq_material_subtables(&v->m[i].mat, sub);
+        for (int j = 0; j < n; j++)
+            if (find_member(v, &sub[j]) < 0 && push(v, &sub[j], 0)) return -1;
+    }
     return 0;
 }
 
@@ -411,18 +408,14 @@ void tb_set_list_free(tb_set_list *l)
 /* Marks in `in` the subtables of member i, recursively. */
 static void mark_closure(const tb_set_list *l, int i, uint8_t *in)
 {
-    for (int c = 0; c < 2; c++)
-        for (int k = ADVISOR; k < KIND_NB; k++) {
-            if (!l->m[i].mat.count[c][k]) continue;
-            xq_material s = l->m[i].mat;
-            s.count[c][k]--;
-            xq_material_canonical(&s, &s);
-            for (int j = 0; j < i; j++)
-                if (!in[j] && xq_material_equal(&l->m[j].mat, &s)) {
-                    in[j] = 1;
-                    mark_closure(l, j, in);
-                }
-        }
+    xq_material sub[XQ_MAX_SUBTABLES];
+    int n = xq_material_subtables(&l->m[i].mat, sub);
+    for (int k = 0; k < n; k++)
+        for (int j = 0; j < i; j++)
+            if (!in[j] && xq_material_equal(&l->m[j].mat, &sub[k])) {
+                in[j] = 1;
+                mark_closure(l, j, in);
+            }
 }
 
 void tb_set_estimate(const tb_set_list *l, int i, int rules, int limit, int threads, tb_estimate *e)

@@ -157,14 +157,12 @@ static int apply_limit(tb_table *t, const char *name, const tb_gen_options *opt,
 static int start_width(tb_set *set, const xq_material *m, const tb_gen_options *opt)
 {
     if (opt->wide) return 2;
-    for (int c = 0; c < 2; c++)
-        for (int k = ADVISOR; k < KIND_NB; k++) {
-            if (!m->count[c][k]) continue;
-            xq_material sub = *m;
-            sub.count[c][k]--;
-            const tb_table *s = tb_set_find(set, &sub);
-            if (s && s->max_dtm + 2 > CELL8_DTM_MAX) return 2;
-        }
+    xq_material sub[XQ_MAX_SUBTABLES];
+    int n = xq_material_subtables(m, sub);
+    for (int k = 0; k < n; k++) {
+        const tb_table *s = tb_set_find(set, &sub[k]);
+        if (s && s->max_dtm + 2 > CELL8_DTM_MAX) return 2;
+    }
     return 1;
 }
 
@@ -260,14 +258,10 @@ static int generate_one(tb_set *set, const xq_material *m, const tb_gen_options 
 static int visit(tb_set *set, const xq_material *m, const tb_gen_options *opt, int top, char err[XQ_ERR_MAX])
 {
     if (tb_set_find(set, m)) return 0;
-    for (int c = 0; c < 2; c++)
-        for (int k = ADVISOR; k < KIND_NB; k++) {
-            if (!m->count[c][k]) continue;
-            xq_material sub = *m;
-            sub.count[c][k]--;
-            xq_material_canonical(&sub, &sub);
-            if (visit(set, &sub, opt, 0, err)) return -1;
-        }
+    xq_material sub[XQ_MAX_SUBTABLES];
+    int nsub = xq_material_subtables(m, sub);
+    for (int k = 0; k < nsub; k++)
+        if (visit(set, &sub[k], opt, 0, err)) return -1;
     if (tb_set_find(set, m)) return 0; /* reached through another path */
     if (!(top && opt->force)) {
         char path[4096], ignored[XQ_ERR_MAX];

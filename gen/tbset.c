@@ -113,13 +113,10 @@ tb_table *tb_set_get(tb_set *s, const xq_material *m, char err[XQ_ERR_MAX])
     tb_table *t = tb_set_find(s, m);
     if (t) return t;
     /* Subtables first, so the links can be made. */
-    for (int c = 0; c < 2; c++)
-        for (int k = ADVISOR; k < KIND_NB; k++) {
-            if (!m->count[c][k]) continue;
-            xq_material sm = *m;
-            sm.count[c][k]--;
-            if (!tb_set_get(s, &sm, err)) return NULL;
-        }
+    xq_material sub[XQ_MAX_SUBTABLES];
+    int n = xq_material_subtables(m, sub);
+    for (int k = 0; k < n; k++)
+        if (!tb_set_get(s, &sub[k], err)) return NULL;
     t = tb_raw_read(s->dir, m, err);
     if (!t) return NULL;
     if (tb_set_add(s, t, err)) {

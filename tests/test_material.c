@@ -194,6 +194,38 @@ static void test_err_too_long(void **state)
     assert_material_error("KRRNNCCPPPPPAABBKRRNNCCPPPPPAABBRRRRRRRRRRR", "too long");
 }
 
+/* The tables a capture leads to: canonical, each once. */
+static void test_subtables(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *m;
+        int n;
+        const char *subs[4];
+    } cases[] = {{"KK", 0, {NULL}},
+                 {"KRKR", 1, {"KRK"}},
+                 {"KRKNAA", 3, {"KNAAK", "KRKAA", "KRKNA"}},
+                 {"KAAKP", 2, {"KAKP", "KAAK"}}};
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        xq_material m, sub[XQ_MAX_SUBTABLES];
+        char err[XQ_ERR_MAX];
+        assert_int_equal(xq_material_parse(cases[c].m, &m, err), 0);
+        int n = xq_material_subtables(&m, sub);
+        assert_int_equal(n, cases[c].n);
+        for (int i = 0; i < n; i++) {
+            char name[XQ_MATERIAL_MAX], canon[XQ_MATERIAL_MAX];
+            xq_material_name(&sub[i], name);
+            xq_material c2;
+            xq_material_canonical(&sub[i], &c2);
+            xq_material_name(&c2, canon);
+            assert_string_equal(name, canon);
+            int found = 0;
+            for (int k = 0; k < n; k++) found |= !strcmp(name, cases[c].subs[k]);
+            if (!found) fail_msg("%s: unexpected subtable %s", cases[c].m, name);
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -203,7 +235,7 @@ int main(void)
         cmocka_unit_test(test_material_of_board),     cmocka_unit_test(test_err_three_rooks),
         cmocka_unit_test(test_err_six_pawns),         cmocka_unit_test(test_err_missing_king),
         cmocka_unit_test(test_err_extra_king),        cmocka_unit_test(test_err_unknown_letter),
-        cmocka_unit_test(test_err_too_long),
+        cmocka_unit_test(test_err_too_long),          cmocka_unit_test(test_subtables),
     };
     return cmocka_run_group_tests_name("material", tests, NULL, NULL);
 }

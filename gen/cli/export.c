@@ -53,14 +53,10 @@ static int add_closure(mat_list *l, const xq_material *m)
     int before = l->n;
     if (mat_add(l, m)) return -1;
     if (l->n == before) return 0; /* already there, and so its subtables */
-    for (int c = 0; c < 2; c++)
-        for (int k = ADVISOR; k < KIND_NB; k++) {
-            if (!m->count[c][k]) continue;
-            xq_material s = *m;
-            s.count[c][k]--;
-            xq_material_canonical(&s, &s);
-            if (add_closure(l, &s)) return -1;
-        }
+    xq_material sub[XQ_MAX_SUBTABLES];
+    int n = xq_material_subtables(m, sub);
+    for (int k = 0; k < n; k++)
+        if (add_closure(l, &sub[k])) return -1;
     return 0;
 }
 

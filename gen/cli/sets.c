@@ -296,16 +296,13 @@ static void write_plan(FILE *f, const tb_set_list *l, const table_args *a, const
         xq_material_name(&l->m[i].mat, name);
         fprintf(f, "\n$(DIR)/%s.%s:", name, ext);
         /* the direct subtables: make follows theirs */
-        for (int c = 0; c < 2; c++)
-            for (int k = ADVISOR; k < KIND_NB; k++) {
-                if (!l->m[i].mat.count[c][k]) continue;
-                xq_material s = l->m[i].mat;
-                s.count[c][k]--;
-                xq_material_canonical(&s, &s);
-                char sname[XQ_MATERIAL_MAX];
-                xq_material_name(&s, sname);
-                fprintf(f, " $(DIR)/%s.%s", sname, ext);
-            }
+        xq_material sub[XQ_MAX_SUBTABLES];
+        int nsub = xq_material_subtables(&l->m[i].mat, sub);
+        for (int k = 0; k < nsub; k++) {
+            char sname[XQ_MATERIAL_MAX];
+            xq_material_name(&sub[k], sname);
+            fprintf(f, " $(DIR)/%s.%s", sname, ext);
+        }
         /* touch: a table found complete is not rewritten, and must not look
          * older than a subtable rebuilt after it */
         fprintf(f, "\n\t$(XQTB) gen -q -t $(THREADS) $(GENFLAGS) -d $(DIR) %s\n\ttouch $@\n", name);
