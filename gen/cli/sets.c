@@ -150,24 +150,22 @@ int cmd_sets(int argc, char **argv)
 
 /* ---- xqtb gen --set ------------------------------------------------------------ */
 /* Refuses, before anything is built, the tables of the set that cannot fit:
- * their planned bound (memplan.h, with their subtables in memory) against
- * --max-memory, or against the memory available now.  Returns how many. */
-static int refuse_unfit(const tb_set_list *l, const uint8_t *done, const table_args *a)
+ * their planned bound (est[i].memory: memplan.h, with their subtables in
+ * memory) against --max-memory, or against the memory available now.
+ * Returns how many. */
+static int refuse_unfit(const tb_set_list *l, const uint8_t *done, const tb_estimate *est, const table_args *a)
 {
     uint64_t limit = a->max_memory ? a->max_memory : tb_memory_available();
     int refused = 0;
     if (!limit) return 0;
     for (int i = 0; i < l->n; i++) {
-        if (done[i]) continue;
-        tb_estimate e;
-        tb_set_estimate(l, i, a->rules, a->limit, a->threads ? a->threads : 2, &e);
-        if (e.memory <= limit) continue;
+        if (done[i] || est[i].memory <= limit) continue;
         char name[XQ_MATERIAL_MAX];
         xq_material_name(&l->m[i].mat, name);
         fprintf(stderr,
                 "xqtb gen: %s needs at least %.1f MiB (its subtables in memory included), more than the "
                 "%.1f MiB %s\n",
-                name, mib(e.memory), mib(limit), a->max_memory ? "--max-memory allows" : "available");
+                name, mib(est[i].memory), mib(limit), a->max_memory ? "--max-memory allows" : "available");
         refused++;
     }
     return refused;
@@ -183,10 +181,12 @@ int gen_set(const table_args *a)
     table_gen_options(a, &opt);
     opt.quiet = 1; /* one line per table below, not the notices of every subtable reused */
     uint8_t *done = calloc((size_t)l.n, 1);
-    if (!done) {
-        tb_set_list_free(&l);
+    tb_estimate *est = calloc((size_t)l.n, sizeof *est);
+    int rc = 0;
+    if (!done || !est) {
         fprintf(stderr, "xqtb gen: out of memory\n");
-        return EXIT_FAILURE_IO;
+        rc = EXIT_FAILURE_IO;
+        goto out;
     }
     int ndone = 0;
     double left = 0;
@@ -194,12 +194,11 @@ int gen_set(const table_args *a)
         char why[XQ_ERR_MAX];
         done[i] = !a->force && tb_table_done(&l.m[i].mat, &opt, why);
         ndone += done[i];
-        tb_estimate e;
-        tb_set_estimate(&l, i, a->rules, a->limit, 2, &e);
-        if (!done[i]) left += e.seconds;
+        /* the memory plan for the threads this run uses; time for two */
+        tb_set_estimate(&l, i, a->rules, a->limit, a->threads ? a->threads : 2, &est[i]);
+        if (!done[i]) left += est[i].seconds;
     }
-    int rc = 0;
-    if (refuse_unfit(&l, done, a)) {
+    if (refuse_unfit(&l, done, est, a)) {
         fprintf(stderr, "xqtb gen: %s: nothing built (raise --max-memory, or narrow the set with filters)\n",
                 a->set.name);
         rc = EXIT_FAILURE_IO;
@@ -218,8 +217,6 @@ int gen_set(const table_args *a)
         if (done[i]) continue;
         char name[XQ_MATERIAL_MAX];
         xq_material_name(&l.m[i].mat, name);
-        tb_estimate e;
-        tb_set_estimate(&l, i, a->rules, a->limit, 2, &e);
         double t0 = now_seconds();
         if (tb_generate(&l.m[i].mat, &opt, err)) {
             fprintf(stderr, "xqtb gen: %s\nxqtb gen: %s: stopped at %s; run the same command again to go on\n", err,
@@ -228,8 +225,8 @@ int gen_set(const table_args *a)
             goto out;
         }
         built++;
-        estimated_built += e.seconds;
-        left -= e.seconds;
+        estimated_built += est[i].seconds;
+        left -= est[i].seconds;
         double spent = now_seconds() - t_start, scale = estimated_built > 1.0 ? spent / estimated_built : 1.0;
         char took[32];
         duration_text(now_seconds() - t0, took, sizeof took);
@@ -245,6 +242,7 @@ int gen_set(const table_args *a)
     }
 out:
     free(done);
+    free(est);
     tb_set_list_free(&l);
     return rc;
 }
