@@ -93,7 +93,7 @@ int xq_position_to_board_trusted(const xqtb_position *pos, xq_board *b)
     return b->king[RED] == XQ_SQUARES || b->king[BLACK] == XQ_SQUARES ? XQTB_ERR_INVALID : XQTB_OK;
 }
 
-int xqtb_position_from_fen(const char *fen, xqtb_position *pos, char err[XQTB_ERR_MAX])
+xqtb_status xqtb_position_from_fen(const char *fen, xqtb_position *pos, char err[XQTB_ERR_MAX])
 {
     xq_board b;
     char dummy[XQ_ERR_MAX];
@@ -113,13 +113,13 @@ int xqtb_position_from_fen(const char *fen, xqtb_position *pos, char err[XQTB_ER
     return XQTB_OK;
 }
 
-int xqtb_position_validate(const xqtb_position *pos, char err[XQTB_ERR_MAX])
+xqtb_status xqtb_position_validate(const xqtb_position *pos, char err[XQTB_ERR_MAX])
 {
     xq_board b;
     return xq_position_to_board(pos, &b, err);
 }
 
-int xqtb_position_to_fen(const xqtb_position *pos, char buf[XQTB_FEN_MAX])
+xqtb_status xqtb_position_to_fen(const xqtb_position *pos, char buf[XQTB_FEN_MAX])
 {
     xq_board b;
     if (!buf || xq_position_to_board(pos, &b, NULL)) return XQTB_ERR_INVALID;
@@ -134,7 +134,7 @@ int xqtb_legal_moves(const xqtb_position *pos, uint16_t moves[XQTB_MAX_MOVES])
     return xq_gen_legal(&b, moves);
 }
 
-int xqtb_play(xqtb_position *pos, uint16_t move)
+xqtb_status xqtb_play(xqtb_position *pos, uint16_t move)
 {
     xq_board b;
     xq_undo u;

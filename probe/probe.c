@@ -610,7 +610,7 @@ static int clamp_counter(const xqtb_handle *h, int counter)
     return limit > 0 && counter > limit ? limit : counter;
 }
 
-int xqtb_probe_wdl(xqtb_handle *h, const xqtb_position *pos, int *wdl)
+xqtb_status xqtb_probe_wdl(xqtb_handle *h, const xqtb_position *pos, int *wdl)
 {
     xq_board b;
     if (!h || !wdl || xq_position_to_board(pos, &b, NULL)) return XQTB_ERR_INVALID;
@@ -620,7 +620,7 @@ int xqtb_probe_wdl(xqtb_handle *h, const xqtb_position *pos, int *wdl)
     return rc;
 }
 
-int xqtb_probe_wdl_trusted(xqtb_handle *h, const xqtb_position *pos, int *wdl)
+xqtb_status xqtb_probe_wdl_trusted(xqtb_handle *h, const xqtb_position *pos, int *wdl)
 {
     if (!h || !wdl || !pos) return XQTB_ERR_INVALID;
     /* the material first: a position no table covers costs no more than
@@ -636,7 +636,7 @@ int xqtb_probe_wdl_trusted(xqtb_handle *h, const xqtb_position *pos, int *wdl)
     return rc;
 }
 
-int xqtb_probe_wdl_counter(xqtb_handle *h, const xqtb_position *pos, int rule_counter, int *wdl5)
+xqtb_status xqtb_probe_wdl_counter(xqtb_handle *h, const xqtb_position *pos, int rule_counter, int *wdl5)
 {
     xq_board b;
     if (!h || !wdl5 || rule_counter < 0 || xq_position_to_board(pos, &b, NULL)) return XQTB_ERR_INVALID;
@@ -650,7 +650,7 @@ int xqtb_probe_wdl_counter(xqtb_handle *h, const xqtb_position *pos, int rule_co
     return XQTB_OK;
 }
 
-int xqtb_probe_dtm(xqtb_handle *h, const xqtb_position *pos, int *wdl, int *dtm)
+xqtb_status xqtb_probe_dtm(xqtb_handle *h, const xqtb_position *pos, int *wdl, int *dtm)
 {
     xq_board b;
     if (!h || !wdl || !dtm || xq_position_to_board(pos, &b, NULL)) return XQTB_ERR_INVALID;
@@ -667,7 +667,7 @@ int xqtb_probe_dtm(xqtb_handle *h, const xqtb_position *pos, int *wdl, int *dtm)
     return XQTB_OK;
 }
 
-int xqtb_probe_counter(xqtb_handle *h, const xqtb_position *pos, int rule_counter, xqtb_result *r)
+xqtb_status xqtb_probe_counter(xqtb_handle *h, const xqtb_position *pos, int rule_counter, xqtb_result *r)
 {
     xq_board b;
     if (!h || !r || rule_counter < 0 || xq_position_to_board(pos, &b, NULL)) return XQTB_ERR_INVALID;
@@ -677,7 +677,10 @@ int xqtb_probe_counter(xqtb_handle *h, const xqtb_position *pos, int rule_counte
     return rc;
 }
 
-int xqtb_probe(xqtb_handle *h, const xqtb_position *pos, xqtb_result *r) { return xqtb_probe_counter(h, pos, 0, r); }
+xqtb_status xqtb_probe(xqtb_handle *h, const xqtb_position *pos, xqtb_result *r)
+{
+    return xqtb_probe_counter(h, pos, 0, r);
+}
 
 /* Rank of a root move (xqtb_root_move.rank): bigger is better.  Classes
  * from best, RANK_CLASS apart: a win that holds under the move limit
@@ -827,7 +830,7 @@ int xqtb_probe_pv(xqtb_handle *h, const xqtb_position *pos, int rule_counter, ui
     return rc < 0 ? rc : n;
 }
 
-int xqtb_material_name(const xqtb_position *pos, char buf[XQTB_MATERIAL_MAX])
+xqtb_status xqtb_material_name(const xqtb_position *pos, char buf[XQTB_MATERIAL_MAX])
 {
     xq_board b;
     if (!buf || xq_position_to_board(pos, &b, NULL)) return XQTB_ERR_INVALID;

@@ -12,7 +12,11 @@
  *     negated.
  *   - Moves are uint16_t: from square in bits 0-6, to square in bits 7-13.
  *     0 is never a move.
- *   - Functions that can fail return XQTB_OK (0) or a negative xqtb_status;
+ *   - Functions that can fail return XQTB_OK (0) or a negative xqtb_status
+ *     (typed xqtb_status where that is all they return; int where a count
+ *     comes back the same way); the values of int fields and out-parameters
+ *     are those of the enums named beside them (xqtb_wdl, xqtb_wdl5,
+ *     xqtb_ruling, xqtb_rule_set, xqtb_pv_end);
  *     values come back through out-parameters, so an error can never be
  *     mistaken for a result.
  *   - A NULL pointer argument is never dereferenced: each function says
@@ -84,17 +88,17 @@ typedef struct {
  * RETURN: XQTB_OK, or XQTB_ERR_INVALID with a one-line reason in err (err may
  * be NULL), pos untouched.  A NULL fen or pos is XQTB_ERR_INVALID ("null
  * FEN", "null position"). */
-int xqtb_position_from_fen(const char *fen, xqtb_position *pos, char err[XQTB_ERR_MAX]);
+xqtb_status xqtb_position_from_fen(const char *fen, xqtb_position *pos, char err[XQTB_ERR_MAX]);
 
 /* Writes the canonical FEN of pos into buf.
  * RETURN: XQTB_OK, or XQTB_ERR_INVALID (buf untouched) if pos is not a valid
  * position or pos or buf is NULL. */
-int xqtb_position_to_fen(const xqtb_position *pos, char buf[XQTB_FEN_MAX]);
+xqtb_status xqtb_position_to_fen(const xqtb_position *pos, char buf[XQTB_FEN_MAX]);
 
 /* Checks pos as xqtb_position_from_fen does.  RETURN: XQTB_OK or
  * XQTB_ERR_INVALID with the reason in err (err may be NULL); a NULL pos is
  * XQTB_ERR_INVALID ("null position"). */
-int xqtb_position_validate(const xqtb_position *pos, char err[XQTB_ERR_MAX]);
+xqtb_status xqtb_position_validate(const xqtb_position *pos, char err[XQTB_ERR_MAX]);
 
 /* ---- Moves ---------------------------------------------------------- */
 /* Writes the legal moves of the side to move into moves.
@@ -105,7 +109,7 @@ int xqtb_legal_moves(const xqtb_position *pos, uint16_t moves[XQTB_MAX_MOVES]);
 
 /* Plays a legal move.  RETURN: XQTB_OK, or XQTB_ERR_INVALID (pos unchanged)
  * if pos is invalid or NULL or the move is not legal in it. */
-int xqtb_play(xqtb_position *pos, uint16_t move);
+xqtb_status xqtb_play(xqtb_position *pos, uint16_t move);
 
 /* A move's squares, and the move from two squares (0..89 each; see
  * Conventions).  Engines that pack from and to the other way round convert
@@ -190,9 +194,9 @@ enum { XQTB_NO_DISTANCE = -1 };
 typedef struct xqtb_handle xqtb_handle;
 
 /* Repetition rule sets, as recorded in table files. */
-enum { XQTB_RULES_NONE = 0, XQTB_RULES_CHECK = 1, XQTB_RULES_FULL = 2 };
+typedef enum { XQTB_RULES_NONE = 0, XQTB_RULES_CHECK = 1, XQTB_RULES_FULL = 2 } xqtb_rule_set;
 /* Which ruling decided a result. */
-enum { XQTB_BY_NONE = 0, XQTB_BY_PERPETUAL_CHECK = 1, XQTB_BY_PERPETUAL_CHASE = 2 };
+typedef enum { XQTB_BY_NONE = 0, XQTB_BY_PERPETUAL_CHECK = 1, XQTB_BY_PERPETUAL_CHASE = 2 } xqtb_ruling;
 
 typedef struct {
     /* Decompressed-block cache; 0 = 64 MiB.  Beside it, each of the cache's
@@ -252,7 +256,7 @@ int xqtb_covered_counts(const xqtb_handle *h, const uint8_t counts[2][8]);
  * XQTB_ERR_IO or XQTB_ERR_NOMEM.  *wdl is untouched on error.
  * NOTES: the warm path (block in cache) takes one lock and allocates
  * nothing. */
-int xqtb_probe_wdl(xqtb_handle *h, const xqtb_position *pos, int *wdl);
+xqtb_status xqtb_probe_wdl(xqtb_handle *h, const xqtb_position *pos, int *wdl);
 
 /* As xqtb_probe_wdl, for a search that guarantees pos is a legal position
  * (as a move generator's positions are): the checks xqtb_position_validate
@@ -262,7 +266,7 @@ int xqtb_probe_wdl(xqtb_handle *h, const xqtb_position *pos, int *wdl);
  * the side to move.  An illegal position gets an unspecified value or
  * XQTB_ERR_INVALID, never a crash or a read outside the tables.
  * RETURN: as xqtb_probe_wdl. */
-int xqtb_probe_wdl_trusted(xqtb_handle *h, const xqtb_position *pos, int *wdl);
+xqtb_status xqtb_probe_wdl_trusted(xqtb_handle *h, const xqtb_position *pos, int *wdl);
 
 /* Win/draw/loss and distance to mate, from the DTM file.  *dtm is
  * XQTB_NO_DISTANCE for a draw and for a result decided by a repetition
@@ -276,19 +280,19 @@ int xqtb_probe_wdl_trusted(xqtb_handle *h, const xqtb_position *pos, int *wdl);
  * kind of every table a capture leads to (and for DTC their WDL files):
  * tens of warm probes, and a cold one reads several blocks.  `xqtb gen
  * --store-both` writes files that never search. */
-int xqtb_probe_dtm(xqtb_handle *h, const xqtb_position *pos, int *wdl, int *dtm);
+xqtb_status xqtb_probe_dtm(xqtb_handle *h, const xqtb_position *pos, int *wdl, int *dtm);
 
 /* Results under the natural move limit (docs/RULES.md, "The move limit"),
  * for a given count of plies since the last capture: a win that cannot be
  * converted (a capture that keeps it, or mate) in the plies left is a
  * cursed win, and the loss it stands against a blessed loss. */
-enum {
+typedef enum {
     XQTB_WDL5_LOSS = -2,
     XQTB_WDL5_BLESSED_LOSS = -1,
     XQTB_WDL5_DRAW = 0,
     XQTB_WDL5_CURSED_WIN = 1,
     XQTB_WDL5_WIN = 2
-};
+} xqtb_wdl5;
 
 /* Everything the DTM file (and the DTC file, with a move limit) knows
  * about a position. */
@@ -309,14 +313,14 @@ typedef struct {
 
 /* RETURN: as xqtb_probe_dtm (XQTB_ERR_NO_TABLE also if the tables have a
  * move limit and the DTC file is missing). */
-int xqtb_probe(xqtb_handle *h, const xqtb_position *pos, xqtb_result *r);
+xqtb_status xqtb_probe(xqtb_handle *h, const xqtb_position *pos, xqtb_result *r);
 
 /* As xqtb_probe, with rule_counter plies played since the last capture
  * (FEN field 5 in most records).  XQTB_ERR_INVALID if it is negative; a
  * counter above the tables' limit counts as the limit reached (a game can
  * run past it when no draw is claimed): every win not yet converted is
  * then a cursed win. */
-int xqtb_probe_counter(xqtb_handle *h, const xqtb_position *pos, int rule_counter, xqtb_result *r);
+xqtb_status xqtb_probe_counter(xqtb_handle *h, const xqtb_position *pos, int rule_counter, xqtb_result *r);
 
 /* Five-valued WDL (XQTB_WDL5_*) at rule_counter, from the WDL file and,
  * for a decided position under a move limit, the DTC file: what a search
@@ -324,7 +328,7 @@ int xqtb_probe_counter(xqtb_handle *h, const xqtb_position *pos, int rule_counte
  * NOTES: the DTC of a position of a file's searched side takes a one-ply
  * search (see xqtb_probe_dtm); a search that calls this at every node may
  * prefer tables written with `xqtb gen --store-both`. */
-int xqtb_probe_wdl_counter(xqtb_handle *h, const xqtb_position *pos, int rule_counter, int *wdl5);
+xqtb_status xqtb_probe_wdl_counter(xqtb_handle *h, const xqtb_position *pos, int rule_counter, int *wdl5);
 
 /* Move limit in plies the handle's tables were built for (0: none), as
  * settled when the handle was opened; -1 if it holds no sound file (and
@@ -394,20 +398,20 @@ int xqtb_probe_root_counter(xqtb_handle *h, const xqtb_position *pos, int rule_c
  * xqtb_probe_root_counter (XQTB_ERR_INVALID also for NULL pv or end, or a
  * negative max); XQTB_ERR_NOMEM if the line cannot be kept. */
 enum { XQTB_PV_MAX = 1024 };
-enum {
+typedef enum {
     XQTB_PV_END_MATE = 0,
     XQTB_PV_END_DRAW = 1,
     XQTB_PV_END_REPETITION = 2,
     XQTB_PV_END_LIMIT = 3,
     XQTB_PV_END_LENGTH = 4
-};
+} xqtb_pv_end;
 int xqtb_probe_pv(xqtb_handle *h, const xqtb_position *pos, int rule_counter, uint16_t *pv, int max, int *end);
 
 /* Canonical material name of a position's table (e.g. "KRKNAA" for either
  * colouring), for messages such as "table KRKNAA missing".
  * RETURN: XQTB_OK, or XQTB_ERR_INVALID (buf untouched) if pos is not valid
  * or pos or buf is NULL. */
-int xqtb_material_name(const xqtb_position *pos, char buf[XQTB_MATERIAL_MAX]);
+xqtb_status xqtb_material_name(const xqtb_position *pos, char buf[XQTB_MATERIAL_MAX]);
 
 #ifdef __cplusplus
 }
