@@ -184,8 +184,9 @@ build-fuzz/%: tests/fuzz/%.c $(CORE_SRC) $(PROBE_SRC) $(wildcard core/*.h probe/
 	@mkdir -p build-fuzz
 	clang $(CSTD) $(WARN) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	  -Icore -Iprobe -o $@ $(filter %.c,$^) $(LIBS)
-# fuzz_rawfile reads the generator's raw files, so it takes gen's sources.
-build-fuzz/fuzz_rawfile: tests/fuzz/fuzz_rawfile.c $(CORE_SRC) $(PROBE_SRC) $(GEN_SRC) \
+# fuzz_rawfile reads the generator's raw files and fuzz_setspec parses the
+# table sets, so they take gen's sources.
+build-fuzz/fuzz_rawfile build-fuzz/fuzz_setspec: build-fuzz/%: tests/fuzz/%.c $(CORE_SRC) $(PROBE_SRC) $(GEN_SRC) \
   $(wildcard core/*.h probe/*.h gen/*.h)
 	@mkdir -p build-fuzz
 	clang $(CSTD) $(WARN) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \

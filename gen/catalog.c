@@ -25,6 +25,22 @@ const char *tb_catalog_describe(const tb_set_spec *s)
 
 enum { UP_TO_MIN = 2, UP_TO_MAX = 8, MAX_PIECES = 32 };
 
+/* User text quoted in a message: at most 40 bytes, anything unprintable
+ * shown as '?', so that a message is always one clean line. */
+typedef struct {
+    char s[44];
+} quoted;
+
+static quoted quote(const char *in)
+{
+    quoted q;
+    int n = 0;
+    for (; in[n] && n < 40; n++) q.s[n] = in[n] >= 32 && in[n] < 127 ? in[n] : '?';
+    if (in[n]) q.s[n++] = '.', q.s[n++] = '.', q.s[n++] = '.';
+    q.s[n] = 0;
+    return q;
+}
+
 void tb_set_filter_init(tb_set_filter *f)
 {
     memset(f, 0, sizeof *f);
@@ -52,11 +68,11 @@ int tb_set_spec_parse(const char *name, tb_set_spec *s, char err[XQ_ERR_MAX])
             snprintf(s->name, sizeof s->name, "up-to-%d", n);
             return 0;
         }
-        snprintf(err, XQ_ERR_MAX, "up-to-N takes a piece count N from %d to %d (kings included), not '%.20s'",
-                 UP_TO_MIN, UP_TO_MAX, name + 6);
+        snprintf(err, XQ_ERR_MAX, "up-to-N takes a piece count N from %d to %d (kings included), not '%s'", UP_TO_MIN,
+                 UP_TO_MAX, quote(name + 6).s);
         return -1;
     }
-    snprintf(err, XQ_ERR_MAX, "unknown table set '%.40s' (the sets: one-attacker, up-to-N; see xqtb sets)", name);
+    snprintf(err, XQ_ERR_MAX, "unknown table set '%s' (the sets: one-attacker, up-to-N; see xqtb sets)", quote(name).s);
     return -1;
 }
 
@@ -92,14 +108,14 @@ static int parse_sided(const char *opt, const char *v, int max, tb_count_range r
     if (rc == 0 && *end == '/') rc = parse_range(end + 1, max, &b, &end);
     if (rc == 0 && *end) rc = -1;
     if (rc == -2) {
-        snprintf(err, XQ_ERR_MAX, "%s '%.40s' asks for an impossible count (a range runs low to high, at most %d)", opt,
-                 v, max);
+        snprintf(err, XQ_ERR_MAX, "%s '%s' asks for an impossible count (a range runs low to high, at most %d)", opt,
+                 quote(v).s, max);
         return -1;
     }
     if (rc) {
         snprintf(err, XQ_ERR_MAX,
-                 "%s takes a count or range (N, N-M, N-), or one per side as STRONG/WEAK (e.g. 1/0), not '%.40s'", opt,
-                 v);
+                 "%s takes a count or range (N, N-M, N-), or one per side as STRONG/WEAK (e.g. 1/0), not '%s'", opt,
+                 quote(v).s);
         return -1;
     }
     if (strchr(v, '/')) {
@@ -137,12 +153,13 @@ static int parse_kinds(const char *opt, const char *v, uint8_t out[KIND_NB], int
     for (const char *p = v; *p; p++) {
         int kind = kind_of_letter(*p);
         if (!kind) {
-            snprintf(err, XQ_ERR_MAX, "%s takes the piece letters R N C P A B (uppercase), not '%c'", opt, *p);
+            char c[2] = {*p, 0};
+            snprintf(err, XQ_ERR_MAX, "%s takes the piece letters R N C P A B (uppercase), not '%s'", opt, quote(c).s);
             return -1;
         }
         if (k[kind] < 255) k[kind]++;
         if (count && k[kind] > 2 * xq_kind_limit[kind]) {
-            snprintf(err, XQ_ERR_MAX, "%s %.20s asks for more %c than the board can hold (%d)", opt, v, *p,
+            snprintf(err, XQ_ERR_MAX, "%s %s asks for more %c than the board can hold (%d)", opt, quote(v).s, *p,
                      2 * xq_kind_limit[kind]);
             return -1;
         }
@@ -161,10 +178,10 @@ int tb_set_filter_option(tb_set_filter *f, const char *opt, const char *value, c
         if (rc == 0 && *end) rc = -1;
         if (rc == -2)
             snprintf(err, XQ_ERR_MAX,
-                     "--pieces '%.40s' asks for an impossible count (kings included: 2 to %d, low to high)", value,
-                     MAX_PIECES);
+                     "--pieces '%s' asks for an impossible count (kings included: 2 to %d, low to high)",
+                     quote(value).s, MAX_PIECES);
         else if (rc)
-            snprintf(err, XQ_ERR_MAX, "--pieces takes a count or range (N, N-M, N-), not '%.40s'", value);
+            snprintf(err, XQ_ERR_MAX, "--pieces takes a count or range (N, N-M, N-), not '%s'", quote(value).s);
         return rc ? -1 : 1;
     }
     if (!strcmp(opt, "--attackers")) return parse_sided(opt, value, 2 * 11, f->attackers, err) ? -1 : 1;
