@@ -15,19 +15,9 @@
 
 #include "board.h"
 #include "fen.h"
+#include "fuzz_check.h"
 #include "movegen.h"
 #include "xqtb.h"
-
-/* libFuzzer's entry points (it declares them nowhere we can include). */
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-#define CHECK(cond)                                                                                                    \
-    do {                                                                                                               \
-        if (!(cond)) {                                                                                                 \
-            fprintf(stderr, "check failed: %s (line %d)\n", #cond, __LINE__);                                          \
-            abort();                                                                                                   \
-        }                                                                                                              \
-    } while (0)
 
 static void check_message(const char *err)
 {

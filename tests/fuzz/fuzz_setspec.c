@@ -11,16 +11,7 @@
 #include <string.h>
 
 #include "catalog.h"
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-#define CHECK(cond)                                                                                                    \
-    do {                                                                                                               \
-        if (!(cond)) {                                                                                                 \
-            fprintf(stderr, "check failed: %s (line %d)\n", #cond, __LINE__);                                          \
-            abort();                                                                                                   \
-        }                                                                                                              \
-    } while (0)
+#include "fuzz_check.h"
 
 static void check_message(const char *err)
 {

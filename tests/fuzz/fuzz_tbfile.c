@@ -34,6 +34,7 @@
 #include "board.h"
 #include "fen.h"
 #include "file.h"
+#include "fuzz_check.h"
 #include "index.h"
 #include "material.h"
 #include "movegen.h"
@@ -41,17 +42,8 @@
 #include "tbformat.h"
 #include "xqtb.h"
 
-/* libFuzzer's entry points (it declares them nowhere we can include). */
+/* libFuzzer's start-up hook (declared nowhere we can include). */
 int LLVMFuzzerInitialize(int *argc, char ***argv);
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-#define CHECK(cond)                                                                                                    \
-    do {                                                                                                               \
-        if (!(cond)) {                                                                                                 \
-            fprintf(stderr, "check failed: %s (line %d)\n", #cond, __LINE__);                                          \
-            abort();                                                                                                   \
-        }                                                                                                              \
-    } while (0)
 
 enum { MAX_POSITIONS = 160, ROOT_EVERY = 16, MAX_MATERIALS = 16 };
 
@@ -212,8 +204,8 @@ static int root_better_or_equal(const xqtb_root_move *a, const xqtb_root_move *b
 static void check_value(int wdl, int dtm, int32_t max_dtm)
 {
     CHECK(wdl == XQTB_WIN || wdl == XQTB_DRAW || wdl == XQTB_LOSS);
-    if (wdl == XQTB_DRAW) CHECK(dtm == 0);
-    if (dtm == -1) return; /* decided by a repetition ruling */
+    if (wdl == XQTB_DRAW) CHECK(dtm == XQTB_NO_DISTANCE);
+    if (dtm == XQTB_NO_DISTANCE) return; /* a draw, or decided by a repetition ruling */
     if (wdl == XQTB_WIN) CHECK(dtm > 0 && (dtm & 1) == 1);
     if (wdl == XQTB_LOSS) CHECK(dtm >= 0 && (dtm & 1) == 0);
     if (wdl != XQTB_DRAW) CHECK(dtm <= max_dtm); /* the reader bounds the DTM map by the header's */
@@ -266,7 +258,7 @@ static void check_probes(const material_positions *mp, int32_t max_dtm)
         CHECK(n == xqtb_legal_moves(p, legal));
         for (int j = 0; j < n; j++) {
             CHECK(mv[j].wdl == XQTB_WIN || mv[j].wdl == XQTB_DRAW || mv[j].wdl == XQTB_LOSS);
-            CHECK(mv[j].wdl == XQTB_DRAW || mv[j].by_rule ? mv[j].dtm == 0 : mv[j].dtm > 0);
+            CHECK(mv[j].wdl == XQTB_DRAW || mv[j].by_rule ? mv[j].dtm == XQTB_NO_DISTANCE : mv[j].dtm > 0);
             if (mv[j].wdl != XQTB_DRAW && !mv[j].by_rule) CHECK((mv[j].dtm & 1) == (mv[j].wdl == XQTB_WIN));
             if (j) CHECK(root_better_or_equal(&mv[j - 1], &mv[j]));
         }
