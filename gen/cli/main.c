@@ -114,8 +114,8 @@ static const command commands[] = {
      "  -d DIR            directory of the tables (default: tables), without ':'\n"
      "  -q                print nothing for a consistent table (an inconsistent one\n"
      "                    is still reported, on stderr)\n"
-     "  --set NAME        every table of a set, each with its subtables alone in\n"
-     "                    memory; goes on past an inconsistent table\n"
+     "  --set NAME        every table of a set, subtables first, in bounded memory;\n"
+     "                    goes on past an inconsistent table\n"
      "  --pieces, --attackers, --defenders, --with, --without   as for gen --set\n"},
     {"check", cmd_check, "xqtb check [-d DIR] [--deep] [-q] [MATERIAL...]",
      "check the compressed files: headers, checksums, missing or mixed files",
