@@ -58,17 +58,9 @@ static int list_dir(check_run *c)
         return EXIT_NO_ANSWER;
     }
     for (struct dirent *de; (de = readdir(d));) {
-        const char *dot = strrchr(de->d_name, '.');
-        int kind = dot ? xqf_kind_of_ext(dot + 1) : -1;
-        if (kind < 0 || kind >= XQF_COMPRESSED_KINDS || dot - de->d_name >= XQ_MATERIAL_MAX) continue;
-        char name[XQ_MATERIAL_MAX], canon_name[XQ_MATERIAL_MAX], err[XQ_ERR_MAX];
-        memcpy(name, de->d_name, (size_t)(dot - de->d_name));
-        name[dot - de->d_name] = 0;
+        char name[XQ_MATERIAL_MAX];
         xq_material m;
-        if (xq_material_parse(name, &m, err)) continue;
-        xq_material_canonical(&m, &m);
-        xq_material_name(&m, canon_name);
-        if (strcmp(name, canon_name)) continue; /* not a name the library reads */
+        if (cli_table_file(de->d_name, &m, name) < 0) continue;
         if (add_name(c, name)) {
             closedir(d);
             fprintf(stderr, "xqtb check: out of memory\n");

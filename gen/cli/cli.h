@@ -8,6 +8,8 @@
 #ifndef XQ_CLI_H
 #define XQ_CLI_H
 
+#include "material.h"
+
 enum { EXIT_ANSWER = 0, EXIT_NO_ANSWER = 1, EXIT_BAD_INPUT = 2, EXIT_FAILURE_IO = 3 };
 
 /* The subcommands, each with its row (usage and options, printed by
@@ -30,5 +32,10 @@ int cmd_export(int argc, char **argv);
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Parses a non-negative decimal integer no larger than max; -1 if malformed. */
 long cli_parse_uint(const char *s, long max);
+
+/* The kind (XQF_KIND_WDL, _DTM, _DTC) of a compressed table file name such
+ * as "KRKNAA.xqd", with its canonical material in *m and name; -1 for any
+ * other file (another extension, or a name not in canonical form). */
+int cli_table_file(const char *file, xq_material *m, char name[XQ_MATERIAL_MAX]);
 
 #endif

@@ -67,17 +67,9 @@ static int add_directory(mat_list *l, const char *dir)
     if (!d) return -1;
     int rc = 0;
     for (struct dirent *e; rc == 0 && (e = readdir(d));) {
-        const char *dot = strrchr(e->d_name, '.');
-        int kind = dot ? xqf_kind_of_ext(dot + 1) : -1;
-        if (kind < 0 || kind >= XQF_COMPRESSED_KINDS || dot - e->d_name >= XQ_MATERIAL_MAX) continue;
-        char name[XQ_MATERIAL_MAX], err[XQ_ERR_MAX], canon[XQ_MATERIAL_MAX];
-        memcpy(name, e->d_name, (size_t)(dot - e->d_name));
-        name[dot - e->d_name] = 0;
+        char name[XQ_MATERIAL_MAX];
         xq_material m;
-        if (xq_material_parse(name, &m, err)) continue;
-        xq_material_canonical(&m, &m);
-        xq_material_name(&m, canon);
-        if (!strcmp(canon, name)) rc = mat_add(l, &m);
+        if (cli_table_file(e->d_name, &m, name) >= 0) rc = mat_add(l, &m);
     }
     closedir(d);
     return rc;

@@ -3,6 +3,10 @@
  */
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
+
+#include "material.h"
+#include "tbformat.h"
 
 #include "cli.h"
 
@@ -27,4 +31,18 @@ long cli_parse_uint(const char *s, long max)
         if (v > max) return -1;
     }
     return v;
+}
+
+int cli_table_file(const char *file, xq_material *m, char name[XQ_MATERIAL_MAX])
+{
+    const char *dot = strrchr(file, '.');
+    int kind = dot ? xqf_kind_of_ext(dot + 1) : -1;
+    if (kind < 0 || kind >= XQF_COMPRESSED_KINDS || dot - file >= XQ_MATERIAL_MAX) return -1;
+    char canon[XQ_MATERIAL_MAX], err[XQ_ERR_MAX];
+    memcpy(name, file, (size_t)(dot - file));
+    name[dot - file] = 0;
+    if (xq_material_parse(name, m, err)) return -1;
+    xq_material_canonical(m, m);
+    xq_material_name(m, canon);
+    return strcmp(name, canon) ? -1 : kind; /* only canonical names are tables the library reads */
 }
