@@ -18,10 +18,12 @@
 #include "cache.h"
 #include "fen.h"
 #include "file.h"
+#include "game.h"
 #include "index.h"
 #include "material.h"
 #include "movegen.h"
 #include "position_internal.h"
+#include "ruleset.h"
 #include "tbformat.h"
 #include "xqtb.h"
 
@@ -168,7 +170,7 @@ static int add_file(xqtb_handle *h, int *cap, const char *dir, const char *file)
 
 static void settle_at_open(xqtb_handle *h);
 
-xqtb_handle *xqtb_open(const char *paths, const xqtb_options *opt, int *status)
+xqtb_handle *xqtb_open(const char *paths, const xqtb_options *opt, xqtb_status *status)
 {
     int dummy;
     if (!status) status = &dummy;
@@ -551,19 +553,19 @@ static int search_dtc(xqtb_handle *h, const xq_board *pos, int win, unsigned *v)
     return XQTB_OK;
 }
 
-static int wdl_of_symbol(unsigned sym)
+static xqtb_wdl wdl_of_symbol(unsigned sym)
 {
     return sym == XQF_WDL_WIN ? XQTB_WIN : sym == XQF_WDL_DRAW ? XQTB_DRAW : XQTB_LOSS;
 }
 
 /* Five-valued result at `counter` plies since the last capture: a win or
  * loss holds if its conversion fits in what is left of the limit. */
-static int wdl5_of(int wdl, unsigned dtc, int limit, int counter)
+static xqtb_wdl5 wdl5_of(xqtb_wdl wdl, unsigned dtc, int limit, int counter)
 {
     if (wdl == XQTB_DRAW) return XQTB_WDL5_DRAW;
-    if (limit <= 0 || dtc == XQF_DTC_NONE) return 2 * wdl; /* no limit, or a ruled result */
+    if (limit <= 0 || dtc == XQF_DTC_NONE) return (xqtb_wdl5)(2 * wdl); /* no limit, or a ruled result */
     int holds = !(dtc & XQF_DTC_BEYOND) && (int)(dtc & ~(unsigned)XQF_DTC_BEYOND) <= limit - counter;
-    return holds ? 2 * wdl : wdl;
+    return (xqtb_wdl5)(holds ? 2 * wdl : wdl);
 }
 
 /* The DTC map value of a decided position, XQF_DTC_NONE without a limit. */
@@ -610,7 +612,7 @@ static int clamp_counter(const xqtb_handle *h, int counter)
     return limit > 0 && counter > limit ? limit : counter;
 }
 
-xqtb_status xqtb_probe_wdl(xqtb_handle *h, const xqtb_position *pos, int *wdl)
+xqtb_status xqtb_probe_wdl(xqtb_handle *h, const xqtb_position *pos, xqtb_wdl *wdl)
 {
     xq_board b;
     if (!h || !wdl || xq_position_to_board(pos, &b, NULL)) return XQTB_ERR_INVALID;
@@ -620,7 +622,7 @@ xqtb_status xqtb_probe_wdl(xqtb_handle *h, const xqtb_position *pos, int *wdl)
     return rc;
 }
 
-xqtb_status xqtb_probe_wdl_trusted(xqtb_handle *h, const xqtb_position *pos, int *wdl)
+xqtb_status xqtb_probe_wdl_trusted(xqtb_handle *h, const xqtb_position *pos, xqtb_wdl *wdl)
 {
     if (!h || !wdl || !pos) return XQTB_ERR_INVALID;
     /* the material first: a position no table covers costs no more than
@@ -636,7 +638,7 @@ xqtb_status xqtb_probe_wdl_trusted(xqtb_handle *h, const xqtb_position *pos, int
     return rc;
 }
 
-xqtb_status xqtb_probe_wdl_counter(xqtb_handle *h, const xqtb_position *pos, int rule_counter, int *wdl5)
+xqtb_status xqtb_probe_wdl_counter(xqtb_handle *h, const xqtb_position *pos, int rule_counter, xqtb_wdl5 *wdl5)
 {
     xq_board b;
     if (!h || !wdl5 || rule_counter < 0 || xq_position_to_board(pos, &b, NULL)) return XQTB_ERR_INVALID;
@@ -650,7 +652,7 @@ xqtb_status xqtb_probe_wdl_counter(xqtb_handle *h, const xqtb_position *pos, int
     return XQTB_OK;
 }
 
-xqtb_status xqtb_probe_dtm(xqtb_handle *h, const xqtb_position *pos, int *wdl, int *dtm)
+xqtb_status xqtb_probe_dtm(xqtb_handle *h, const xqtb_position *pos, xqtb_wdl *wdl, int *dtm)
 {
     xq_board b;
     if (!h || !wdl || !dtm || xq_position_to_board(pos, &b, NULL)) return XQTB_ERR_INVALID;
@@ -688,27 +690,34 @@ xqtb_status xqtb_probe(xqtb_handle *h, const xqtb_position *pos, xqtb_result *r)
  * ordinary loss, and last a loss by a ruling: a move into a position where
  * the mover would have to check (or chase) for ever, and lose by his own
  * ruling, which a defending engine must avoid while a longer ordinary
- * defence exists.  Within a class: ordinary results by distance to
- * conversion when there is a limit, then by DTM (each capped at 1023);
- * ruled ones by order, and among ruled wins of one order a move that does
- * not check first (the winner must not be the one checking forever). */
-enum { RANK_CLASS = 1 << 21, RANK_DIST_CAP = 1023 };
+ * defence exists (XQTB_LOSE_RESIST_LONGEST puts those between the blessed
+ * and the ordinary losses instead).  Within a class: ordinary results by
+ * distance to conversion when there is a limit, then by DTM (each capped
+ * at 1023, so dist < RANK_DIST_SPAN); ruled ones by order, and among ruled
+ * wins of one order a move that does not check first (the winner must not
+ * be the one checking forever).  A move that completes a repetition of the
+ * game's history and wins by the opponent's ruling ranks above all, one
+ * that loses by the mover's own below all. */
+enum { RANK_CLASS = 1 << 21, RANK_DIST_CAP = 1023, RANK_DIST_SPAN = 1 << 20 };
 
-static int32_t root_rank_of(const xqtb_root_move *m, int checks)
+static int32_t root_rank_of(const xqtb_root_move *m, int checks, xqtb_loss_policy policy)
 {
+    if (m->repetition && m->by_rule) return m->wdl > 0 ? 3 * RANK_CLASS + 1 : -3 * RANK_CLASS - 1;
     int32_t dtc = m->dtc < 0 ? 0 : m->dtc > RANK_DIST_CAP ? RANK_DIST_CAP : m->dtc;
     int32_t dtm = m->dtm < 0 ? 0 : m->dtm > RANK_DIST_CAP ? RANK_DIST_CAP : m->dtm;
     int32_t dist = dtc << 10 | dtm; /* conversion first, then mate */
+    int32_t order = m->order < RANK_DIST_SPAN ? m->order : RANK_DIST_SPAN - 1;
     switch (m->wdl5) {
     case XQTB_WDL5_WIN:
         if (!m->by_rule) return 3 * RANK_CLASS - dist;
-        return 2 * RANK_CLASS - m->order * 2 - checks;
+        return 2 * RANK_CLASS - order * 2 - checks;
     case XQTB_WDL5_CURSED_WIN: return RANK_CLASS - dist;
     case XQTB_WDL5_DRAW: return 0;
     case XQTB_WDL5_BLESSED_LOSS: return -RANK_CLASS + dist;
     default:
-        if (m->by_rule) return -3 * RANK_CLASS + m->order;
-        return -2 * RANK_CLASS + dist;
+        if (!m->by_rule) return -2 * RANK_CLASS + dist;
+        if (policy == XQTB_LOSE_RESIST_LONGEST) return -2 * RANK_CLASS + RANK_DIST_SPAN + order;
+        return -3 * RANK_CLASS + order;
     }
 }
 
@@ -723,61 +732,115 @@ static void insert_by_rank(xqtb_root_move *moves, int i, const xqtb_root_move *r
     moves[j] = *r;
 }
 
-/* The root from the WDL files alone, when a DTM (or DTC) file a move needs
- * is missing: each move's win, draw or loss, no distances (dtm and dtc -1),
- * ranked by value only. */
-static int root_wdl_only(xqtb_handle *h, xq_board *b, const xq_move *list, int n, xqtb_root_move *moves)
+/* The value of root move m of b from the mover's point of view, with
+ * `counter` plies since the last capture before it: from every file
+ * (DTM, and DTC under a limit), or with wdl_only from the WDL files alone
+ * (wdl and wdl5 without the move limit, no distances).  *checks: whether
+ * the move checks. */
+static int root_move_value(xqtb_handle *h, xq_board *b, xq_move m, int counter, bool wdl_only, xqtb_root_move *r,
+                           int *checks)
 {
+    xq_undo u;
+    xqtb_result v;
+    unsigned sym = 0;
+    xq_make_move(b, m, &u);
+    /* the counter resets on a capture and on nothing else */
+    int rc = wdl_only ? probe_raw(h, b, XQF_KIND_WDL, &sym) : probe_full(h, b, u.captured ? 0 : counter + 1, &v);
+    *checks = xq_in_check(b, b->side);
+    xq_unmake_move(b, m, &u);
+    if (rc != XQTB_OK) return rc;
+    memset(r, 0, sizeof *r);
+    r->move = m;
+    if (wdl_only) {
+        r->wdl = (int8_t)-wdl_of_symbol(sym);
+        r->wdl5 = (int8_t)(2 * r->wdl);
+        r->dtm = r->dtc = XQTB_NO_DISTANCE;
+        return XQTB_OK;
+    }
+    r->wdl = (int8_t)-v.wdl;
+    r->wdl5 = (int8_t)-v.wdl5;
+    r->by_rule = (int8_t)v.by_rule;
+    r->dtm = v.dtm < 0 ? XQTB_NO_DISTANCE : v.dtm + 1;
+    r->order = v.order;
+    r->dtc = v.dtc < 0 ? XQTB_NO_DISTANCE : u.captured ? 1 : v.dtc + 1;
+    return XQTB_OK;
+}
+
+/* If root move r->move repeats a position of the game g (which ends at
+ * the root), replaces r's value by the verdict of that repetition. */
+static void judge_root_repetition(xq_game *g, int rules, xqtb_root_move *r)
+{
+    xq_verdict v;
+    int mover = g->pos[g->n].side;
+    xq_game_push(g, r->move);
+    int first = xq_game_judge(g, rules, &v);
+    xq_game_pop(g);
+    if (first < 0) return;
+    r->repetition = 1;
+    r->order = 0;
+    r->dtm = r->dtc = XQTB_NO_DISTANCE;
+    if (v.loser < 0) {
+        r->wdl = XQTB_DRAW;
+        r->wdl5 = XQTB_WDL5_DRAW;
+        r->by_rule = XQTB_BY_NONE;
+        return;
+    }
+    r->wdl = (int8_t)(v.loser == mover ? XQTB_LOSS : XQTB_WIN);
+    r->wdl5 = (int8_t)(2 * r->wdl);
+    r->by_rule = (int8_t)(v.by_rule == XQ_BY_CHECK ? XQTB_BY_PERPETUAL_CHECK : XQTB_BY_PERPETUAL_CHASE);
+}
+
+/* Every legal move of b with its value, best first (xqtb_probe_root_ex);
+ * g, if not NULL, is the game that led to b, with room for one move. */
+static int probe_root(xqtb_handle *h, xq_board *b, int counter, xqtb_loss_policy policy, xq_game *g,
+                      xqtb_root_move *moves)
+{
+    xq_move list[XQ_MAX_MOVES];
+    int n = xq_gen_legal(b, list);
+    counter = clamp_counter(h, counter);
+    bool wdl_only = false;
     for (int i = 0; i < n; i++) {
-        xq_undo u;
-        unsigned sym;
-        xq_make_move(b, list[i], &u);
-        int rc = probe_raw(h, b, XQF_KIND_WDL, &sym);
-        xq_unmake_move(b, list[i], &u);
-        if (rc != XQTB_OK) return rc;
         xqtb_root_move r;
-        memset(&r, 0, sizeof r);
-        r.move = list[i];
-        r.wdl = (int8_t)-wdl_of_symbol(sym);
-        r.wdl5 = (int8_t)(2 * r.wdl);
-        r.dtm = r.dtc = XQTB_NO_DISTANCE;
-        r.rank = r.wdl * 2 * RANK_CLASS;
+        int checks;
+        int rc = root_move_value(h, b, list[i], counter, wdl_only, &r, &checks);
+        if (rc == XQTB_ERR_NO_TABLE && !wdl_only) {
+            /* a DTM or DTC file is missing: every move from the WDL files */
+            wdl_only = true;
+            i = -1;
+            continue;
+        }
+        if (rc != XQTB_OK) return rc;
+        if (g) judge_root_repetition(g, xqtb_rules(h), &r);
+        r.rank = root_rank_of(&r, checks, policy);
         insert_by_rank(moves, i, &r);
     }
     return n;
 }
 
+int xqtb_probe_root_ex(xqtb_handle *h, const xqtb_position *pos, const xqtb_root_options *opt,
+                       xqtb_root_move moves[XQTB_MAX_MOVES])
+{
+    xq_board b;
+    if (!h || !moves || !opt || opt->rule_counter < 0 || xq_position_to_board(pos, &b, NULL)) return XQTB_ERR_INVALID;
+    if (opt->loss_policy != XQTB_LOSE_AVOID_RULING && opt->loss_policy != XQTB_LOSE_RESIST_LONGEST)
+        return XQTB_ERR_INVALID;
+    if (!opt->history_start) return probe_root(h, &b, opt->rule_counter, opt->loss_policy, NULL, moves);
+    xq_game g;
+    int rc = xq_game_replay(opt->history_start, opt->history_moves, opt->history_length, 1, &g);
+    if (rc != XQTB_OK) return rc;
+    if (!xq_board_equal(&g.pos[g.n], &b))
+        rc = XQTB_ERR_INVALID; /* the history leads elsewhere */
+    else
+        rc = probe_root(h, &b, opt->rule_counter, opt->loss_policy, &g, moves);
+    xq_game_free(&g);
+    return rc;
+}
+
 int xqtb_probe_root_counter(xqtb_handle *h, const xqtb_position *pos, int rule_counter,
                             xqtb_root_move moves[XQTB_MAX_MOVES])
 {
-    xq_board b;
-    if (!h || !moves || rule_counter < 0 || xq_position_to_board(pos, &b, NULL)) return XQTB_ERR_INVALID;
-    xq_move list[XQ_MAX_MOVES];
-    int n = xq_gen_legal(&b, list);
-    rule_counter = clamp_counter(h, rule_counter);
-    for (int i = 0; i < n; i++) {
-        xq_undo u;
-        xqtb_result v;
-        xq_make_move(&b, list[i], &u);
-        /* the counter resets on a capture and on nothing else */
-        int rc = probe_full(h, &b, u.captured ? 0 : rule_counter + 1, &v);
-        int checks = xq_in_check(&b, b.side);
-        xq_unmake_move(&b, list[i], &u);
-        if (rc == XQTB_ERR_NO_TABLE) return root_wdl_only(h, &b, list, n, moves);
-        if (rc != XQTB_OK) return rc;
-        xqtb_root_move r;
-        memset(&r, 0, sizeof r);
-        r.move = list[i];
-        r.wdl = (int8_t)-v.wdl;
-        r.wdl5 = (int8_t)-v.wdl5;
-        r.by_rule = (int8_t)v.by_rule;
-        r.dtm = v.dtm < 0 ? XQTB_NO_DISTANCE : v.dtm + 1;
-        r.order = v.order;
-        r.dtc = v.dtc < 0 ? XQTB_NO_DISTANCE : u.captured ? 1 : v.dtc + 1;
-        r.rank = root_rank_of(&r, checks);
-        insert_by_rank(moves, i, &r);
-    }
-    return n;
+    xqtb_root_options opt = {.rule_counter = rule_counter};
+    return xqtb_probe_root_ex(h, pos, &opt, moves);
 }
 
 int xqtb_probe_root(xqtb_handle *h, const xqtb_position *pos, xqtb_root_move moves[XQTB_MAX_MOVES])
@@ -785,7 +848,7 @@ int xqtb_probe_root(xqtb_handle *h, const xqtb_position *pos, xqtb_root_move mov
     return xqtb_probe_root_counter(h, pos, 0, moves);
 }
 
-int xqtb_probe_pv(xqtb_handle *h, const xqtb_position *pos, int rule_counter, uint16_t *pv, int max, int *end)
+int xqtb_probe_pv(xqtb_handle *h, const xqtb_position *pos, int rule_counter, uint16_t *pv, int max, xqtb_pv_end *end)
 {
     if (!h || !pos || !pv || !end || max < 0 || rule_counter < 0) return XQTB_ERR_INVALID;
     if (max > XQTB_PV_MAX) max = XQTB_PV_MAX;

@@ -37,7 +37,7 @@ extern "C" {
 #endif
 
 #define XQTB_VERSION_MAJOR 0
-#define XQTB_VERSION_MINOR 2
+#define XQTB_VERSION_MINOR 3
 #define XQTB_VERSION_PATCH 0
 #define XQTB_VERSION_NUMBER (XQTB_VERSION_MAJOR * 10000 + XQTB_VERSION_MINOR * 100 + XQTB_VERSION_PATCH)
 
@@ -129,6 +129,62 @@ int xqtb_in_check(const xqtb_position *pos);
 void xqtb_move_name(uint16_t move, char buf[XQTB_MOVE_NAME_MAX]);
 uint16_t xqtb_move_parse(const char *text);
 
+/* Repetition rule sets, as recorded in table files. */
+typedef enum { XQTB_RULES_NONE = 0, XQTB_RULES_CHECK = 1, XQTB_RULES_FULL = 2 } xqtb_rule_set;
+/* Which ruling decided a result. */
+typedef enum { XQTB_BY_NONE = 0, XQTB_BY_PERPETUAL_CHECK = 1, XQTB_BY_PERPETUAL_CHASE = 2 } xqtb_ruling;
+
+/* ---- Repetitions in a played game -----------------------------------
+ * How an arbiter judges a repetition that has happened (docs/RULES.md,
+ * "Judging a played repetition"), with no table needed: any position,
+ * middlegames included. */
+
+/* A move's label for the repetition rulings (docs/RULES.md, "Move
+ * labels"): whether it checks, else the squares (after the move) of the
+ * enemy pieces it chases; a move that does neither is idle. */
+typedef struct {
+    uint8_t check;      /* 1 if the move checks (it then chases nothing) */
+    uint8_t nchased;    /* number of squares in chased */
+    uint8_t chased[16]; /* squares 0..89 of the chased pieces */
+} xqtb_label;
+
+/* Labels a legal move of pos.  RETURN: XQTB_OK, or XQTB_ERR_INVALID if pos
+ * is invalid, the move not legal in it, or an argument NULL. */
+xqtb_status xqtb_label_move(const xqtb_position *pos, uint16_t move, xqtb_label *label);
+
+typedef enum {
+    XQTB_NO_REPETITION = 0, /* the final position did not stand before */
+    XQTB_REPETITION_DRAW = 1,
+    XQTB_RED_LOSES = 2,
+    XQTB_BLACK_LOSES = 3
+} xqtb_verdict;
+
+typedef struct {
+    xqtb_verdict verdict;
+    xqtb_ruling by_rule;   /* the ruling a losing side broke: perpetual check
+                            * or perpetual chase; XQTB_BY_NONE otherwise */
+    int first;             /* the repeating part: moves[first..n), from the
+                            * first time the final position stood (-1 if none) */
+    int occurrences;       /* times the final position has stood, this one included */
+    uint8_t checks_all[2]; /* per colour: checked on every move of the part */
+    uint8_t chases_all[2]; /* per colour: chased one same piece throughout */
+} xqtb_repetition;
+
+/* Judges the repetition a game ends in: the game from start through
+ * moves[0..n) under rule set `rules`.  If the final position (board and
+ * side to move) stood before, the moves since its first occurrence are
+ * the repeating part, judged per side over the whole of it: a side that
+ * checked on every one of its moves while the other did not loses; under
+ * XQTB_RULES_FULL, failing that, a side that chased one same enemy piece
+ * on every one of its moves loses unless the other side did too;
+ * anything else (and everything under XQTB_RULES_NONE) is a draw.
+ * RETURN: XQTB_OK with *out set (verdict XQTB_NO_REPETITION when the game
+ * does not end in a repetition); XQTB_ERR_INVALID if start is invalid, a
+ * move is not legal where it is played, n is negative or an argument NULL
+ * (moves may be NULL when n is 0); XQTB_ERR_NOMEM. */
+xqtb_status xqtb_judge_repetition(const xqtb_position *start, const uint16_t *moves, int n, xqtb_rule_set rules,
+                                  xqtb_repetition *out);
+
 /* Number of leaf nodes of the legal move tree of depth `depth` (perft;
  * depth 0 or less counts the position itself, 1), or 0 if pos is invalid or
  * NULL.  Single-threaded. */
@@ -173,8 +229,10 @@ uint64_t xqtb_perft(const xqtb_position *pos, int depth);
  * under "full" (the default of `xqtb gen`) perpetual chasing loses too,
  * under "none" every repetition is a draw.  A result that only a ruling
  * decides has no distance to mate: xqtb_probe reports which ruling and its
- * order.  Values assume no earlier history: an engine that has already
- * repeated positions must apply the rulings to its game record itself.
+ * order.  Values assume no earlier history; at the root, an engine that
+ * has already repeated positions passes its game to xqtb_probe_root_ex,
+ * which judges a move completing a repetition as the arbiter will
+ * (xqtb_judge_repetition).
  * Tables built with a move limit (`xqtb gen --limit`, default 120 plies)
  * also answer under it, given the plies since the last capture: see
  * xqtb_probe_counter.  One handle answers under one rule set and one move
@@ -192,11 +250,6 @@ typedef enum { XQTB_LOSS = -1, XQTB_DRAW = 0, XQTB_WIN = 1 } xqtb_wdl;
 enum { XQTB_NO_DISTANCE = -1 };
 
 typedef struct xqtb_handle xqtb_handle;
-
-/* Repetition rule sets, as recorded in table files. */
-typedef enum { XQTB_RULES_NONE = 0, XQTB_RULES_CHECK = 1, XQTB_RULES_FULL = 2 } xqtb_rule_set;
-/* Which ruling decided a result. */
-typedef enum { XQTB_BY_NONE = 0, XQTB_BY_PERPETUAL_CHECK = 1, XQTB_BY_PERPETUAL_CHASE = 2 } xqtb_ruling;
 
 typedef struct {
     /* Decompressed-block cache; 0 = 64 MiB.  Beside it, each of the cache's
@@ -222,7 +275,7 @@ typedef struct {
  * PARAMETERS: opt may be NULL for defaults; status may be NULL.
  * RETURN: a handle (possibly covering no table: see xqtb_table_count), or
  * NULL with *status set to XQTB_ERR_NOMEM or XQTB_ERR_INVALID (NULL paths). */
-xqtb_handle *xqtb_open(const char *paths, const xqtb_options *opt, int *status);
+xqtb_handle *xqtb_open(const char *paths, const xqtb_options *opt, xqtb_status *status);
 
 /* Releases the handle, its mappings and its cache.  NULL is allowed. */
 void xqtb_close(xqtb_handle *h);
@@ -256,7 +309,7 @@ int xqtb_covered_counts(const xqtb_handle *h, const uint8_t counts[2][8]);
  * XQTB_ERR_IO or XQTB_ERR_NOMEM.  *wdl is untouched on error.
  * NOTES: the warm path (block in cache) takes one lock and allocates
  * nothing. */
-xqtb_status xqtb_probe_wdl(xqtb_handle *h, const xqtb_position *pos, int *wdl);
+xqtb_status xqtb_probe_wdl(xqtb_handle *h, const xqtb_position *pos, xqtb_wdl *wdl);
 
 /* As xqtb_probe_wdl, for a search that guarantees pos is a legal position
  * (as a move generator's positions are): the checks xqtb_position_validate
@@ -266,7 +319,7 @@ xqtb_status xqtb_probe_wdl(xqtb_handle *h, const xqtb_position *pos, int *wdl);
  * the side to move.  An illegal position gets an unspecified value or
  * XQTB_ERR_INVALID, never a crash or a read outside the tables.
  * RETURN: as xqtb_probe_wdl. */
-xqtb_status xqtb_probe_wdl_trusted(xqtb_handle *h, const xqtb_position *pos, int *wdl);
+xqtb_status xqtb_probe_wdl_trusted(xqtb_handle *h, const xqtb_position *pos, xqtb_wdl *wdl);
 
 /* Win/draw/loss and distance to mate, from the DTM file.  *dtm is
  * XQTB_NO_DISTANCE for a draw and for a result decided by a repetition
@@ -280,7 +333,7 @@ xqtb_status xqtb_probe_wdl_trusted(xqtb_handle *h, const xqtb_position *pos, int
  * kind of every table a capture leads to (and for DTC their WDL files):
  * tens of warm probes, and a cold one reads several blocks.  `xqtb gen
  * --store-both` writes files that never search. */
-xqtb_status xqtb_probe_dtm(xqtb_handle *h, const xqtb_position *pos, int *wdl, int *dtm);
+xqtb_status xqtb_probe_dtm(xqtb_handle *h, const xqtb_position *pos, xqtb_wdl *wdl, int *dtm);
 
 /* Results under the natural move limit (docs/RULES.md, "The move limit"),
  * for a given count of plies since the last capture: a win that cannot be
@@ -297,18 +350,18 @@ typedef enum {
 /* Everything the DTM file (and the DTC file, with a move limit) knows
  * about a position. */
 typedef struct {
-    int wdl;     /* XQTB_WIN, XQTB_DRAW or XQTB_LOSS, ignoring the move limit */
-    int dtm;     /* plies to mate for ordinary wins and losses, else XQTB_NO_DISTANCE */
-    int by_rule; /* XQTB_BY_NONE, or the ruling that decides the result */
-    int order;   /* for a ruled result, its order (docs/RULES.md): 1 when
-                  * the loser's only escapes are perpetual checks (chases);
-                  * k when they are those or positions of order below k */
-    int dtc;     /* plies to conversion (docs/RULES.md), XQTB_NO_DISTANCE
-                  * without a move limit and for draws and ruled results; for a cursed win
-                  * or blessed loss from a fresh counter, the plies to the
-                  * next capture that keeps a win at all */
-    int wdl5;    /* XQTB_WDL5_*: wdl under the move limit at the counter
-                  * given (xqtb_probe: 0); 2 * wdl without a limit */
+    xqtb_wdl wdl;        /* XQTB_WIN, XQTB_DRAW or XQTB_LOSS, ignoring the move limit */
+    int dtm;             /* plies to mate for ordinary wins and losses, else XQTB_NO_DISTANCE */
+    xqtb_ruling by_rule; /* XQTB_BY_NONE, or the ruling that decides the result */
+    int order;           /* for a ruled result, its order (docs/RULES.md): 1 when
+                          * the loser's only escapes are perpetual checks (chases);
+                          * k when they are those or positions of order below k */
+    int dtc;             /* plies to conversion (docs/RULES.md), XQTB_NO_DISTANCE
+                          * without a move limit and for draws and ruled results; for a cursed win
+                          * or blessed loss from a fresh counter, the plies to the
+                          * next capture that keeps a win at all */
+    xqtb_wdl5 wdl5;      /* XQTB_WDL5_*: wdl under the move limit at the counter
+                          * given (xqtb_probe: 0); 2 * wdl without a limit */
 } xqtb_result;
 
 /* RETURN: as xqtb_probe_dtm (XQTB_ERR_NO_TABLE also if the tables have a
@@ -328,7 +381,7 @@ xqtb_status xqtb_probe_counter(xqtb_handle *h, const xqtb_position *pos, int rul
  * NOTES: the DTC of a position of a file's searched side takes a one-ply
  * search (see xqtb_probe_dtm); a search that calls this at every node may
  * prefer tables written with `xqtb gen --store-both`. */
-xqtb_status xqtb_probe_wdl_counter(xqtb_handle *h, const xqtb_position *pos, int rule_counter, int *wdl5);
+xqtb_status xqtb_probe_wdl_counter(xqtb_handle *h, const xqtb_position *pos, int rule_counter, xqtb_wdl5 *wdl5);
 
 /* Move limit in plies the handle's tables were built for (0: none), as
  * settled when the handle was opened; -1 if it holds no sound file (and
@@ -347,17 +400,20 @@ int xqtb_rules(const xqtb_handle *h);
 typedef struct {
     uint16_t move;
     int8_t wdl;
-    int8_t wdl5;    /* XQTB_WDL5_* under the move limit (xqtb_probe_root_counter) */
-    int8_t by_rule; /* XQTB_BY_* of the result the move leads to */
-    int32_t dtm;    /* XQTB_NO_DISTANCE for draws and ruled results */
-    int32_t order;  /* ruled results: the order after the move; else 0 */
-    int32_t dtc;    /* plies to conversion from before the move (1 for a
-                     * capture); XQTB_NO_DISTANCE without a limit, for draws
-                     * and ruled results */
-    int32_t rank;   /* bigger is better: the order below as one number, for
-                     * an engine to sort or filter by: > 0 a win (cursed
-                     * wins the lowest), 0 a draw, < 0 a loss (blessed
-                     * losses the highest) */
+    int8_t wdl5;       /* XQTB_WDL5_* under the move limit (xqtb_probe_root_counter) */
+    int8_t by_rule;    /* XQTB_BY_* of the result the move leads to */
+    int8_t repetition; /* 1 if the move repeats a position of the game
+                        * (xqtb_probe_root_ex with a history): its value is
+                        * then the repetition's verdict; else 0 */
+    int32_t dtm;       /* XQTB_NO_DISTANCE for draws and ruled results */
+    int32_t order;     /* ruled results: the order after the move; else 0 */
+    int32_t dtc;       /* plies to conversion from before the move (1 for a
+                        * capture); XQTB_NO_DISTANCE without a limit, for draws
+                        * and ruled results */
+    int32_t rank;      /* bigger is better: the order below as one number, for
+                        * an engine to sort or filter by: > 0 a win (cursed
+                        * wins the lowest), 0 a draw, < 0 a loss (blessed
+                        * losses the highest) */
 } xqtb_root_move;
 
 /* Every legal move with its value, best first (by rank): wins that hold
@@ -383,6 +439,49 @@ int xqtb_probe_root(xqtb_handle *h, const xqtb_position *pos, xqtb_root_move mov
 int xqtb_probe_root_counter(xqtb_handle *h, const xqtb_position *pos, int rule_counter,
                             xqtb_root_move moves[XQTB_MAX_MOVES]);
 
+/* How the losing side's moves are ordered (xqtb_root_options). */
+typedef enum {
+    /* Ordinary losses, longest first, before every move into a position
+     * where the mover would have to check (chase) for ever and lose by his
+     * own ruling: right wherever an arbiter, or a match adjudicator,
+     * enforces the rulings.  The default. */
+    XQTB_LOSE_AVOID_RULING = 0,
+    /* Losses by the mover's own ruling first (highest order first), as
+     * the longest resistance: mate never comes, only an arbiter's ruling
+     * ends the game; for play where the rulings may not be enforced. */
+    XQTB_LOSE_RESIST_LONGEST = 1
+} xqtb_loss_policy;
+
+/* What xqtb_probe_root_ex takes besides the position.  Zeroed, it asks
+ * what xqtb_probe_root does. */
+typedef struct {
+    int rule_counter; /* plies since the last capture at pos */
+    xqtb_loss_policy loss_policy;
+    /* The game that led to pos, so that a move repeating one of its
+     * positions is judged as the arbiter will: history_start, then
+     * history_moves[0..history_length) played from it, must end at pos.
+     * NULL history_start: no history. */
+    const xqtb_position *history_start;
+    const uint16_t *history_moves;
+    int history_length;
+} xqtb_root_options;
+
+/* As xqtb_probe_root_counter with the options above.  With a history, a
+ * move after which a position of the game stands again (same board, same
+ * side to move) gets the verdict of the repetition it completes
+ * (xqtb_judge_repetition under the handle's rule set) instead of the
+ * tables' value, which assumes no history: repetition = 1, and
+ *   - the mover loses by his ruling: wdl XQTB_LOSS, by_rule the ruling,
+ *     order 0, ranked below every other move;
+ *   - the opponent loses by his: wdl XQTB_WIN, order 0, ranked above
+ *     every other move (the arbiter's ruling ends the game at once);
+ *   - otherwise a draw, ranked with the draws.
+ * RETURN: as xqtb_probe_root_counter; XQTB_ERR_INVALID also if opt is
+ * NULL, the policy unknown, a history move illegal, or the history does
+ * not end at pos; XQTB_ERR_NOMEM. */
+int xqtb_probe_root_ex(xqtb_handle *h, const xqtb_position *pos, const xqtb_root_options *opt,
+                       xqtb_root_move moves[XQTB_MAX_MOVES]);
+
 /* The principal variation: the best move of each side in turn (as
  * xqtb_probe_root ranks them) from pos at rule_counter, until the game ends
  * or max moves (at most XQTB_PV_MAX).  *end says why it stopped:
@@ -405,7 +504,7 @@ typedef enum {
     XQTB_PV_END_LIMIT = 3,
     XQTB_PV_END_LENGTH = 4
 } xqtb_pv_end;
-int xqtb_probe_pv(xqtb_handle *h, const xqtb_position *pos, int rule_counter, uint16_t *pv, int max, int *end);
+int xqtb_probe_pv(xqtb_handle *h, const xqtb_position *pos, int rule_counter, uint16_t *pv, int max, xqtb_pv_end *end);
 
 /* Canonical material name of a position's table (e.g. "KRKNAA" for either
  * colouring), for messages such as "table KRKNAA missing".

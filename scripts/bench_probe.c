@@ -140,7 +140,8 @@ static double per_second(xqtb_handle *h, int threads, double seconds)
  * probe a search makes. */
 static double time_probes(xqtb_handle *h, const int *order, int n, int dtm_file)
 {
-    int wdl, dtm;
+    xqtb_wdl wdl;
+    int dtm;
     double t0 = now();
     for (int i = 0; i < n; i++) {
         xqtb_result r;
@@ -182,7 +183,7 @@ int main(int argc, char **argv)
     for (int c = 0; c < 2; c++)
         for (int i = 0; i < (1 << 16); i++) side_same[c][i] = by_side[c][0];
 
-    int st;
+    xqtb_status st;
     xqtb_handle *h = xqtb_open(argv[1], NULL, &st);
     if (!h || xqtb_table_count(h) == 0) {
         fprintf(stderr, "no tables in %s\n", argv[1]);
@@ -212,7 +213,7 @@ int main(int argc, char **argv)
     double covered_no = (now() - t0) * 1e9 / (1 << 22);
     t0 = now();
     for (int i = 0; i < (1 << 20); i++) {
-        int wdl;
+        xqtb_wdl wdl;
         sink += xqtb_probe_wdl_trusted(h, &more[i & 255], &wdl);
     }
     double uncovered_probe = (now() - t0) * 1e9 / (1 << 20);

@@ -11,6 +11,7 @@ have_header xxhash.h || need="$need libxxhash-dev"
 have_header cmocka.h || need="$need libcmocka-dev"
 command -v cc >/dev/null 2>&1 || need="$need gcc"
 command -v pkg-config >/dev/null 2>&1 || need="$need pkg-config"
+command -v g++ >/dev/null 2>&1 || need="$need g++" # install_check.sh: the header as C++
 command -v clang-format >/dev/null 2>&1 || need="$need clang-format"
 
 [ -z "$need" ] && exit 0

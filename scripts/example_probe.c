@@ -57,7 +57,7 @@ int main(int argc, char **argv)
      *    listings are read now; each file is mapped and checked the first
      *    time a probe needs it.  The cache holds decompressed blocks; 0
      *    (or opt = NULL) means the default, 64 MiB. */
-    int status;
+    xqtb_status status;
     xqtb_options opt = {.cache_bytes = 16u << 20};
     xqtb_handle *tb = xqtb_open(argv[1], &opt, &status);
     if (!tb) {
@@ -87,7 +87,8 @@ int main(int argc, char **argv)
      *    the small .xqw file.  Values are for the side to move; every
      *    function returns XQTB_OK or a negative status, and values come back
      *    through pointers. */
-    int wdl, dtm, rc = xqtb_probe_wdl(tb, &pos, &wdl);
+    xqtb_wdl wdl;
+    int dtm, rc = xqtb_probe_wdl(tb, &pos, &wdl);
     if (rc != XQTB_OK) {
         int code = failed("WDL", &pos, rc);
         xqtb_close(tb);

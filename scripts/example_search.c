@@ -2,7 +2,9 @@
  * example_search.c - the tablebase inside a search, as an engine uses it:
  * a small alpha-beta whose every node asks xqtb_covered and, if covered,
  * takes the WDL probe as the exact value instead of searching on; and at
- * the root, xqtb_probe_root to choose among the moves that keep the value.
+ * the root, xqtb_probe_root_ex, given the game so far and the plies since
+ * the last capture, to choose among the moves that keep the value (a move
+ * that would repeat a position of the game is judged as the arbiter would).
  * Plays a position out to the end and checks that the side that was winning
  * mates.  (Under a move limit the root ranks by distance to conversion
  * first, so the game need not last exactly the DTM: both sides play for
@@ -29,7 +31,7 @@ static unsigned long nodes, probes;
 static int search(const xqtb_position *pos, int depth, int ply, int alpha, int beta)
 {
     nodes++;
-    int wdl;
+    xqtb_wdl wdl;
     if (ply > 0 && xqtb_covered(tb, pos)) {
         probes++;
         if (xqtb_probe_wdl_trusted(tb, pos, &wdl) == XQTB_OK) return wdl * (MATE - ply);
@@ -48,13 +50,13 @@ static int search(const xqtb_position *pos, int depth, int ply, int alpha, int b
     return alpha;
 }
 
-/* The root: xqtb_probe_root ranks every move (best first); the search
+/* The root: xqtb_probe_root_ex ranks every move (best first); the search
  * picks among the moves of the best WDL, in that order, the one it scores
  * highest, so that its own view and the tables' ranking agree. */
-static uint16_t choose(const xqtb_position *pos)
+static uint16_t choose(const xqtb_position *pos, const xqtb_root_options *game)
 {
     xqtb_root_move mv[XQTB_MAX_MOVES];
-    int n = xqtb_probe_root(tb, pos, mv);
+    int n = xqtb_probe_root_ex(tb, pos, game, mv);
     if (n <= 0) return 0;
     uint16_t best = mv[0].move;
     int best_score = -MATE - 1;
@@ -79,7 +81,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: example_search TABLES FEN\n");
         return 2;
     }
-    int status;
+    xqtb_status status;
     tb = xqtb_open(argv[1], NULL, &status);
     xqtb_position pos;
     char err[XQTB_ERR_MAX];
@@ -87,21 +89,29 @@ int main(int argc, char **argv)
         fprintf(stderr, "example_search: %s\n", tb ? err : xqtb_status_string(status));
         return 2;
     }
-    int wdl, dtm;
+    xqtb_wdl wdl;
+    int dtm;
     if ((status = xqtb_probe_dtm(tb, &pos, &wdl, &dtm)) != XQTB_OK || wdl == XQTB_DRAW) {
         fprintf(stderr, "example_search: %s\n", status ? xqtb_status_string(status) : "a draw: nothing to play out");
         return 2;
     }
     int winner = wdl > 0 ? pos.side : pos.side ^ 1, ply = 0;
+    /* the game so far, as an engine keeps it: where it started, the moves
+     * since, and the plies since the last capture */
+    static uint16_t played[MAX_PLIES];
+    xqtb_position start = pos;
+    xqtb_root_options game = {.history_start = &start, .history_moves = played};
     printf("%s to move, %s in %d plies by the tables\n", pos.side ? "black" : "red", wdl > 0 ? "wins" : "loses", dtm);
     for (; ply < MAX_PLIES; ply++) {
         uint16_t moves[XQTB_MAX_MOVES];
         if (xqtb_legal_moves(&pos, moves) == 0) break;
-        uint16_t m = choose(&pos);
+        uint16_t m = choose(&pos, &game);
         char name[XQTB_MOVE_NAME_MAX];
         xqtb_move_name(m, name);
         printf("%s%s", ply ? " " : "", name);
+        game.rule_counter = pos.board[xqtb_move_to(m)] ? 0 : game.rule_counter + 1;
         xqtb_play(&pos, m);
+        played[game.history_length++] = m;
     }
     int mated = pos.side != winner && xqtb_legal_moves(&pos, (uint16_t[XQTB_MAX_MOVES]){0}) == 0;
     printf("\n%s after %d plies (%lu nodes searched, %lu WDL probes in search)\n", mated ? "mate" : "no mate", ply,

@@ -15,6 +15,7 @@ prefix=$1
 work=$2
 cc=${CC:-cc}
 export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
+version=$(sed -n 's/^VERSION *= *//p' Makefile)
 
 fail() {
     echo "install check: $*" >&2
@@ -22,17 +23,17 @@ fail() {
 }
 
 # ---- the installed tree
-for f in include/xqtb.h lib/libxqtb.a lib/libxqtb.so.0.2.0 lib/pkgconfig/xqtb.pc bin/xqtb; do
+for f in include/xqtb.h lib/libxqtb.a lib/libxqtb.so.$version lib/pkgconfig/xqtb.pc bin/xqtb; do
     [ -f "$prefix/$f" ] || fail "$f not installed"
 done
-[ "$(readlink "$prefix/lib/libxqtb.so.1")" = libxqtb.so.0.2.0 ] || fail "libxqtb.so.1 is not a link to libxqtb.so.0.2.0"
-[ "$(readlink "$prefix/lib/libxqtb.so")" = libxqtb.so.0.2.0 ] || fail "libxqtb.so is not a link to libxqtb.so.0.2.0"
-objdump -p "$prefix/lib/libxqtb.so.0.2.0" | grep -q 'SONAME *libxqtb\.so\.1$' || fail "soname is not libxqtb.so.1"
+[ "$(readlink "$prefix/lib/libxqtb.so.1")" = libxqtb.so.$version ] || fail "libxqtb.so.1 is not a link to libxqtb.so.$version"
+[ "$(readlink "$prefix/lib/libxqtb.so")" = libxqtb.so.$version ] || fail "libxqtb.so is not a link to libxqtb.so.$version"
+objdump -p "$prefix/lib/libxqtb.so.$version" | grep -q 'SONAME *libxqtb\.so\.1$' || fail "soname is not libxqtb.so.1"
 # the shared library exports the API of xqtb.h and nothing else
-exported=$(nm -D --defined-only "$prefix/lib/libxqtb.so.0.2.0" | awk '{print $3}' | sort)
+exported=$(nm -D --defined-only "$prefix/lib/libxqtb.so.$version" | awk '{print $3}' | sort)
 declared=$(grep -v 'static inline' "$prefix/include/xqtb.h" | grep -o 'xqtb_[a-z_]*(' | tr -d '(' | sort -u)
 [ "$exported" = "$declared" ] || fail "exports differ from xqtb.h: $(echo "$exported" | tr '\n' ' ')"
-[ "$(pkg-config --modversion xqtb)" = 0.2.0 ] || fail "pkg-config --modversion xqtb"
+[ "$(pkg-config --modversion xqtb)" = $version ] || fail "pkg-config --modversion xqtb"
 [ "$(pkg-config --variable=prefix xqtb)" = "$prefix" ] || fail "xqtb.pc prefix is not $prefix"
 
 # ---- the example, built against the installed library only
@@ -145,5 +146,17 @@ $cc -std=c11 -Wall -Wextra -Werror -o "$work/example-search" scripts/example_sea
 LD_LIBRARY_PATH="$prefix/lib" "$work/example-search" "$work/tables" "3aR4/3na4/5k3/9/9/9/9/3K5/9/9 w - - 0 1" \
     >"$work/search.out" || fail "the search example did not mate: $(tail -1 "$work/search.out")"
 grep -q "^mate after" "$work/search.out" || fail "the search example: $(tail -1 "$work/search.out")"
+# ---- the header in C++, as most Xiangqi engines include it
+cxx_done=
+for cxx in g++ clang++; do
+    command -v $cxx >/dev/null 2>&1 || continue
+    # shellcheck disable=SC2046
+    $cxx -std=c++11 -Wall -Wextra -Werror -o "$work/cxx-$cxx" tests/install_cxx.cpp $(pkg-config --cflags --libs xqtb) ||
+        fail "$cxx: xqtb.h does not build as C++"
+    LD_LIBRARY_PATH="$prefix/lib" "$work/cxx-$cxx" "$work/tables" "3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1" >/dev/null ||
+        fail "$cxx: the C++ check fails"
+    cxx_done="$cxx_done $cxx"
+done
+[ -n "$cxx_done" ] || echo "install check: note: no C++ compiler, the header's C++ check skipped" >&2
 echo "install check: $prefix installs, the examples build (shared and static, $compilers; drop-in) and answer," \
-    "and the search example mates: $(tail -1 "$work/search.out")"
+    "C++:${cxx_done:- none}; and the search example mates: $(tail -1 "$work/search.out")"

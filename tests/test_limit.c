@@ -250,7 +250,7 @@ static void test_each_side_searched(void **state)
                                                                                          : v.wdl;
                     /* tb_value: a ruling's order in dtm, 0 for draws; the library: no distance */
                     int dtm = v.by_rule || !v.wdl ? XQTB_NO_DISTANCE : v.dtm, order = v.by_rule ? v.dtm : 0;
-                    if (r.wdl != v.wdl || r.dtm != dtm || r.by_rule != v.by_rule || r.order != order ||
+                    if (r.wdl != v.wdl || r.dtm != dtm || (int)r.by_rule != v.by_rule || r.order != order ||
                         r.dtc != (d == DTC_NONE ? -1 : dtc_plies(d)) || r.wdl5 != want5 || w5 != want5) {
                         char fen[XQ_FEN_MAX];
                         xq_fen_write(k ? &f : &b, fen);

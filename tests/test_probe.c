@@ -252,7 +252,8 @@ static void test_search_helpers(void **state)
     /* the principal variation: KRK played out to mate */
     assert_int_equal(xqtb_position_from_fen("9/9/4k4/9/9/9/9/9/9/R2K5 w - - 0 1", &p, NULL), XQTB_OK);
     uint16_t pv[XQTB_PV_MAX];
-    int end = -1, dtm_pv;
+    xqtb_pv_end end = XQTB_PV_END_LENGTH;
+    int dtm_pv;
     int len = xqtb_probe_pv(h, &p, 0, pv, XQTB_PV_MAX, &end);
     assert_int_equal(xqtb_probe_dtm(h, &p, &wdl, &dtm_pv), XQTB_OK);
     assert_int_equal(len, dtm_pv);
@@ -320,6 +321,113 @@ static void test_root_wdl_only(void **state)
     xqtb_close(h);
 }
 
+/* Plays ICCS moves on a copy of start into pos and moves[]; returns n. */
+static int play_line(const xqtb_position *start, const char *line, xqtb_position *pos, uint16_t moves[64])
+{
+    char buf[256];
+    int n = 0;
+    *pos = *start;
+    snprintf(buf, sizeof buf, "%s", line);
+    for (char *t = strtok(buf, " "); t && n < 64; t = strtok(NULL, " ")) {
+        moves[n] = xqtb_move_parse(t);
+        assert_int_equal(xqtb_play(pos, moves[n]), XQTB_OK);
+        n++;
+    }
+    return n;
+}
+
+static const xqtb_root_move *find_move(const xqtb_root_move *mv, int n, const char *name)
+{
+    for (int i = 0; i < n; i++)
+        if (mv[i].move == xqtb_move_parse(name)) return &mv[i];
+    fail_msg("root move %s missing", name);
+    return NULL;
+}
+
+/* The root given the game's history (xqtb_probe_root_ex): a move that
+ * repeats a position of the game gets the verdict of that repetition, the
+ * others keep the tables' values. */
+static void test_root_history(void **state)
+{
+    (void)state;
+    tb_set *set;
+    testgen_load_rules("KRK", XQ_RULES_FULL, &set);
+    tb_set_free(set);
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s/rules-%d", test_tmpdir(), XQ_RULES_FULL);
+    xqtb_status st;
+    xqtb_handle *h = xqtb_open(dir, NULL, &st);
+    assert_non_null(h);
+    assert_int_equal(xqtb_rules(h), XQTB_RULES_FULL);
+    xqtb_position start, pos;
+    assert_int_equal(xqtb_position_from_fen("9/9/5k3/9/9/9/9/9/9/3KR4 w - - 0 1", &start, NULL), XQTB_OK);
+    uint16_t line[64];
+    xqtb_root_move plain[XQTB_MAX_MOVES], mv[XQTB_MAX_MOVES];
+    xqtb_root_options opt = {.history_start = &start, .history_moves = line};
+
+    /* red has checked round once: checking again with e0f0 completes a
+     * repetition in which red checked on every move, and loses */
+    opt.history_length = play_line(&start, "e0f0 f7e7 f0e0 e7f7", &pos, line);
+    int n = xqtb_probe_root(h, &pos, plain);
+    assert_int_equal(xqtb_probe_root_ex(h, &pos, &opt, mv), n);
+    const xqtb_root_move *again = find_move(mv, n, "e0f0");
+    assert_int_equal(again->repetition, 1);
+    assert_int_equal(again->wdl, XQTB_LOSS);
+    assert_int_equal(again->by_rule, XQTB_BY_PERPETUAL_CHECK);
+    assert_int_equal(again->order, 0);
+    assert_int_equal(again->dtm, XQTB_NO_DISTANCE);
+    assert_ptr_equal(again, &mv[n - 1]); /* last of all */
+    for (int i = 0; i < n; i++) {
+        if (mv[i].move == again->move) continue;
+        int j = 0;
+        while (plain[j].move != mv[i].move) j++;
+        assert_int_equal(mv[i].repetition, 0);
+        assert_int_equal(mv[i].wdl, plain[j].wdl);
+        assert_int_equal(mv[i].dtm, plain[j].dtm);
+        assert_int_equal(mv[i].rank, plain[j].rank);
+    }
+    assert_int_equal(mv[0].wdl, XQTB_WIN);
+
+    /* black to move after red's three checks: stepping back repeats the
+     * start, where red checked throughout: black wins by red's ruling */
+    opt.history_length = play_line(&start, "e0f0 f7e7 f0e0", &pos, line);
+    n = xqtb_probe_root_ex(h, &pos, &opt, mv);
+    assert_true(n >= 1);
+    assert_int_equal(mv[0].move, xqtb_move_parse("e7f7"));
+    assert_int_equal(mv[0].repetition, 1);
+    assert_int_equal(mv[0].wdl, XQTB_WIN);
+    assert_int_equal(mv[0].wdl5, XQTB_WDL5_WIN);
+    assert_int_equal(mv[0].by_rule, XQTB_BY_PERPETUAL_CHECK);
+
+    /* idle moves round: the losing side repeats into a draw, its best move */
+    opt.history_length = play_line(&start, "d0d1 f7f8 d1d0", &pos, line);
+    n = xqtb_probe_root_ex(h, &pos, &opt, mv);
+    assert_true(n >= 1);
+    assert_int_equal(mv[0].move, xqtb_move_parse("f8f7"));
+    assert_int_equal(mv[0].repetition, 1);
+    assert_int_equal(mv[0].wdl, XQTB_DRAW);
+    assert_int_equal(mv[0].by_rule, XQTB_BY_NONE);
+    assert_int_equal(xqtb_probe_root(h, &pos, plain), n);
+    assert_int_equal(find_move(plain, n, "f8f7")->wdl, XQTB_LOSS); /* what the tables alone say */
+
+    /* bad input */
+    assert_int_equal(xqtb_probe_root_ex(h, &start, &opt, mv), XQTB_ERR_INVALID); /* history ends elsewhere */
+    uint16_t illegal[] = {xqtb_move_parse("e0e9"), xqtb_move_parse("f7f8")};
+    xqtb_root_options bad = {.history_start = &start, .history_moves = illegal, .history_length = 2};
+    assert_int_equal(xqtb_probe_root_ex(h, &pos, &bad, mv), XQTB_ERR_INVALID);
+    bad.history_moves = NULL;
+    assert_int_equal(xqtb_probe_root_ex(h, &pos, &bad, mv), XQTB_ERR_INVALID);
+    bad.history_length = -1;
+    assert_int_equal(xqtb_probe_root_ex(h, &pos, &bad, mv), XQTB_ERR_INVALID);
+    xqtb_root_options policy = {.loss_policy = (xqtb_loss_policy)2};
+    assert_int_equal(xqtb_probe_root_ex(h, &pos, &policy, mv), XQTB_ERR_INVALID);
+    policy.loss_policy = XQTB_LOSE_AVOID_RULING;
+    policy.rule_counter = -1;
+    assert_int_equal(xqtb_probe_root_ex(h, &pos, &policy, mv), XQTB_ERR_INVALID);
+    assert_int_equal(xqtb_probe_root_ex(h, &pos, NULL, mv), XQTB_ERR_INVALID);
+    xqtb_close(h);
+}
+
 /* A table built under rules full, through the library: every legal entry
  * in both colourings gives the generator's value, ruled results with their
  * ruling and order; root moves of ruled wins lead to ruled losses no
@@ -342,7 +450,7 @@ static void test_ruled_results(void **state)
     /* settled when the handle opened, before any probe */
     assert_int_equal(xqtb_rules(h), XQTB_RULES_FULL);
     assert_int_equal(xqtb_limit(h), 0);
-    uint64_t ruled = 0;
+    uint64_t ruled = 0, both_losses = 0;
     for (uint64_t i = 0; i < t->ix.size; i++)
         for (int s = 0; s < 2; s++) {
             if (cell_get(t->cells[s], t->width, i) == CELL_ILLEGAL) continue;
@@ -385,7 +493,7 @@ static void test_ruled_results(void **state)
             }
             /* the line of a ruled result ends in a repetition (or mate) */
             uint16_t pv[XQTB_PV_MAX];
-            int end;
+            xqtb_pv_end end;
             assert_true(xqtb_probe_pv(h, &p, 0, pv, XQTB_PV_MAX, &end) > 0);
             assert_true(end == XQTB_PV_END_REPETITION || end == XQTB_PV_END_MATE);
             /* a defender resists with an ordinary loss before a move that
@@ -394,8 +502,25 @@ static void test_ruled_results(void **state)
                 assert_true(mv[j].rank <= mv[j - 1].rank);
                 if (mv[j].wdl < 0 && !mv[j].by_rule) assert_false(mv[j - 1].wdl < 0 && mv[j - 1].by_rule);
             }
+            /* ... unless he asks to resist longest: then the moves into his
+             * own ruling come first among the losses, the rest unchanged */
+            xqtb_root_options resist = {.loss_policy = XQTB_LOSE_RESIST_LONGEST};
+            xqtb_root_move mv2[XQTB_MAX_MOVES];
+            assert_int_equal(xqtb_probe_root_ex(h, &p, &resist, mv2), n);
+            int ruled_losses = 0, plain_losses = 0;
+            for (int j = 0; j < n; j++) {
+                if (j) assert_true(mv2[j].rank <= mv2[j - 1].rank);
+                if (mv2[j].wdl < 0 && mv2[j].by_rule) {
+                    ruled_losses++;
+                    if (j) assert_false(mv2[j - 1].wdl < 0 && !mv2[j - 1].by_rule);
+                }
+                plain_losses += mv2[j].wdl < 0 && !mv2[j].by_rule;
+                if (mv2[j].wdl >= 0) assert_int_equal(mv2[j].move, mv[j].move);
+            }
+            both_losses += ruled_losses && plain_losses;
         }
     assert_true(ruled > 0);
+    assert_true(both_losses > 0); /* the policies were told apart */
     assert_int_equal(xqtb_rules(h), XQTB_RULES_FULL);
     xqtb_close(h);
 
@@ -467,7 +592,7 @@ static void test_ruled_results_searched(void **state)
             xqtb_result res;
             assert_int_equal(xqtb_probe(h, &p, &res), XQTB_OK);
             int dtm = want.by_rule || !want.wdl ? XQTB_NO_DISTANCE : want.dtm, order = want.by_rule ? want.dtm : 0;
-            if (res.wdl != want.wdl || res.by_rule != want.by_rule || res.dtm != dtm || res.order != order) {
+            if (res.wdl != want.wdl || (int)res.by_rule != want.by_rule || res.dtm != dtm || res.order != order) {
                 char fen[XQ_FEN_MAX];
                 xq_fen_write(&b, fen);
                 fail_msg("%s: probe %d/%d rule %d order %d, generator %d/%d rule %d order %d", fen, res.wdl, res.dtm,
@@ -492,6 +617,7 @@ int main(void)
         cmocka_unit_test(test_handle_reports),
         cmocka_unit_test(test_search_helpers),
         cmocka_unit_test(test_root_wdl_only),
+        cmocka_unit_test(test_root_history),
         cmocka_unit_test(test_ruled_results),
         cmocka_unit_test(test_ruled_results_searched),
     };

@@ -458,7 +458,7 @@ int cmd_adjudicate(int argc, char **argv)
     rc = parse_record(text, &rec);
     free(text);
     if (rc) return rc;
-    int st;
+    xqtb_status st;
     xqtb_handle *h = xqtb_open(dirs, NULL, &st);
     if (!h) {
         fprintf(stderr, "xqtb adjudicate: %s\n", xqtb_status_string(st));

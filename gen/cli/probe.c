@@ -185,7 +185,7 @@ int cmd_probe(int argc, char **argv)
     char err[XQTB_ERR_MAX];
     if (xqtb_position_from_fen(fen, &pos, err) != XQTB_OK) return cli_usage_error("probe", "bad FEN: %s", err);
 
-    int st;
+    xqtb_status st;
     xqtb_handle *h = xqtb_open(dirs, NULL, &st);
     if (!h) {
         fprintf(stderr, "xqtb probe: %s\n", xqtb_status_string(st));

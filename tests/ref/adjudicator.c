@@ -98,7 +98,7 @@ adj_result adj_judge(const xq_board *start, const char *const *moves, int n, int
         xq_undo u;
         xq_make_move(&pos[k + 1], mv[k], &u);
     }
-    for (int j = n - 1; j >= 0; j--)
+    for (int j = 0; j < n; j++) /* the first occurrence: the whole repeating part */
         if (xq_board_equal(&pos[j], &pos[n])) {
             r = judge_cycle(pos + j, mv + j, n - j);
             break;

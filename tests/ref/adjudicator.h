@@ -4,15 +4,16 @@
  * separately from the generator: moves are labelled by ref_labels.h.
  *
  * When the final position (board and side to move) occurred before, the
- * moves since its last earlier occurrence form the cycle, and:
- *   - a side that checks on every one of its moves in the cycle while the
+ * moves since its first occurrence form the repeating part (docs/RULES.md:
+ * judged as a whole, not its last cycle alone), and:
+ *   - a side that checks on every one of its moves in it while the
  *     other does not loses; both do: draw;
  *   - otherwise a side that chases one same enemy piece (followed through
  *     that piece's own moves) on every one of its moves loses, unless the
  *     other side does the same (draw);
  *   - anything else is a draw.
- * "The same piece" is judged on the cycle repeated forever: the piece is
- * followed around the cycle until the set of candidates stops shrinking,
+ * "The same piece" is judged on the part repeated forever: the piece is
+ * followed around it until the set of candidates stops shrinking,
  * so two identical pieces that trade places still count correctly.
  */
 #ifndef XQ_ADJUDICATOR_H
