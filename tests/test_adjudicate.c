@@ -351,15 +351,62 @@ static void test_malformed_records(void **state)
     assert_has("moves after the claim");
 }
 
-/* No position of the record has a table (KRKR was not generated): exit 1,
- * and the message names the table, as probe's does. */
+/* No position of the record has a table (KRKR was not generated): the
+ * note names the table, as probe's message does, and the record is judged
+ * for its repetition alone (none here); a claim, which needs the move
+ * limit, cannot be judged: exit 1. */
 static void test_nothing_covered(void **state)
 {
     (void)state;
     tables();
-    assert_int_equal(adjudicate("3k5/9/9/9/9/R8/9/9/r8/4K4 w - - 0 1\n"), 1);
+    assert_int_equal(adjudicate("3k5/9/9/9/9/R8/9/9/r8/4K4 w - - 0 1\n"), 0);
     assert_has("no position of the record is covered");
     assert_has("no table KRKR in ");
+    assert_has("{\"limit\":null,\"rules\":null,\"plies\":[{\"ply\":0,");
+    assert_has("\"repetition\":null}");
+    assert_int_equal(adjudicate("3k5/9/9/9/9/R8/9/9/r8/4K4 w - - 0 1\na4a5 claim\n"), 1);
+    assert_has("no table KRKR in ");
+    assert_has("so the claim cannot be judged");
+}
+
+/* Repetitions, judged with no table needed.  Red's rook checks from e0 and
+ * f0 while black's king steps between f7 and e7: red loses by perpetual
+ * check, under the tables' rule set (full: `gen`'s default) or one asked
+ * for; under none it is a draw. */
+static void test_repetition_verdicts(void **state)
+{
+    (void)state;
+    const char *check = "9/9/5k3/9/9/9/9/9/9/3KR4 w - - 0 1\ne0f0 f7e7 f0e0 e7f7 e0f0 f7e7 f0e0 e7f7\n";
+    assert_int_equal(adjudicate(check), 0);
+    assert_has("\"repetition\":{\"verdict\":\"red_loses\",\"rule\":\"perpetual_check\",");
+    assert_has(
+        "\"rules\":\"full\",\"first_ply\":0,\"occurrences\":3,\"labels\":[{\"ply\":0,\"by\":\"red\","
+        "\"move\":\"e0f0\",\"label\":\"check\"},{\"ply\":1,\"by\":\"black\",\"move\":\"f7e7\",\"label\":\"idle\"}");
+    assert_ply_has(2, "\"label\":\"check\"");
+    assert_int_equal(xqtb("adjudicate -d %s --json --rules none %s", tables(), record_file(check)), 0);
+    assert_has("\"verdict\":\"draw\",\"rule\":\"rules_none\"");
+    /* the text form, with no table at all (a directory without tables) */
+    assert_int_equal(xqtb("adjudicate -d %s/no-tables-here %s", test_tmpdir(), record_file(check)), 0);
+    assert_has("e0f0  [check]");
+    assert_has("verdict: red loses (clause 1:");
+    /* a chase: red's rook after black's lone horse; a loss under full, a
+     * draw where chases count as idle */
+    const char *chase = "9/9/4k4/9/9/9/9/9/3n5/R2K5 w - - 0 1\na0a1 d1b0 a1a0 b0d1\n";
+    assert_int_equal(xqtb("adjudicate -d %s --json --rules full %s", tables(), record_file(chase)), 0);
+    assert_has("\"verdict\":\"red_loses\",\"rule\":\"perpetual_chase\"");
+    assert_has("\"move\":\"a0a1\",\"label\":\"chase d1\"");
+    assert_int_equal(xqtb("adjudicate -d %s --json --rules check %s", tables(), record_file(chase)), 0);
+    assert_has("\"verdict\":\"draw\",\"rule\":\"no_perpetual\"");
+    /* a middlegame of 32 pieces: the horses go out and back, a draw */
+    const char *opening =
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1\n1. h0g2 h9g7 2. g2h0 g7h9\n";
+    assert_int_equal(adjudicate(opening), 0);
+    assert_has("\"verdict\":\"draw\",\"rule\":\"no_perpetual\",");
+    assert_has("\"first_ply\":0,\"occurrences\":2,");
+    /* bad rule set */
+    assert_int_equal(xqtb("adjudicate -d %s --rules cxa %s", tables(), record_file(check)), 2);
+    assert_has("unknown rule set 'cxa'");
+    assert_int_equal(xqtb("adjudicate -d %s --rules", tables()), 2);
 }
 
 /* White space around the FEN (a leading space or tab, trailing blanks, the
@@ -488,6 +535,7 @@ int main(void)
         cmocka_unit_test(test_illegal_move),
         cmocka_unit_test(test_malformed_records),
         cmocka_unit_test(test_nothing_covered),
+        cmocka_unit_test(test_repetition_verdicts),
         cmocka_unit_test(test_whitespace_around_fen),
         cmocka_unit_test(test_nul_byte_refused),
         cmocka_unit_test(test_read_errors_reported),

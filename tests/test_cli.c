@@ -255,7 +255,7 @@ static const struct {
     {"verify", {"-t", "-d", "-q", "--set", "--pieces", "--attackers", "--defenders", "--with", "--without"}},
     {"check", {"-d", "--deep", "-q"}},
     {"probe", {"-d", "--json", "--line", "--counter"}},
-    {"adjudicate", {"-d", "--json"}},
+    {"adjudicate", {"-d", "--json", "--rules"}},
 };
 enum { NCOMMANDS = sizeof commands / sizeof *commands };
 

@@ -19,6 +19,10 @@
  *   - a claim: right if the counter has reached the limit; premature
  *     otherwise, and then whether the claimant's opponent could still
  *     convert a win in the plies left.
+ * And, with no table needed, the repetition the record ends in, if its
+ * final position stood before: the verdict under a rule set
+ * (xqtb_judge_repetition), with the label of every move of the repeating
+ * part.  A record no table covers, without a claim, gets that alone.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -224,8 +228,13 @@ static void add_missing(char *names, size_t len, const char *material)
     if (used + mlen + 3 < len) snprintf(names + used, len - used, "%s%s", used ? ", " : "", material);
 }
 
+/* judge_positions' answer when the move limit cannot be judged (no table
+ * covers the record, or its tables have no limit) and nothing asks for it. */
+enum { NOT_LIMITED = -1 };
+
 /* Probes every position of the record at its counter into pos[].  Returns
- * 0, or an exit status with the message printed. */
+ * 0, NOT_LIMITED with a note printed, or an exit status with the message
+ * printed. */
 static int judge_positions(xqtb_handle *h, const record *rec, const char *dirs, judged pos[])
 {
     /* The move limit is known once a table has been opened: probe until a
@@ -248,14 +257,22 @@ static int judge_positions(xqtb_handle *h, const record *rec, const char *dirs, 
         }
         if (ply < rec->nmoves) xqtb_play(&p, rec->moves[ply]);
     }
-    if (!covered) {
-        fprintf(stderr, "xqtb adjudicate: no table %s in %s: no position of the record is covered\n", missing, dirs);
-        return EXIT_NO_ANSWER;
-    }
-    int limit = xqtb_limit(h);
-    if (limit <= 0) {
-        fprintf(stderr, "xqtb adjudicate: the tables in %s were built without a move limit (gen --limit)\n", dirs);
-        return EXIT_NO_ANSWER;
+    int limit = covered ? xqtb_limit(h) : -1;
+    if (!covered || limit <= 0) {
+        const char *why = covered ? "the tables in %s were built without a move limit (gen --limit)" : NULL;
+        char what[600];
+        if (covered)
+            snprintf(what, sizeof what, why, dirs);
+        else
+            snprintf(what, sizeof what, "no table %s in %s: no position of the record is covered", missing, dirs);
+        /* a claim needs the move limit; otherwise the repetition verdict
+         * needs no table, and the record is judged for that alone */
+        if (rec->claim_at >= 0) {
+            fprintf(stderr, "xqtb adjudicate: %s, so the claim cannot be judged\n", what);
+            return EXIT_NO_ANSWER;
+        }
+        fprintf(stderr, "xqtb adjudicate: note: %s; judging the repetition only\n", what);
+        return NOT_LIMITED;
     }
     if (rec->counter0 > limit) {
         fprintf(stderr, "xqtb adjudicate: the FEN's counter %d is beyond the move limit of %d plies\n", rec->counter0,
@@ -311,11 +328,13 @@ static void judge_move(const judged *j, const judged *k, int limit, move_verdict
 }
 
 static void print_ply_json(const judged *j, const char *fen, const char *who, int limit, const char *mv,
-                           const move_verdict *v)
+                           const move_verdict *v, const char *label)
 {
     printf("%s{\"ply\":%d,\"fen\":\"%s\",\"to_move\":\"%s\",\"counter\":%d,", j->ply ? "," : "", j->ply, fen, who,
            j->counter);
-    if (j->covered && j->counter > limit) {
+    if (limit < 0) {
+        printf("\"wdl\":null");
+    } else if (j->covered && j->counter > limit) {
         printf("\"wdl\":\"draw\",\"by_limit\":true");
     } else if (j->covered) {
         printf("\"wdl\":\"%s\",", wdl5_word(j->r.wdl5));
@@ -333,14 +352,18 @@ static void print_ply_json(const judged *j, const char *fen, const char *who, in
         printf(",\"move\":\"%.4s\"", mv);
         if (v->mistake[0]) printf(",\"mistake\":\"%s\"", v->mistake);
         if (v->wasted > 0) printf(",\"wasted\":%d", v->wasted);
+        if (label) printf(",\"label\":\"%s\"", label);
     }
     printf("}");
 }
 
-static void print_ply_text(const judged *j, const char *who, int limit, const char *mv, const move_verdict *v)
+static void print_ply_text(const judged *j, const char *who, int limit, const char *mv, const move_verdict *v,
+                           const char *label)
 {
     printf("%4d  %-5s counter %3d  ", j->ply, who, j->counter);
-    if (!j->covered)
+    if (limit < 0) {
+        if (mv) printf("%-26s", "");
+    } else if (!j->covered)
         printf("not covered: no table %s", j->missing);
     else if (j->counter > limit)
         printf("drawn by the move limit");
@@ -353,6 +376,7 @@ static void print_ply_text(const judged *j, const char *who, int limit, const ch
     if (mv) printf("   %.4s", mv);
     if (mv && v->mistake[0]) printf("  MISTAKE: %s", v->mistake);
     if (mv && v->wasted > 0) printf("  (wasted %d plies of the limit)", v->wasted);
+    if (mv && label) printf("  [%s]", label);
     printf("\n");
 }
 
@@ -374,14 +398,138 @@ static const char *rules_word(int rules)
     return rules == XQTB_RULES_NONE ? "none" : rules == XQTB_RULES_CHECK ? "check" : "full";
 }
 
-/* Prints the judgement of every ply, the claim and the totals. */
-static void report(xqtb_handle *h, const record *rec, const judged pos[], int json)
+/* The repetition the record ends in: the verdict, and the label of every
+ * move of the repeating part, as text ("check", "idle", "chase c7 d8"). */
+typedef struct {
+    xqtb_rule_set rules;
+    xqtb_repetition r;
+    char label[MAX_PLIES][56]; /* of moves r.first .. nmoves - 1 */
+} repetition_info;
+
+static void label_text(const xqtb_label *l, char out[56])
 {
-    int limit = xqtb_limit(h), wasted[2] = {0, 0}, mistakes[2] = {0, 0};
-    if (json)
+    if (l->check) {
+        strcpy(out, "check");
+        return;
+    }
+    if (!l->nchased) {
+        strcpy(out, "idle");
+        return;
+    }
+    strcpy(out, "chase");
+    for (int i = 0; i < l->nchased && strlen(out) + 4 < 56; i++) {
+        char sq[5];
+        xqtb_move_name(xqtb_make_move(l->chased[i], l->chased[i]), sq); /* "c7c7": the square twice */
+        sq[2] = 0;
+        strcat(out, " ");
+        strcat(out, sq);
+    }
+}
+
+/* Judges the repetition the record ends in, labelling the moves of its
+ * repeating part.  Returns 0 or an exit status with the message printed. */
+static int judge_repetition(const record *rec, repetition_info *ri)
+{
+    xqtb_status st = xqtb_judge_repetition(&rec->start, rec->moves, rec->nmoves, ri->rules, &ri->r);
+    if (st != XQTB_OK) { /* every move was checked legal already: only memory can fail */
+        fprintf(stderr, "xqtb adjudicate: %s\n", xqtb_status_string(st));
+        return EXIT_FAILURE_IO;
+    }
+    xqtb_position p = rec->start;
+    for (int k = 0; k < rec->nmoves; k++) {
+        if (ri->r.first >= 0 && k >= ri->r.first) {
+            xqtb_label l;
+            xqtb_label_move(&p, rec->moves[k], &l);
+            label_text(&l, ri->label[k]);
+        }
+        xqtb_play(&p, rec->moves[k]);
+    }
+    return 0;
+}
+
+/* The rule that decided a verdict, as a name and the clause of
+ * docs/RULES.md ("Judging infinite play") it applies. */
+static void verdict_rule(const repetition_info *ri, const char **name, const char **clause)
+{
+    const xqtb_repetition *r = &ri->r;
+    if (ri->rules == XQTB_RULES_NONE) {
+        *name = "rules_none";
+        *clause = "under rule set none every repetition is a draw";
+    } else if (r->by_rule == XQTB_BY_PERPETUAL_CHECK) {
+        *name = "perpetual_check";
+        *clause = "clause 1: a side that checks on every one of its moves while the other does not loses";
+    } else if (r->checks_all[0] && r->checks_all[1]) {
+        *name = "mutual_perpetual_check";
+        *clause = "clause 1: both sides check on every move: draw";
+    } else if (r->by_rule == XQTB_BY_PERPETUAL_CHASE) {
+        *name = "perpetual_chase";
+        *clause = "clause 2: a side that chases one same piece on every one of its moves, while the other "
+                  "neither checks nor chases throughout, loses";
+    } else if (r->chases_all[0] && r->chases_all[1]) {
+        *name = "mutual_perpetual_chase";
+        *clause = "clause 2: both sides chase on every move: draw";
+    } else {
+        *name = "no_perpetual";
+        *clause = ri->rules == XQTB_RULES_CHECK
+                      ? "clause 3 (rule set check: chases count as idle): anything else is a draw"
+                      : "clause 3: anything else is a draw";
+    }
+}
+
+static const char *verdict_word(xqtb_verdict v)
+{
+    return v == XQTB_RED_LOSES ? "red_loses" : v == XQTB_BLACK_LOSES ? "black_loses" : "draw";
+}
+
+static void print_repetition(const record *rec, const repetition_info *ri, int json)
+{
+    const xqtb_repetition *r = &ri->r;
+    if (r->verdict == XQTB_NO_REPETITION) {
+        if (json)
+            printf(",\"repetition\":null");
+        else
+            printf("repetition: none (the final position did not stand before)\n");
+        return;
+    }
+    const char *name, *clause;
+    verdict_rule(ri, &name, &clause);
+    if (json) {
+        printf(",\"repetition\":{\"verdict\":\"%s\",\"rule\":\"%s\",\"clause\":\"%s\",\"rules\":\"%s\","
+               "\"first_ply\":%d,\"occurrences\":%d,\"labels\":[",
+               verdict_word(r->verdict), name, clause, rules_word(ri->rules), r->first, r->occurrences);
+        for (int k = r->first; k < rec->nmoves; k++) {
+            char mv[5];
+            xqtb_move_name(rec->moves[k], mv);
+            int red = (rec->start.side + k) % 2 == XQTB_RED;
+            printf("%s{\"ply\":%d,\"by\":\"%s\",\"move\":\"%s\",\"label\":\"%s\"}", k > r->first ? "," : "", k,
+                   red ? "red" : "black", mv, ri->label[k]);
+        }
+        printf("]}");
+        return;
+    }
+    printf("repetition: the final position stood %d times, first at ply %d; plies %d-%d repeat (rule set %s)\n",
+           r->occurrences, r->first, r->first, rec->nmoves, rules_word(ri->rules));
+    printf("verdict: %s (%s)\n",
+           r->verdict == XQTB_RED_LOSES     ? "red loses"
+           : r->verdict == XQTB_BLACK_LOSES ? "black loses"
+                                            : "draw",
+           clause);
+}
+
+/* Prints the judgement of every ply, the claim and the totals: under the
+ * move limit if `limited`, else the moves alone; then the repetition. */
+static void report(xqtb_handle *h, const record *rec, const judged pos[], int limited, const repetition_info *ri,
+                   int json)
+{
+    int limit = limited ? xqtb_limit(h) : -1, wasted[2] = {0, 0}, mistakes[2] = {0, 0};
+    if (json && limited)
         printf("{\"limit\":%d,\"rules\":\"%s\",\"plies\":[", limit, rules_word(xqtb_rules(h)));
-    else
+    else if (json)
+        printf("{\"limit\":null,\"rules\":null,\"plies\":[");
+    else if (limited)
         printf("move limit %d plies; the result of each position is for the side to move at its counter\n", limit);
+    else
+        printf("no table covers the record: the moves, and the repetition\n");
     xqtb_position q = rec->start;
     for (int ply = 0; ply <= rec->nmoves; ply++) {
         const judged *j = &pos[ply];
@@ -393,15 +541,16 @@ static void report(xqtb_handle *h, const record *rec, const judged pos[], int js
         move_verdict v = {"", 0};
         if (ply < rec->nmoves) {
             xqtb_move_name(rec->moves[ply], mv);
-            judge_move(j, &pos[ply + 1], limit, &v);
+            if (limited) judge_move(j, &pos[ply + 1], limit, &v);
             mistakes[side] += v.mistake[0] != 0;
             wasted[side] += v.wasted;
         }
         const char *moved = ply < rec->nmoves ? mv : NULL;
+        const char *label = ri->r.first >= 0 && ply >= ri->r.first && moved ? ri->label[ply] : NULL;
         if (json)
-            print_ply_json(j, fen, who, limit, moved, &v);
+            print_ply_json(j, fen, who, limit, moved, &v, label);
         else
-            print_ply_text(j, who, limit, moved, &v);
+            print_ply_text(j, who, limit, moved, &v, label);
         if (ply < rec->nmoves) xqtb_play(&q, rec->moves[ply]);
     }
     const judged *c = rec->claim_at >= 0 ? &pos[rec->claim_at] : NULL;
@@ -415,25 +564,40 @@ static void report(xqtb_handle *h, const record *rec, const judged pos[], int js
                    c->counter, valid ? "true" : "false", why);
         else
             printf("null");
-        printf(",\"mistakes\":{\"red\":%d,\"black\":%d},\"wasted\":{\"red\":%d,\"black\":%d}}\n", mistakes[0],
-               mistakes[1], wasted[0], wasted[1]);
+        if (limited)
+            printf(",\"mistakes\":{\"red\":%d,\"black\":%d},\"wasted\":{\"red\":%d,\"black\":%d}", mistakes[0],
+                   mistakes[1], wasted[0], wasted[1]);
+        else
+            printf(",\"mistakes\":null,\"wasted\":null");
+        print_repetition(rec, ri, json);
+        printf("}\n");
         return;
     }
     if (c)
         printf("claim at ply %d by %s (counter %d): %s, %s\n", c->ply, claimant, c->counter, valid ? "RIGHT" : "WRONG",
                why);
-    printf("mistakes: red %d, black %d; plies of the limit wasted: red %d, black %d\n", mistakes[0], mistakes[1],
-           wasted[0], wasted[1]);
+    if (limited)
+        printf("mistakes: red %d, black %d; plies of the limit wasted: red %d, black %d\n", mistakes[0], mistakes[1],
+               wasted[0], wasted[1]);
+    print_repetition(rec, ri, json);
 }
 
 int cmd_adjudicate(int argc, char **argv)
 {
     const char *dirs = "tables", *path = NULL;
-    int json = 0;
+    int json = 0, rules = -1;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--json"))
             json = 1;
-        else if (!strcmp(argv[i], "-d")) {
+        else if (!strcmp(argv[i], "--rules")) {
+            if (++i == argc) return cli_usage_error("adjudicate", "option --rules needs none, check or full");
+            rules = !strcmp(argv[i], "none")    ? XQTB_RULES_NONE
+                    : !strcmp(argv[i], "check") ? XQTB_RULES_CHECK
+                    : !strcmp(argv[i], "full")  ? XQTB_RULES_FULL
+                                                : -1;
+            if (rules < 0)
+                return cli_usage_error("adjudicate", "unknown rule set '%.20s' (none, check or full)", argv[i]);
+        } else if (!strcmp(argv[i], "-d")) {
             if (++i == argc) return cli_usage_error("adjudicate", "option -d needs a directory (or DIR:DIR...)");
             dirs = argv[i];
         } else if (argv[i][0] == '-' && argv[i][1])
@@ -465,8 +629,27 @@ int cmd_adjudicate(int argc, char **argv)
         return EXIT_FAILURE_IO;
     }
     static judged pos[MAX_PLIES + 1];
+    static repetition_info ri;
     rc = judge_positions(h, &rec, dirs, pos);
-    if (rc == 0) report(h, &rec, pos, json);
+    int limited = rc == 0;
+    if (rc == NOT_LIMITED) {
+        rc = 0;
+        /* the counters alone, for the report */
+        memset(pos, 0, sizeof pos);
+        xqtb_position p = rec.start;
+        int counter = rec.counter0;
+        for (int ply = 0; ply <= rec.nmoves; ply++) {
+            pos[ply].ply = ply;
+            pos[ply].counter = counter;
+            if (ply == rec.nmoves) break;
+            counter = p.board[xqtb_move_to(rec.moves[ply])] ? 0 : counter + 1;
+            xqtb_play(&p, rec.moves[ply]);
+        }
+    }
+    /* the repetition under the rule set asked for, else the tables' */
+    ri.rules = (xqtb_rule_set)(rules >= 0 ? rules : xqtb_rules(h) >= 0 ? xqtb_rules(h) : XQTB_RULES_FULL);
+    if (rc == 0) rc = judge_repetition(&rec, &ri);
+    if (rc == 0) report(h, &rec, pos, limited, &ri, json);
     xqtb_close(h);
     return rc ? rc : EXIT_ANSWER;
 }

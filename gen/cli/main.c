@@ -129,10 +129,11 @@ static const command commands[] = {
      "  --json            one JSON object instead of text\n"
      "  --line            play the best moves out to the end of the game\n"
      "  --counter N       plies since the last capture, for the move limit (default 0)\n"},
-    {"adjudicate", cmd_adjudicate, "xqtb adjudicate [-d DIR[:DIR...]] [--json] [FILE]",
-     "judge a game record under the move limit: claims, mistakes, wasted plies",
+    {"adjudicate", cmd_adjudicate, "xqtb adjudicate [-d DIR[:DIR...]] [--json] [--rules none|check|full] [FILE]",
+     "judge a game record: the move limit (claims, mistakes, wasted plies) and its final repetition",
      "  -d DIR[:DIR...]   directories searched for tables, in order (default: tables)\n"
      "  --json            one JSON object instead of text\n"
+     "  --rules SET       rule set of the repetition verdict (default: the tables', else full)\n"
      "  FILE              the record, a FEN line then the moves (default, or -: stdin)\n"},
 };
 enum { NCOMMANDS = sizeof commands / sizeof *commands };
