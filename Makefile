@@ -76,7 +76,7 @@ STATIC    = $(BUILD)/libxqtb.a
 SHARED    = $(BUILD)/libxqtb.so.$(VERSION)
 XQTB      = $(BUILD)/xqtb
 
-.PHONY: all deps build demo test test-run test-install test-tsan check bench fuzz install clean format lint
+.PHONY: all deps build demo test test-run test-install test-browser test-tsan check bench fuzz install clean format lint
 .DEFAULT_GOAL := all
 
 all: build
@@ -104,8 +104,16 @@ $(SHARED): $(LIB_OBJ) probe/xqtb.map
 	ln -sf libxqtb.so.$(VERSION) $(BUILD)/libxqtb.so.$(SOVERSION)
 	ln -sf libxqtb.so.$(VERSION) $(BUILD)/libxqtb.so
 
-$(XQTB): $(CLI_OBJ) $(GEN_OBJ) $(STATIC)
-	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+# The web explorer's page ships inside the binary (xqtb serve).
+WEB_PAGE = $(BUILD)/obj/gen/cli/web/explorer_page.o
+$(BUILD)/obj/gen/cli/web/explorer_page.c: gen/cli/web/explorer.html scripts/embed
+	@mkdir -p $(dir $@)
+	sh scripts/embed $< xqtb_explorer_page > $@
+$(WEB_PAGE): $(BUILD)/obj/gen/cli/web/explorer_page.c
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+$(XQTB): $(CLI_OBJ) $(GEN_OBJ) $(WEB_PAGE) $(STATIC)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS) -lmicrohttpd
 
 # Test binaries are compiled and linked in one step, without -MMD, so their
 # header dependencies are listed here; .SECONDARY keeps make from deleting
@@ -136,6 +144,7 @@ test: deps
 	$(MAKE) --no-print-directory lint
 	$(MAKE) --no-print-directory test-run
 	$(MAKE) --no-print-directory test-install
+	$(MAKE) --no-print-directory test-browser
 	$(MAKE) --no-print-directory SAN=1 test-run
 	$(MAKE) --no-print-directory test-tsan
 	@echo "all test suites passed"
@@ -152,6 +161,10 @@ test-tsan: deps
 # `make install` into a scratch prefix, then scripts/example_probe.c built
 # against it with pkg-config (shared and static) and run on a KRK table.
 INSTALL_CHECK = $(BUILD)/install-check
+# The web explorer in headless Chromium (skipped, saying so, without it).
+test-browser: build
+	sh tests/browser_check.sh $(abspath $(XQTB)) $(abspath $(BUILD))/browser-check
+
 test-install: build
 	rm -rf $(INSTALL_CHECK) && mkdir -p $(INSTALL_CHECK)
 	$(MAKE) --no-print-directory install PREFIX=$(abspath $(INSTALL_CHECK))/prefix
@@ -173,6 +186,7 @@ bench: deps build
 	@sh scripts/bench-check $(XQTB)
 	@sh scripts/bench-index $(XQTB)
 	@sh scripts/bench-parallel $(BUILD)
+	@sh scripts/bench-serve $(BUILD)
 
 # libFuzzer targets (clang).  FUZZ_SECONDS bounds each run.  The corpus
 # grows in build-fuzz/corpus-NAME; tests/fuzz/seeds/NAME seeds it, and

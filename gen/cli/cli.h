@@ -8,7 +8,10 @@
 #ifndef XQ_CLI_H
 #define XQ_CLI_H
 
+#include <stdio.h>
+
 #include "material.h"
+#include "xqtb.h"
 
 enum { EXIT_ANSWER = 0, EXIT_NO_ANSWER = 1, EXIT_BAD_INPUT = 2, EXIT_FAILURE_IO = 3 };
 
@@ -27,6 +30,7 @@ int cmd_check(int argc, char **argv);
 int cmd_sets(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
 int cmd_export(int argc, char **argv);
+int cmd_serve(int argc, char **argv);
 
 /* Prints "xqtb CMD: message" to stderr and returns EXIT_BAD_INPUT. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -37,5 +41,15 @@ long cli_parse_uint(const char *s, long max);
  * as "KRKNAA.xqd", with its canonical material in *m and name; -1 for any
  * other file (another extension, or a name not in canonical form). */
 int cli_table_file(const char *file, xq_material *m, char name[XQ_MATERIAL_MAX]);
+
+/* probe --json's object for pos at counter (no newline): its value r, its
+ * n root moves mv, and the line of nline moves if line is not NULL. */
+void cli_probe_json(FILE *out, xqtb_handle *h, const xqtb_position *pos, int counter, const xqtb_result *r,
+                    const xqtb_root_move *mv, int n, const uint16_t *line, int nline);
+
+/* stats --json's object for material m from the raw table in dir (no
+ * newline).  Returns 0, or -1 with the reason in err (the table missing
+ * or damaged, out of memory). */
+int cli_stats_json(FILE *out, const char *dir, const xq_material *m, char err[XQ_ERR_MAX]);
 
 #endif

@@ -129,6 +129,11 @@ static const command commands[] = {
      "  --json            one JSON object instead of text\n"
      "  --line            play the best moves out to the end of the game\n"
      "  --counter N       plies since the last capture, for the move limit (default 0)\n"},
+    {"serve", cmd_serve, "xqtb serve [-d DIR[:DIR...]] [--listen HOST:PORT] [-t N]",
+     "the web explorer: a page and a JSON API over HTTP, until interrupted",
+     "  -d DIR[:DIR...]   directories searched for tables, in order (default: tables)\n"
+     "  --listen HOST:PORT  address to listen on (default 127.0.0.1:8080; port 0: any free one)\n"
+     "  -t N              threads answering requests (default: the processors, 2-16)\n"},
     {"adjudicate", cmd_adjudicate, "xqtb adjudicate [-d DIR[:DIR...]] [--json] [--rules none|check|full] [FILE]",
      "judge a game record: the move limit (claims, mistakes, wasted plies) and its final repetition",
      "  -d DIR[:DIR...]   directories searched for tables, in order (default: tables)\n"

@@ -128,21 +128,52 @@ static int best_line(xqtb_handle *h, const xqtb_position *start, int counter, ui
 
 /* "wdl", "dtm", "dtc", "by_rule" and "order" members of a JSON value;
  * wdl is the five-valued result when the tables have a move limit. */
-static void print_json_value(int limit, int wdl, int wdl5, int dtm, int dtc, int by_rule, int order)
+static void print_json_value(FILE *out, int limit, int wdl, int wdl5, int dtm, int dtc, int by_rule, int order)
 {
-    printf("\"wdl\":\"%s\",", limit > 0 ? wdl5_word(wdl5) : wdl_word(wdl));
+    fprintf(out, "\"wdl\":\"%s\",", limit > 0 ? wdl5_word(wdl5) : wdl_word(wdl));
     if (dtm == XQTB_NO_DISTANCE)
-        printf("\"dtm\":null,");
+        fprintf(out, "\"dtm\":null,");
     else
-        printf("\"dtm\":%d,", dtm);
+        fprintf(out, "\"dtm\":%d,", dtm);
     if (dtc >= 0)
-        printf("\"dtc\":%d,", dtc);
+        fprintf(out, "\"dtc\":%d,", dtc);
     else
-        printf("\"dtc\":null,");
+        fprintf(out, "\"dtc\":null,");
     if (by_rule)
-        printf("\"by_rule\":\"%s\",\"order\":%d", rule_word(by_rule), order);
+        fprintf(out, "\"by_rule\":\"%s\",\"order\":%d", rule_word(by_rule), order);
     else
-        printf("\"by_rule\":null");
+        fprintf(out, "\"by_rule\":null");
+}
+
+void cli_probe_json(FILE *out, xqtb_handle *h, const xqtb_position *pos, int counter, const xqtb_result *res,
+                    const xqtb_root_move *mv, int n, const uint16_t *line, int nline)
+{
+    char canon[XQTB_FEN_MAX], material[40];
+    int limit = xqtb_limit(h);
+    xqtb_position_to_fen(pos, canon);
+    xqtb_material_name(pos, material);
+    fprintf(out, "{\"fen\":\"%s\",\"material\":\"%s\",\"rules\":\"%s\",\"limit\":%d,\"counter\":%d,", canon, material,
+            rules_word(xqtb_rules(h)), limit, counter);
+    print_json_value(out, limit, res->wdl, res->wdl5, res->dtm, res->dtc, res->by_rule, res->order);
+    fprintf(out, ",\"moves\":[");
+    for (int i = 0; i < n; i++) {
+        char name[5];
+        xqtb_move_name(mv[i].move, name);
+        fprintf(out, "%s{\"move\":\"%.4s\",", i ? "," : "", name);
+        print_json_value(out, limit, mv[i].wdl, mv[i].wdl5, mv[i].dtm, mv[i].dtc, mv[i].by_rule, mv[i].order);
+        fprintf(out, "}");
+    }
+    fprintf(out, "]");
+    if (line) {
+        fprintf(out, ",\"line\":[");
+        for (int i = 0; i < nline; i++) {
+            char name[5];
+            xqtb_move_name(line[i], name);
+            fprintf(out, "%s\"%.4s\"", i ? "," : "", name);
+        }
+        fprintf(out, "]");
+    }
+    fprintf(out, "}");
 }
 
 /* What the move limit makes of a result, for the text output. */
@@ -226,28 +257,8 @@ int cmd_probe(int argc, char **argv)
     xqtb_position_to_fen(&pos, canon);
     xqtb_material_name(&pos, material);
     if (json) {
-        printf("{\"fen\":\"%s\",\"material\":\"%s\",\"rules\":\"%s\",\"limit\":%d,\"counter\":%d,", canon, material,
-               rules_word(xqtb_rules(h)), limit, counter);
-        print_json_value(limit, wdl, res.wdl5, dtm, res.dtc, res.by_rule, res.order);
-        printf(",\"moves\":[");
-        for (int i = 0; i < n; i++) {
-            char name[5];
-            xqtb_move_name(mv[i].move, name);
-            printf("%s{\"move\":\"%.4s\",", i ? "," : "", name);
-            print_json_value(limit, mv[i].wdl, mv[i].wdl5, mv[i].dtm, mv[i].dtc, mv[i].by_rule, mv[i].order);
-            printf("}");
-        }
-        printf("]");
-        if (want_line) {
-            printf(",\"line\":[");
-            for (int i = 0; i < nline; i++) {
-                char name[5];
-                xqtb_move_name(line[i], name);
-                printf("%s\"%.4s\"", i ? "," : "", name);
-            }
-            printf("]");
-        }
-        printf("}\n");
+        cli_probe_json(stdout, h, &pos, counter, &res, mv, n, want_line ? line : NULL, nline);
+        printf("\n");
     } else {
         printf("%s  %s  (repetition rules: %s)\n%s to move: ", canon, material, rules_word(xqtb_rules(h)),
                pos.side == XQTB_RED ? "red" : "black");

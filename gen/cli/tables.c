@@ -90,66 +90,67 @@ static void print_stats_text(const char *dir, const tb_table *t, const tb_stats 
                    (unsigned long long)st->side[0].hist[d], (unsigned long long)st->side[1].hist[d]);
 }
 
-static void print_longest_json(const char *key, int dtm, const char *fen)
+static void print_longest_json(FILE *out, const char *key, int dtm, const char *fen)
 {
     if (dtm < 0)
-        printf("\"%s\":null", key);
+        fprintf(out, "\"%s\":null", key);
     else
-        printf("\"%s\":{\"dtm\":%d,\"fen\":\"%s\"}", key, dtm, fen);
+        fprintf(out, "\"%s\":{\"dtm\":%d,\"fen\":\"%s\"}", key, dtm, fen);
 }
 
 /* The stats of one table as a JSON object, without a newline; `named`
  * (0 or 1) adds whether a set names the table or only needs it, -1 not. */
-static void print_stats_json(const char *dir, const tb_table *t, const tb_stats *st, int named)
+static void print_stats_json(FILE *out, const char *dir, const tb_table *t, const tb_stats *st, int named)
 {
     char name[XQ_MATERIAL_MAX];
     xq_material_name(&t->mat, name);
     uint64_t used = st->side[0].entries + st->side[1].entries;
-    printf("{\"material\":\"%s\",\"rules\":\"%s\",\"index_size\":%llu,\"index_efficiency\":%.4f", name,
-           xq_rules_name(st->rules), (unsigned long long)st->index_size,
-           st->index_size ? (double)used / (2.0 * (double)st->index_size) : 0.0);
+    fprintf(out, "{\"material\":\"%s\",\"rules\":\"%s\",\"index_size\":%llu,\"index_efficiency\":%.4f", name,
+            xq_rules_name(st->rules), (unsigned long long)st->index_size,
+            st->index_size ? (double)used / (2.0 * (double)st->index_size) : 0.0);
     uint64_t wb, db, cb, legal = st->side[0].legal + st->side[1].legal;
     compressed_sizes(dir, &t->mat, &wb, &db, &cb);
-    printf(",\"limit\":%d,\"wdl_bytes\":%llu,\"dtm_bytes\":%llu,\"dtc_bytes\":%llu,\"wdl_bits_per_position\":%.4f,"
-           "\"dtm_bits_per_position\":%.4f,\"dtc_bits_per_position\":%.4f",
-           t->limit, (unsigned long long)wb, (unsigned long long)db, (unsigned long long)cb, bits_per(wb, legal),
-           bits_per(db, legal), bits_per(cb, legal));
+    fprintf(out,
+            ",\"limit\":%d,\"wdl_bytes\":%llu,\"dtm_bytes\":%llu,\"dtc_bytes\":%llu,\"wdl_bits_per_position\":%.4f,"
+            "\"dtm_bits_per_position\":%.4f,\"dtc_bits_per_position\":%.4f",
+            t->limit, (unsigned long long)wb, (unsigned long long)db, (unsigned long long)cb, bits_per(wb, legal),
+            bits_per(db, legal), bits_per(cb, legal));
     for (int s = 0; s < 2; s++) {
         const tb_side_stats *ss = &st->side[s];
-        printf(",\"%s\":{\"legal\":%llu,\"win\":%llu,\"draw\":%llu,\"loss\":%llu,", s ? "black" : "red",
-               (unsigned long long)ss->legal, (unsigned long long)ss->win, (unsigned long long)ss->draw,
-               (unsigned long long)ss->loss);
-        print_longest_json("longest_win", ss->longest_win, ss->longest_win_fen);
-        printf(",");
-        print_longest_json("longest_loss", ss->longest_loss, ss->longest_loss_fen);
-        printf(",\"by_rule\":{");
+        fprintf(out, ",\"%s\":{\"legal\":%llu,\"win\":%llu,\"draw\":%llu,\"loss\":%llu,", s ? "black" : "red",
+                (unsigned long long)ss->legal, (unsigned long long)ss->win, (unsigned long long)ss->draw,
+                (unsigned long long)ss->loss);
+        print_longest_json(out, "longest_win", ss->longest_win, ss->longest_win_fen);
+        fprintf(out, ",");
+        print_longest_json(out, "longest_loss", ss->longest_loss, ss->longest_loss_fen);
+        fprintf(out, ",\"by_rule\":{");
         static const char *const by[2] = {"perpetual_check", "perpetual_chase"};
         for (int k = 0; k < 2; k++) {
-            printf("%s\"%s\":{\"win\":%llu,\"loss\":%llu,\"win_example\":", k ? "," : "", by[k],
-                   (unsigned long long)ss->ruled_win[k], (unsigned long long)ss->ruled_loss[k]);
+            fprintf(out, "%s\"%s\":{\"win\":%llu,\"loss\":%llu,\"win_example\":", k ? "," : "", by[k],
+                    (unsigned long long)ss->ruled_win[k], (unsigned long long)ss->ruled_loss[k]);
             if (ss->ruled_win[k])
-                printf("\"%s\"", ss->ruled_win_fen[k]);
+                fprintf(out, "\"%s\"", ss->ruled_win_fen[k]);
             else
-                printf("null");
-            printf(",\"loss_example\":");
+                fprintf(out, "null");
+            fprintf(out, ",\"loss_example\":");
             if (ss->ruled_loss[k])
-                printf("\"%s\"", ss->ruled_loss_fen[k]);
+                fprintf(out, "\"%s\"", ss->ruled_loss_fen[k]);
             else
-                printf("null");
-            printf("}");
+                fprintf(out, "null");
+            fprintf(out, "}");
         }
-        printf(",\"max_order\":%d}", ss->max_order);
-        printf(",\"histogram\":{");
+        fprintf(out, ",\"max_order\":%d}", ss->max_order);
+        fprintf(out, ",\"histogram\":{");
         int first = 1;
         for (int d = 0; d < TB_HIST_MAX; d++)
             if (ss->hist[d]) {
-                printf("%s\"%d\":%llu", first ? "" : ",", d, (unsigned long long)ss->hist[d]);
+                fprintf(out, "%s\"%d\":%llu", first ? "" : ",", d, (unsigned long long)ss->hist[d]);
                 first = 0;
             }
-        printf("}}");
+        fprintf(out, "}}");
     }
-    if (named >= 0) printf(",\"named\":%s", named ? "true" : "false");
-    printf("}");
+    if (named >= 0) fprintf(out, ",\"named\":%s", named ? "true" : "false");
+    fprintf(out, "}");
 }
 
 /* Loads the raw table of m from dir and prints its statistics (JSON, or
@@ -162,10 +163,21 @@ static int show_stats(const char *cmd, const char *dir, const xq_material *m, in
     tb_stats st;
     tb_compute_stats(t, &st);
     if (json) {
-        print_stats_json(dir, t, &st, -1);
+        print_stats_json(stdout, dir, t, &st, -1);
         printf("\n");
     } else
         print_stats_text(dir, t, &st, histogram);
+    tb_table_free(t);
+    return 0;
+}
+
+int cli_stats_json(FILE *out, const char *dir, const xq_material *m, char err[XQ_ERR_MAX])
+{
+    tb_table *t = tb_raw_read(dir, m, err);
+    if (!t) return -1;
+    tb_stats st;
+    tb_compute_stats(t, &st);
+    print_stats_json(out, dir, t, &st, -1);
     tb_table_free(t);
     return 0;
 }
@@ -280,7 +292,7 @@ int stats_set(const table_args *a)
         bytes += wb + db + cb;
         if (a->json) {
             printf("%s\n", first ? "" : ",");
-            print_stats_json(a->dir, t, &st, l.m[i].target);
+            print_stats_json(stdout, a->dir, t, &st, l.m[i].target);
         } else {
             print_set_row(a->dir, t, &st, l.m[i].target);
         }
