@@ -115,6 +115,23 @@ static enum MHD_Result json_answer(struct MHD_Connection *c, char *body, size_t 
     return answer(c, MHD_HTTP_OK, "application/json", body, len, MHD_RESPMEM_MUST_FREE);
 }
 
+/* The next directory of a colon-separated list into dir: *p moves past
+ * it.  Returns 0 at the end; empty entries and names too long are skipped. */
+static int next_dir(const char **p, char dir[4096])
+{
+    while (*p) {
+        const char *d = *p, *colon = strchr(d, ':');
+        size_t dl = colon ? (size_t)(colon - d) : strlen(d);
+        *p = colon ? colon + 1 : NULL;
+        if (dl > 0 && dl < 4096) {
+            memcpy(dir, d, dl);
+            dir[dl] = 0;
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* ---- /api/probe?fen=FEN[&counter=N] */
 
 static const char *pv_end_word(xqtb_pv_end e)
@@ -188,25 +205,18 @@ static enum MHD_Result api_stats(server *sv, struct MHD_Connection *c, const cha
     char *body = NULL;
     size_t len = 0;
     int found = 0;
-    for (const char *d = sv->dirs; !found;) {
-        const char *colon = strchr(d, ':');
-        size_t dl = colon ? (size_t)(colon - d) : strlen(d);
-        char dir[4096];
-        if (dl > 0 && dl < sizeof dir) {
-            memcpy(dir, d, dl);
-            dir[dl] = 0;
-            FILE *out = open_memstream(&body, &len);
-            if (!out) break;
-            found = cli_stats_json(out, dir, &m, err) == 0;
-            fputc('\n', out);
-            if (fclose(out)) found = 0;
-            if (!found) {
-                free(body);
-                body = NULL;
-            }
+    const char *next = sv->dirs;
+    char dir[4096];
+    while (!found && next_dir(&next, dir)) {
+        FILE *out = open_memstream(&body, &len);
+        if (!out) break;
+        found = cli_stats_json(out, dir, &m, err) == 0;
+        fputc('\n', out);
+        if (fclose(out)) found = 0;
+        if (!found) {
+            free(body);
+            body = NULL;
         }
-        if (!colon) break;
-        d = colon + 1;
     }
     if (found) {
         stats_entry *e = &sv->stats[sv->nstats < STATS_CACHE ? sv->nstats++ : sv->next_evict++ % STATS_CACHE];
@@ -245,31 +255,24 @@ static char *make_tables_json(xqtb_handle *h, const char *dirs)
     row *rows = calloc(MAX_TABLES, sizeof *rows);
     if (!rows) return NULL;
     int n = 0;
-    for (const char *d = dirs;;) {
-        const char *colon = strchr(d, ':');
-        size_t dl = colon ? (size_t)(colon - d) : strlen(d);
-        char dir[4096];
-        if (dl > 0 && dl < sizeof dir) {
-            memcpy(dir, d, dl);
-            dir[dl] = 0;
-            DIR *dp = opendir(dir);
-            for (struct dirent *e; dp && (e = readdir(dp)) != NULL;) {
-                xq_material m;
-                char name[XQ_MATERIAL_MAX];
-                int kind = cli_table_file(e->d_name, &m, name);
-                if (kind < 0) continue;
-                int i = 0;
-                while (i < n && strcmp(rows[i].name, name)) i++;
-                if (i == n) {
-                    if (n == MAX_TABLES) continue;
-                    snprintf(rows[n++].name, sizeof rows->name, "%s", name);
-                }
-                rows[i].kinds |= 1 << kind;
+    const char *next = dirs;
+    char dir[4096];
+    while (next_dir(&next, dir)) {
+        DIR *dp = opendir(dir);
+        for (struct dirent *e; dp && (e = readdir(dp)) != NULL;) {
+            xq_material m;
+            char name[XQ_MATERIAL_MAX];
+            int kind = cli_table_file(e->d_name, &m, name);
+            if (kind < 0) continue;
+            int i = 0;
+            while (i < n && strcmp(rows[i].name, name)) i++;
+            if (i == n) {
+                if (n == MAX_TABLES) continue;
+                snprintf(rows[n++].name, sizeof rows->name, "%s", name);
             }
-            if (dp) closedir(dp);
+            rows[i].kinds |= 1 << kind;
         }
-        if (!colon) break;
-        d = colon + 1;
+        if (dp) closedir(dp);
     }
     qsort(rows, (size_t)n, sizeof *rows, by_size);
     char *body = NULL;
