@@ -1,10 +1,10 @@
 #!/bin/sh
 # browser_check.sh - the web explorer in a real browser: headless Chromium
 # loads the page from `xqtb serve` over a freshly generated KRKNAA, plays
-# the best move by clicking its piece and its destination on the board (the
-# page's #selftest mode dispatches the pointer events a user's clicks make
-# and reports what the page then shows), checks the values shown before and
-# after, and takes a screenshot that must be a full-size, non-blank PNG.
+# the best move by clicking its piece and its destination on the board and
+# the reply by dragging a piece (the page's #selftest mode dispatches the
+# pointer events a user's clicks and drags make and reports what the page
+# then shows), checks the values shown before and after each, and takes a screenshot that must be a full-size, non-blank PNG.
 # Run by `make test-browser` (part of `make test`); skipped, saying so,
 # where Chromium is not installed.
 #
@@ -47,7 +47,8 @@ result=$(grep -o 'SELFTEST {.*}' "$work/dom.html" | head -1)
 [ -n "$result" ] || fail "the page's self-test left no result (see $work/dom.html)"
 for want in '"ok":true' \
     '"value":"Red to move: win, mate in 73 · DTC 51","moves":8,"best":"d2d1"' \
-    '"after":{"fen":"3aR4/3na4/5k3/9/9/9/9/9/3K5/9 b - - 1 1","value":"Black to move: loss, mate in 72 · DTC 50"'; do
+    '"after":{"fen":"3aR4/3na4/5k3/9/9/9/9/9/3K5/9 b - - 1 1","value":"Black to move: loss, mate in 72 · DTC 50"' \
+    '"dragged":{"move":"f7f8","fen":"3aR4/3nak3/9/9/9/9/9/9/3K5/9 w - - 2 2","value":"Red to move: win, mate in 71 · DTC 49"}'; do
     case $result in
     *"$want"*) ;;
     *) fail "expected $want in the page's result: $result" ;;
@@ -67,5 +68,5 @@ size=$(wc -c <"$work/explorer.png")
 # a blank page of that size compresses to a few KB; the board, the moves
 # and the histogram take over 60 KB
 [ "$size" -gt 60000 ] || fail "the screenshot looks blank ($size bytes)"
-echo "browser check: the page played $(echo "$result" | sed -n 's/.*"best":"\([a-i0-9]*\)".*/\1/p') by clicks" \
+echo "browser check: the page played $(echo "$result" | sed -n 's/.*"best":"\([a-i0-9]*\)".*/\1/p') by clicks and f7f8 by a drag" \
     "and showed the values; screenshot $dims, $size bytes: $work/explorer.png"
