@@ -256,6 +256,7 @@ static const struct {
     {"check", {"-d", "--deep", "-q"}},
     {"probe", {"-d", "--json", "--line", "--counter"}},
     {"adjudicate", {"-d", "--json", "--rules"}},
+    {"serve", {"-d", "--listen", "-t"}},
 };
 enum { NCOMMANDS = sizeof commands / sizeof *commands };
 

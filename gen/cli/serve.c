@@ -414,8 +414,10 @@ int cmd_serve(int argc, char **argv)
                 listen = v;
             else if ((threads = cli_parse_uint(v, 256)) < 1)
                 return cli_usage_error("serve", "-t needs a number of threads 1-256, not '%.20s'", v);
-        } else
-            return cli_usage_error("serve", "unknown argument '%.40s' (see xqtb serve --help)", argv[i]);
+        } else if (argv[i][0] == '-')
+            return cli_usage_error("serve", "unknown option '%.40s' (see xqtb serve --help)", argv[i]);
+        else
+            return cli_usage_error("serve", "unexpected argument '%.40s': serve takes options only", argv[i]);
     }
     struct sockaddr_in addr;
     if (parse_listen(listen, &addr))
