@@ -24,41 +24,44 @@ static void gen_slider(const xq_board *b, int from, int us, bool cannon, xq_move
     }
 }
 
-int xq_gen_pseudo(const xq_board *b, xq_move *list)
+int xq_gen_piece(const xq_board *b, int from, xq_move *list)
 {
     xq_move *l = list;
-    int us = b->side;
-    xq_mask m = b->occ[us];
+    int us = colour_of(b->sq[from]);
 #define TARGET_OK(t) (!b->sq[t] || colour_of(b->sq[t]) != us)
-    while (m) {
-        int from = mask_pop_lsb(&m);
-        switch (kind_of(b->sq[from])) {
-        case KING:
-            for (const uint8_t *t = xq_geo.king[from]; *t != XQ_END; t++)
-                if (TARGET_OK(*t)) add(&l, from, *t);
-            break;
-        case ADVISOR:
-            for (const uint8_t *t = xq_geo.advisor[from]; *t != XQ_END; t++)
-                if (TARGET_OK(*t)) add(&l, from, *t);
-            break;
-        case ELEPHANT:
-            for (const xq_step *e = xq_geo.elephant[from]; e->to != XQ_END; e++)
-                if (!b->sq[e->block] && TARGET_OK(e->to)) add(&l, from, e->to);
-            break;
-        case HORSE:
-            for (const xq_step *h = xq_geo.horse[from]; h->to != XQ_END; h++)
-                if (!b->sq[h->block] && TARGET_OK(h->to)) add(&l, from, h->to);
-            break;
-        case ROOK: gen_slider(b, from, us, false, &l); break;
-        case CANNON: gen_slider(b, from, us, true, &l); break;
-        case PAWN:
-            for (const uint8_t *t = xq_geo.pawn[us][from]; *t != XQ_END; t++)
-                if (TARGET_OK(*t)) add(&l, from, *t);
-            break;
-        }
+    switch (kind_of(b->sq[from])) {
+    case KING:
+        for (const uint8_t *t = xq_geo.king[from]; *t != XQ_END; t++)
+            if (TARGET_OK(*t)) add(&l, from, *t);
+        break;
+    case ADVISOR:
+        for (const uint8_t *t = xq_geo.advisor[from]; *t != XQ_END; t++)
+            if (TARGET_OK(*t)) add(&l, from, *t);
+        break;
+    case ELEPHANT:
+        for (const xq_step *e = xq_geo.elephant[from]; e->to != XQ_END; e++)
+            if (!b->sq[e->block] && TARGET_OK(e->to)) add(&l, from, e->to);
+        break;
+    case HORSE:
+        for (const xq_step *h = xq_geo.horse[from]; h->to != XQ_END; h++)
+            if (!b->sq[h->block] && TARGET_OK(h->to)) add(&l, from, h->to);
+        break;
+    case ROOK: gen_slider(b, from, us, false, &l); break;
+    case CANNON: gen_slider(b, from, us, true, &l); break;
+    case PAWN:
+        for (const uint8_t *t = xq_geo.pawn[us][from]; *t != XQ_END; t++)
+            if (TARGET_OK(*t)) add(&l, from, *t);
+        break;
     }
 #undef TARGET_OK
     return (int)(l - list);
+}
+
+int xq_gen_pseudo(const xq_board *b, xq_move *list)
+{
+    int n = 0;
+    for (xq_mask m = b->occ[b->side]; m;) n += xq_gen_piece(b, mask_pop_lsb(&m), list + n);
+    return n;
 }
 
 bool xq_move_is_legal(xq_board *b, xq_move m)

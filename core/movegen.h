@@ -10,6 +10,12 @@
  * kings may face).  Returns the count. */
 int xq_gen_pseudo(const xq_board *b, xq_move *list);
 
+/* Pseudo-legal moves of the piece on square from (it must hold one), in
+ * the order xq_gen_pseudo lists them: xq_gen_pseudo is this, piece by
+ * piece from the lowest square.  For callers that may stop after the
+ * first few moves. */
+int xq_gen_piece(const xq_board *b, int from, xq_move *list);
+
 /* Legal moves of the side to move.  The board is restored before return.
  * A side with no legal move has lost: checkmate and stalemate alike. */
 int xq_gen_legal(xq_board *b, xq_move *list);
