@@ -221,6 +221,7 @@ int tb_symbol_stream(const tb_table *t, int kind, int side, uint32_t block_entri
 typedef struct {
     const symbol_coder *coder;
     uint32_t block_entries, blocks; /* per side */
+    uint32_t every;                 /* compress blocks k % blocks % every == 0 only (1: all) */
     int codec, level;
     uint8_t **data; /* compressed block k */
     uint32_t *size;
@@ -265,6 +266,7 @@ static void compress_blocks(void *arg, uint64_t begin, uint64_t end, int thread)
     uint8_t *raw = malloc(raw_cap);
     size_t bound = (size_t)compressed_bound(j->codec, raw_cap);
     for (uint64_t k = begin; k < end; k++) {
+        if (k % j->blocks % j->every) continue;
         int side = (int)(k / j->blocks);
         uint64_t first = (k % j->blocks) * j->block_entries;
         uint64_t n = t->ix.size - first < j->block_entries ? t->ix.size - first : j->block_entries;
@@ -317,10 +319,12 @@ static void kind_blocks_free(kind_blocks *kb)
     memset(kb, 0, sizeof *kb);
 }
 
-/* Encodes and compresses every block of one kind, `searched` side to move
- * (or -1) holding XQF_SEARCH where it may. */
+/* Encodes and compresses the blocks of one kind, `searched` side to move
+ * (or -1) holding XQF_SEARCH where it may: every block, or with every > 1
+ * a sample (one block in `every` at the same places on both sides), whose
+ * sizes side_bytes then sums. */
 static int build_kind(const tb_table *t, int kind, int searched, uint8_t *const *found, uint32_t block_entries,
-                      int codec, int level, int threads, kind_blocks *kb, char err[XQ_ERR_MAX])
+                      uint32_t every, int codec, int level, int threads, kind_blocks *kb, char err[XQ_ERR_MAX])
 {
     memset(kb, 0, sizeof *kb);
     kb->coder = malloc(sizeof *kb->coder);
@@ -335,6 +339,7 @@ static int build_kind(const tb_table *t, int kind, int searched, uint8_t *const 
     kb->job = (block_job){.coder = kb->coder,
                           .block_entries = block_entries,
                           .blocks = kb->blocks,
+                          .every = every,
                           .codec = codec,
                           .level = level,
                           .data = calloc(nblocks, sizeof(uint8_t *)),
@@ -417,30 +422,37 @@ static int write_kind_file(const tb_table *t, const char *dir, int kind, uint32_
     return rc;
 }
 
+/* Blocks per side from which the searched side is chosen: enough that
+ * the sample's sizes rank the two choices as the whole files do (measured
+ * in docs/BENCHMARKS.md, "Choosing the searched side"), few enough that
+ * the choice costs a fraction of the file. */
+enum { SIDE_SAMPLE_BLOCKS = 256 };
+
 /* Writes the file of one kind.  searched: TB_SEARCH_* (WDL: none).  With
- * TB_SEARCH_AUTO both sides are tried as the searched one and the smaller
- * file is written: which side stores less depends on the material (the
- * side with fewer results of the rulings the search cannot find, and
- * otherwise the side whose distances vary more). */
+ * TB_SEARCH_AUTO the side searched is the one whose file comes out
+ * smaller on a sample of its blocks, the same blocks for both choices
+ * (which side stores less depends on the material: the side with fewer
+ * results of the rulings the search cannot find, and otherwise the side
+ * whose distances vary more).  The choice depends on the table alone, so
+ * the file does not depend on the thread count. */
 static int write_kind(const tb_table *t, const char *dir, int kind, int searched, uint8_t *const *found,
                       uint32_t block_entries, int codec, int level, int threads, uint64_t *file_bytes,
                       uint64_t *raw_bytes, char err[XQ_ERR_MAX])
 {
-    int side = searched == TB_SEARCH_RED ? 0 : searched == TB_SEARCH_BLACK ? 1 : -1, built = 0;
+    int side = searched == TB_SEARCH_RED ? 0 : searched == TB_SEARCH_BLACK ? 1 : -1;
     if (kind == XQF_KIND_WDL) side = -1;
     kind_blocks kb;
     if (kind != XQF_KIND_WDL && searched == TB_SEARCH_AUTO) {
-        /* red first; black kept only if strictly smaller, else red built
-         * again (two sets of blocks are never held at once) */
-        if (build_kind(t, kind, 0, found, block_entries, codec, level, threads, &kb, err)) return -1;
-        uint64_t red = kb.side_bytes[0] + kb.side_bytes[1];
-        kind_blocks_free(&kb);
-        if (build_kind(t, kind, 1, found, block_entries, codec, level, threads, &kb, err)) return -1;
-        built = kb.side_bytes[0] + kb.side_bytes[1] < red;
-        if (!built) kind_blocks_free(&kb);
-        side = built ? 1 : 0;
+        uint64_t blocks = (t->ix.size + block_entries - 1) / block_entries, bytes[2];
+        uint32_t every = blocks > SIDE_SAMPLE_BLOCKS ? (uint32_t)(blocks / SIDE_SAMPLE_BLOCKS) : 1;
+        for (int s = 0; s < 2; s++) {
+            if (build_kind(t, kind, s, found, block_entries, every, codec, level, threads, &kb, err)) return -1;
+            bytes[s] = kb.side_bytes[0] + kb.side_bytes[1];
+            kind_blocks_free(&kb);
+        }
+        side = bytes[1] < bytes[0];
     }
-    if (!built && build_kind(t, kind, side, found, block_entries, codec, level, threads, &kb, err)) return -1;
+    if (build_kind(t, kind, side, found, block_entries, 1, codec, level, threads, &kb, err)) return -1;
     int rc = write_kind_file(t, dir, kind, block_entries, codec, &kb, file_bytes, raw_bytes, err);
     kind_blocks_free(&kb);
     return rc;
