@@ -57,17 +57,12 @@ static inline void note_code(retro_ctx *c, int thread, unsigned code)
     if (code > c->max_code[thread]) c->max_code[thread] = code;
 }
 
-/* Cell code of the position reached by legal move m from b: in the table
- * itself for quiet moves, in a subtable for captures (the opponent's view). */
-static unsigned successor_code(const tb_table *t, xq_board *b, const xq_index_site *site, xq_move m)
+/* Cell code of the position reached by pseudo-legal move m from b: in the
+ * table itself for quiet moves, in a subtable for captures (the opponent's
+ * view); CELL_ILLEGAL if m is illegal. */
+static inline unsigned successor_code(const tb_table *t, xq_board *b, const xq_index_site *site, xq_move m)
 {
-    if (!b->sq[move_to(m)])
-        return cell_get(t->cells[b->side ^ 1], t->width, xq_index_after_site_move(&t->ix, site, b, m));
-    xq_undo u;
-    xq_make_move(b, m, &u);
-    unsigned code = tb_capture_cell(t, u.captured, b);
-    xq_unmake_move(b, m, &u);
-    return code;
+    return tb_successor_cell_at(t, b, site, m, NULL);
 }
 
 /* ---- initial passes -----------------------------------------------------

@@ -27,20 +27,34 @@
 #include "movegen.h"
 #include "parallel.h"
 
-unsigned tb_ruled_by_search(const tb_table *t, xq_board *b)
+/* The search from entry site, decoded into b (b->side to move): moves are
+ * generated pseudo-legal and the illegal ones skipped by their cells. */
+static unsigned ruled_by_search_at(const tb_table *t, xq_board *b, const xq_index_site *site)
 {
     xq_move list[XQ_MAX_MOVES];
-    int n = xq_gen_legal(b, list);
+    int n = xq_gen_pseudo(b, list);
     xqf_dtm_search acc;
     xqf_dtm_search_init(&acc);
     for (int i = 0; i < n; i++) {
-        unsigned r, cell = tb_successor_cell(t, b, list[i], &r);
+        unsigned r, cell = tb_successor_cell_at(t, b, site, list[i], &r);
+        if (cell == CELL_ILLEGAL) continue; /* an illegal move */
         /* the successor's DTM-map value, as the file stores it */
         xqf_dtm_search_add(&acc, r != RULED_NONE ? XQF_DTM_RULED | r : cell == CELL_DRAW ? XQF_DTM_DRAW : cell);
     }
     unsigned v;
     if (xqf_dtm_search_result(&acc, &v) || v == XQF_DTM_DRAW || !(v & XQF_DTM_RULED)) return RULED_NONE;
     return v & 0xFF;
+}
+
+unsigned tb_ruled_by_search(const tb_table *t, xq_board *b)
+{
+    uint64_t i = xq_index_encode(&t->ix, b, 0);
+    if (i == XQ_INDEX_NONE) return RULED_NONE;
+    xq_board d;
+    xq_index_site site;
+    xq_index_decode_at(&t->ix, i, &d, &site);
+    d.side = b->side;
+    return ruled_by_search_at(t, &d, &site);
 }
 
 typedef struct {
@@ -62,9 +76,10 @@ static void found_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
                 unsigned r = t->ruled[s][i];
                 if (r == RULED_NONE || cell_get(t->cells[s], t->width, i) != CELL_DRAW) continue;
                 xq_board b;
-                xq_index_decode(&t->ix, i, &b);
+                xq_index_site site;
+                xq_index_decode_at(&t->ix, i, &b, &site);
                 b.side = (uint8_t)s;
-                if (tb_ruled_by_search(t, &b) == r) bits |= (uint8_t)(1u << (i % 8));
+                if (ruled_by_search_at(t, &b, &site) == r) bits |= (uint8_t)(1u << (i % 8));
             }
             j->found[s][byte] = bits;
         }

@@ -140,6 +140,25 @@ unsigned tb_capture_cell(const tb_table *t, xq_piece taken, const xq_board *b)
     return i == XQ_INDEX_NONE ? CELL_ILLEGAL : cell_get(s->cells[side], s->width, i);
 }
 
+unsigned tb_successor_cell_at(const tb_table *t, xq_board *b, const xq_index_site *site, xq_move m, unsigned *ruled)
+{
+    const tb_table *s = t;
+    uint64_t i;
+    int side = b->side ^ 1;
+    if (b->sq[move_to(m)]) {
+        xq_undo u;
+        xq_make_move(b, m, &u);
+        s = tb_capture_entry(t, u.captured, b, &i, &side);
+        xq_unmake_move(b, m, &u);
+    } else {
+        /* a quiet move changes one group's rank: no board is encoded */
+        i = xq_index_after_site_move(&t->ix, site, b, m);
+    }
+    unsigned v = i == XQ_INDEX_NONE ? CELL_ILLEGAL : cell_get(s->cells[side], s->width, i);
+    if (ruled) *ruled = v == CELL_DRAW && s->ruled[0] ? s->ruled[side][i] : RULED_NONE;
+    return v;
+}
+
 unsigned tb_successor_cell(const tb_table *t, xq_board *b, xq_move m, unsigned *ruled)
 {
     xq_undo u;

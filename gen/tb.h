@@ -147,6 +147,13 @@ unsigned tb_capture_cell(const tb_table *t, xq_piece taken, const xq_board *b);
  * or the subtable a capture leads to, and in *ruled (if not NULL) its
  * ruled byte, RULED_NONE when none or when the cell is not a draw. */
 unsigned tb_successor_cell(const tb_table *t, xq_board *b, xq_move m, unsigned *ruled);
+/* The same for a pseudo-legal move m from b, the entry at site as
+ * xq_index_decode_at placed it, without encoding a board for a quiet move.
+ * CELL_ILLEGAL where m is illegal: the position it reaches, in t or a
+ * subtable, is marked illegal exactly when the mover's king is left
+ * attacked or the kings face (retro.c's first pass), so callers generate
+ * pseudo-legal moves and skip these. */
+unsigned tb_successor_cell_at(const tb_table *t, xq_board *b, const xq_index_site *site, xq_move m, unsigned *ruled);
 
 /* ---- files (rawfile.c) ---- */
 /* Path of the table of canonical material m in dir: DIR/NAME.xqtb */
