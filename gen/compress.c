@@ -442,17 +442,21 @@ static int write_kind(const tb_table *t, const char *dir, int kind, int searched
     int side = searched == TB_SEARCH_RED ? 0 : searched == TB_SEARCH_BLACK ? 1 : -1;
     if (kind == XQF_KIND_WDL) side = -1;
     kind_blocks kb;
+    int built = 0;
     if (kind != XQF_KIND_WDL && searched == TB_SEARCH_AUTO) {
         uint64_t blocks = (t->ix.size + block_entries - 1) / block_entries, bytes[2];
         uint32_t every = blocks > SIDE_SAMPLE_BLOCKS ? (uint32_t)(blocks / SIDE_SAMPLE_BLOCKS) : 1;
         for (int s = 0; s < 2; s++) {
             if (build_kind(t, kind, s, found, block_entries, every, codec, level, threads, &kb, err)) return -1;
             bytes[s] = kb.side_bytes[0] + kb.side_bytes[1];
-            kind_blocks_free(&kb);
+            /* a small table's "sample" is the whole file: black's is kept
+             * if it is the one (two sets of blocks are never held at once) */
+            built = s == 1 && every == 1 && bytes[1] < bytes[0];
+            if (!built) kind_blocks_free(&kb);
         }
         side = bytes[1] < bytes[0];
     }
-    if (build_kind(t, kind, side, found, block_entries, 1, codec, level, threads, &kb, err)) return -1;
+    if (!built && build_kind(t, kind, side, found, block_entries, 1, codec, level, threads, &kb, err)) return -1;
     int rc = write_kind_file(t, dir, kind, block_entries, codec, &kb, file_bytes, raw_bytes, err);
     kind_blocks_free(&kb);
     return rc;
