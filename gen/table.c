@@ -140,20 +140,35 @@ unsigned tb_capture_cell(const tb_table *t, xq_piece taken, const xq_board *b)
     return i == XQ_INDEX_NONE ? CELL_ILLEGAL : cell_get(s->cells[side], s->width, i);
 }
 
-unsigned tb_successor_cell_at(const tb_table *t, xq_board *b, const xq_index_site *site, xq_move m, unsigned *ruled)
+/* tb_successor_at, inline in tb_successor_cell_at, the generator's hottest
+ * look-up (an exported function is not inlined under -fPIC). */
+static inline const tb_table *successor_at(const tb_table *t, xq_board *b, const xq_index_site *site, xq_move m,
+                                           uint64_t *idx, int *side)
 {
-    const tb_table *s = t;
-    uint64_t i;
-    int side = b->side ^ 1;
     if (b->sq[move_to(m)]) {
         xq_undo u;
         xq_make_move(b, m, &u);
-        s = tb_capture_entry(t, u.captured, b, &i, &side);
+        const tb_table *s = tb_capture_entry(t, u.captured, b, idx, side);
         xq_unmake_move(b, m, &u);
-    } else {
-        /* a quiet move changes one group's rank: no board is encoded */
-        i = xq_index_after_site_move(&t->ix, site, b, m);
+        return s;
     }
+    /* a quiet move changes one group's rank: no board is encoded */
+    *idx = xq_index_after_site_move(&t->ix, site, b, m);
+    *side = b->side ^ 1;
+    return t;
+}
+
+const tb_table *tb_successor_at(const tb_table *t, xq_board *b, const xq_index_site *site, xq_move m, uint64_t *idx,
+                                int *side)
+{
+    return successor_at(t, b, site, m, idx, side);
+}
+
+unsigned tb_successor_cell_at(const tb_table *t, xq_board *b, const xq_index_site *site, xq_move m, unsigned *ruled)
+{
+    uint64_t i;
+    int side;
+    const tb_table *s = successor_at(t, b, site, m, &i, &side);
     unsigned v = i == XQ_INDEX_NONE ? CELL_ILLEGAL : cell_get(s->cells[side], s->width, i);
     if (ruled) *ruled = v == CELL_DRAW && s->ruled[0] ? s->ruled[side][i] : RULED_NONE;
     return v;

@@ -95,6 +95,14 @@ void tb_set_free(tb_set *s);
  * directory with every subtable it captures into.  Returns NULL with a
  * message in err if a file is missing or damaged. */
 tb_table *tb_set_get(tb_set *s, const xq_material *m, char err[XQ_ERR_MAX]);
+/* The directory the set reads. */
+const char *tb_set_dir(const tb_set *s);
+/* Threads the set uses to rebuild a table from its compressed files
+ * (tb_unpack); 0 = all cores, the default. */
+void tb_set_threads(tb_set *s, int threads);
+/* Links t's subtables (t->sub), which must be in the set, checking that
+ * they share t's rule set and move limit.  0, or -1 + err. */
+int tb_set_link(tb_set *s, tb_table *t, char err[XQ_ERR_MAX]);
 /* The table if it is already in the set, else NULL (no loading). */
 tb_table *tb_set_find(tb_set *s, const xq_material *m);
 /* Adds a table (the set takes ownership) and links it to its subtables,
@@ -154,6 +162,11 @@ unsigned tb_successor_cell(const tb_table *t, xq_board *b, xq_move m, unsigned *
  * attacked or the kings face (retro.c's first pass), so callers generate
  * pseudo-legal moves and skip these. */
 unsigned tb_successor_cell_at(const tb_table *t, xq_board *b, const xq_index_site *site, xq_move m, unsigned *ruled);
+/* Where pseudo-legal move m from that entry leads: the table (t or a
+ * subtable), and in *idx and *side the entry and side to move there
+ * (*idx XQ_INDEX_NONE if no entry holds the position). */
+const tb_table *tb_successor_at(const tb_table *t, xq_board *b, const xq_index_site *site, xq_move m, uint64_t *idx,
+                                int *side);
 
 /* ---- files (rawfile.c) ---- */
 /* Path of the table of canonical material m in dir: DIR/NAME.xqtb */
@@ -175,6 +188,16 @@ typedef struct {
     uint64_t entries; /* per side to move, as the header says */
 } tb_raw_info;
 int tb_raw_read_info(const char *dir, const xq_material *m, tb_raw_info *info, char err[XQ_ERR_MAX]);
+
+/* ---- tables rebuilt from their compressed files (unpack.c) ---- */
+/* The table of material m rebuilt from set s's directory: its DTM file and,
+ * under a move limit, its DTC file, every block checked, the searched
+ * side's entries found by a one-ply search over the stored side and the
+ * subtables, which must be in s already (tb_set_get loads them first).
+ * The same cells, ruled bytes and DTC codes as the raw file the table was
+ * solved into.  The table is linked to its subtables but not added to s.
+ * NULL + err if a file is missing, damaged or built otherwise. */
+tb_table *tb_unpack(tb_set *s, const xq_material *m, int threads, char err[XQ_ERR_MAX]);
 
 /* ---- checks and summaries ---- */
 typedef struct {

@@ -6,10 +6,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <unistd.h>
+
+#include "parallel.h"
 #include "tb.h"
 
 struct tb_set {
     char *dir;
+    int threads; /* for tb_unpack; 0 = all cores */
     tb_table **t;
     int n, cap;
 };
@@ -35,6 +39,10 @@ void tb_set_free(tb_set *s)
     free(s);
 }
 
+const char *tb_set_dir(const tb_set *s) { return s->dir; }
+
+void tb_set_threads(tb_set *s, int threads) { s->threads = threads; }
+
 tb_table *tb_set_find(tb_set *s, const xq_material *m)
 {
     xq_material c;
@@ -51,8 +59,7 @@ uint64_t tb_set_bytes(const tb_set *s)
     return n;
 }
 
-/* Links t->sub to the tables already in the set. */
-static int link_subtables(tb_set *s, tb_table *t, char err[XQ_ERR_MAX])
+int tb_set_link(tb_set *s, tb_table *t, char err[XQ_ERR_MAX])
 {
     for (int c = 0; c < 2; c++)
         for (int k = ADVISOR; k < KIND_NB; k++) {
@@ -93,7 +100,7 @@ static int link_subtables(tb_set *s, tb_table *t, char err[XQ_ERR_MAX])
 
 int tb_set_add(tb_set *s, tb_table *t, char err[XQ_ERR_MAX])
 {
-    if (link_subtables(s, t, err)) return -1;
+    if (tb_set_link(s, t, err)) return -1;
     if (s->n == s->cap) {
         int cap = s->cap ? 2 * s->cap : 16;
         tb_table **nt = realloc(s->t, (size_t)cap * sizeof *nt);
@@ -117,7 +124,16 @@ tb_table *tb_set_get(tb_set *s, const xq_material *m, char err[XQ_ERR_MAX])
     int n = xq_material_subtables(m, sub);
     for (int k = 0; k < n; k++)
         if (!tb_set_get(s, &sub[k], err)) return NULL;
-    t = tb_raw_read(s->dir, m, err);
+    /* The raw file if gen kept one (--keep-raw, or an older run), else the
+     * table is rebuilt from its compressed files. */
+    char path[4096];
+    xq_material canon;
+    xq_material_canonical(m, &canon);
+    tb_raw_path(s->dir, &canon, path, sizeof path);
+    if (access(path, F_OK) == 0)
+        t = tb_raw_read(s->dir, m, err);
+    else
+        t = tb_unpack(s, m, s->threads > 0 ? s->threads : par_cores(), err);
     if (!t) return NULL;
     if (tb_set_add(s, t, err)) {
         tb_table_free(t);
