@@ -197,6 +197,49 @@ static int check_memory(const char *name, const tb_mem_plan *p, const tb_gen_opt
     return 0;
 }
 
+/* Removes the raw file of m from dir if there is one. */
+static int remove_raw(const xq_material *m, const char *dir, char err[XQ_ERR_MAX])
+{
+    char path[4096];
+    tb_raw_path(dir, m, path, sizeof path);
+    if (unlink(path) == 0 || errno == ENOENT) return 0;
+    snprintf(err, XQ_ERR_MAX, "cannot remove the stale %.60s: %s", path, strerror(errno));
+    return -1;
+}
+
+/* Entries per side of the index of m (0 if it cannot be built). */
+static uint64_t index_entries(const xq_material *m)
+{
+    xq_index ix;
+    if (xq_index_init(&ix, m)) return 0;
+    uint64_t n = ix.size;
+    xq_index_free(&ix);
+    return n;
+}
+
+/* Reuses the table of m from its compressed files if they are sound and
+ * built as opt asks: rebuilt in memory (unpack.c) for the tables that
+ * capture into it.  1 if reused, 0 if it must be generated (why says
+ * why, "" when there are no files at all), -1 on a failure to report. */
+static int reuse_compressed(tb_set *set, const xq_material *m, const tb_gen_options *opt, char why[XQ_ERR_MAX],
+                            char err[XQ_ERR_MAX])
+{
+    char name[XQ_MATERIAL_MAX], path[4096];
+    xq_material_name(m, name);
+    why[0] = 0;
+    xqf_path(opt->dir, name, XQF_KIND_DTM, path, sizeof path);
+    if (access(path, F_OK) != 0) return 0;
+    if (!compressed_files_sound(opt, m, index_entries(m), opt->rules, opt->limit, why)) return 0;
+    tb_table *t = tb_unpack(set, m, opt->threads > 0 ? opt->threads : par_cores(), why);
+    if (!t) return 0;
+    if (tb_set_add(set, t, err)) {
+        tb_table_free(t);
+        return -1;
+    }
+    if (!opt->quiet) fprintf(stderr, "%-10s reusing %s\n", name, path);
+    return 1;
+}
+
 static int generate_one(tb_set *set, const xq_material *m, const tb_gen_options *opt, char err[XQ_ERR_MAX])
 {
     char name[XQ_MATERIAL_MAX];
@@ -240,7 +283,10 @@ static int generate_one(tb_set *set, const xq_material *m, const tb_gen_options 
     uint64_t graph = 0;
     if (apply_rules(t, name, opt, threads, left, &graph, err)) return -1;
     if (apply_limit(t, name, opt, threads, err)) return -1;
-    if (tb_raw_write(t, opt->dir, !opt->keep_raw, err)) return -1;
+    /* The compressed files are the table: a larger table rebuilds it from
+     * them (unpack.c).  A raw file is written only on request, and one
+     * left by an earlier run is removed, since loading prefers it. */
+    if (opt->keep_raw ? tb_raw_write(t, opt->dir, 0, err) : remove_raw(m, opt->dir, err)) return -1;
     if (write_compressed(t, opt, err)) return -1;
     if (opt->memory) {
         /* The rulings' step with its game graph as built may exceed the plan. */
@@ -295,6 +341,11 @@ static int visit(tb_set *set, const xq_material *m, const tb_gen_options *opt, i
                 return -1;
             }
             if (!opt->quiet) fprintf(stderr, "%s; regenerating\n", ignored);
+        } else {
+            char why[XQ_ERR_MAX];
+            int r = reuse_compressed(set, m, opt, why, err);
+            if (r) return r < 0 ? -1 : 0;
+            if (why[0] && !opt->quiet) fprintf(stderr, "%s; regenerating\n", why);
         }
     }
     return generate_one(set, m, opt, err);
@@ -321,15 +372,18 @@ int tb_generate(const xq_material *m, const tb_gen_options *opt, char err[XQ_ERR
         snprintf(err, XQ_ERR_MAX, "%.60s is not a directory", opt->dir);
         return -1;
     }
-    tb_set *set = tb_set_new(opt->dir);
+    xq_material canon;
+    xq_material_canonical(m, &canon);
+    tb_set *set = opt->set ? opt->set : tb_set_new(opt->dir);
     if (!set) {
         snprintf(err, XQ_ERR_MAX, "out of memory");
         return -1;
     }
-    xq_material canon;
-    xq_material_canonical(m, &canon);
+    tb_set_threads(set, opt->threads);
+    if (opt->set) tb_set_retain(set, &canon);
     int rc = visit(set, &canon, opt, 1, err);
-    tb_set_free(set);
+    if (rc == 0 && opt->stats) tb_compute_stats(tb_set_find(set, &canon), opt->stats);
+    if (!opt->set) tb_set_free(set);
     return rc;
 }
 
@@ -338,6 +392,11 @@ int tb_table_done(const xq_material *m, const tb_gen_options *opt, char why[XQ_E
     xq_material canon;
     xq_material_canonical(m, &canon);
     tb_raw_info info;
+    char path[4096];
+    tb_raw_path(opt->dir, &canon, path, sizeof path);
+    /* without a raw file, the compressed files are the table */
+    if (access(path, F_OK) != 0)
+        return compressed_files_sound(opt, &canon, index_entries(&canon), opt->rules, opt->limit, why);
     if (tb_raw_read_info(opt->dir, &canon, &info, why)) return 0;
     if (info.rules != opt->rules || info.limit != opt->limit) {
         char name[XQ_MATERIAL_MAX];

@@ -30,8 +30,10 @@ static void count_ruled(const tb_table *t, tb_side_stats *ss, uint64_t i, int si
 void tb_compute_stats(const tb_table *t, tb_stats *st)
 {
     memset(st, 0, sizeof *st);
+    st->mat = t->mat;
     st->index_size = t->ix.size;
     st->rules = t->rules;
+    st->limit = t->limit;
     for (int s = 0; s < 2; s++) {
         tb_side_stats *ss = &st->side[s];
         uint64_t win_at = UINT64_MAX, loss_at = UINT64_MAX;

@@ -80,10 +80,18 @@ typedef struct {
     int rules;           /* xq_rules; the same for every table of one run */
     int limit;           /* natural move limit in plies, 0 = none (no DTC) */
     int store_both;      /* DTM and DTC files store both sides (tb_compress_options.searched NONE) */
-    int keep_raw;        /* raw files as they are (version 3), not compressed (version 4) */
+    int keep_raw;        /* also write the raw file, as it is (version 3); by default none */
     /* If set, filled after each table generated (not reused): the last is the
      * material asked for, unless a valid file for it was reused. */
     tb_gen_memory *memory;
+    /* If set, the statistics of the material asked for (tb_compute_stats),
+     * taken while it is in memory. */
+    struct tb_stats *stats;
+    /* If set, the run works in this set (its directory must be dir) and
+     * leaves its tables there, so that the next run reuses them without
+     * loading; tb_generate first frees the set's tables the material asked
+     * for does not capture into (tb_set_retain).  NULL: a set of its own. */
+    tb_set *set;
 } tb_gen_options;
 
 /* Memory the system can still give (MemAvailable), in bytes; 0 if unknown. */
@@ -103,6 +111,11 @@ void tb_set_threads(tb_set *s, int threads);
 /* Links t's subtables (t->sub), which must be in the set, checking that
  * they share t's rule set and move limit.  0, or -1 + err. */
 int tb_set_link(tb_set *s, tb_table *t, char err[XQ_ERR_MAX]);
+/* Frees every table of the set but m and the tables captures from m lead
+ * to, directly or not: what a run over many tables keeps from one to the
+ * next (no table left links to a freed one, since the set only ever holds
+ * a table with its subtables). */
+void tb_set_retain(tb_set *s, const xq_material *m);
 /* The table if it is already in the set, else NULL (no loading). */
 tb_table *tb_set_find(tb_set *s, const xq_material *m);
 /* Adds a table (the set takes ownership) and links it to its subtables,
@@ -223,8 +236,10 @@ typedef struct {
     int max_order; /* highest order of a ruled result, 0 if none */
     char ruled_win_fen[2][XQ_FEN_MAX], ruled_loss_fen[2][XQ_FEN_MAX];
 } tb_side_stats;
-typedef struct {
+typedef struct tb_stats {
+    xq_material mat;     /* canonical */
     int rules;           /* xq_rules of the table */
+    int limit;           /* move limit, plies (0 none) */
     uint64_t index_size; /* entries per side to move */
     tb_side_stats side[2];
 } tb_stats;

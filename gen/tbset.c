@@ -98,6 +98,55 @@ int tb_set_link(tb_set *s, tb_table *t, char err[XQ_ERR_MAX])
     return 0;
 }
 
+/* A list of canonical materials, each once. */
+typedef struct {
+    xq_material *m;
+    int n, cap;
+} material_list;
+
+/* Adds m and every table a chain of captures from it leads to.  -1 if out
+ * of memory. */
+static int add_closure(material_list *l, const xq_material *m)
+{
+    xq_material canon;
+    xq_material_canonical(m, &canon);
+    for (int i = 0; i < l->n; i++)
+        if (xq_material_equal(&l->m[i], &canon)) return 0;
+    if (l->n == l->cap) {
+        int cap = l->cap ? 2 * l->cap : 64;
+        xq_material *g = realloc(l->m, (size_t)cap * sizeof *g);
+        if (!g) return -1;
+        l->m = g;
+        l->cap = cap;
+    }
+    l->m[l->n++] = canon;
+    xq_material sub[XQ_MAX_SUBTABLES];
+    int k = xq_material_subtables(&canon, sub);
+    for (int i = 0; i < k; i++)
+        if (add_closure(l, &sub[i])) return -1;
+    return 0;
+}
+
+void tb_set_retain(tb_set *s, const xq_material *m)
+{
+    material_list l = {0};
+    if (add_closure(&l, m)) { /* keeping every table is never wrong */
+        free(l.m);
+        return;
+    }
+    int kept = 0;
+    for (int i = 0; i < s->n; i++) {
+        int in = 0;
+        for (int k = 0; k < l.n && !in; k++) in = xq_material_equal(&l.m[k], &s->t[i]->mat);
+        if (in)
+            s->t[kept++] = s->t[i];
+        else
+            tb_table_free(s->t[i]);
+    }
+    s->n = kept;
+    free(l.m);
+}
+
 int tb_set_add(tb_set *s, tb_table *t, char err[XQ_ERR_MAX])
 {
     if (tb_set_link(s, t, err)) return -1;

@@ -25,6 +25,7 @@
 #include <xxhash.h>
 
 #include "runxqtb.h"
+#include "tb.h"
 #include "tbformat.h"
 #include "testgen.h"
 #include "tmpdir.h"
@@ -94,7 +95,9 @@ static int setup(void **state)
 {
     (void)state;
     snprintf(pristine, sizeof pristine, "%s/pristine", test_tmpdir());
-    if (run_xqtb("gen -q -d %s KRKN", pristine) != 0) return -1;
+    /* with raw files: most tests here are about rewriting compressed files
+     * from them; test_without_raw is about the default */
+    if (run_xqtb("gen -q --keep-raw -d %s KRKN", pristine) != 0) return -1;
     return 0;
 }
 
@@ -263,25 +266,41 @@ static int raw_version(const char *dir, const char *file)
     return v;
 }
 
-/* gen writes raw files compressed (version 4) unless --keep-raw (version
- * 3); either serves as a subtable; a compressed one cut short, extended or
- * damaged anywhere is refused with a clear message and regenerated. */
+/* Rewrites KRK's raw file in dir as version 4 (one Zstandard stream), as
+ * gen wrote it by default before it stopped writing raw files; returns its
+ * size. */
+static long write_compact_krk(const char *dir)
+{
+    char err[XQ_ERR_MAX];
+    xq_material m;
+    assert_int_equal(xq_material_parse("KRK", &m, err), 0);
+    tb_set *set = tb_set_new(dir);
+    tb_table *t = tb_set_get(set, &m, err);
+    if (!t) fail_msg("%s", err);
+    if (tb_raw_write(t, dir, 1, err)) fail_msg("%s", err);
+    tb_set_free(set);
+    assert_int_equal(raw_version(dir, "KRK.xqtb"), 4);
+    return file_size(dir, "KRK.xqtb");
+}
+
+/* gen --keep-raw writes raw files as they are (version 3); a raw file of
+ * version 4 (one Zstandard stream, what gen wrote by default before) still
+ * serves as a subtable; one cut short, extended or damaged anywhere is
+ * refused with a clear message and its table regenerated, without a raw
+ * file now. */
 static void test_compact_raw(void **state)
 {
     (void)state;
     const char *dir = fresh_copy("compact");
-    assert_int_equal(raw_version(dir, "KRK.xqtb"), 4);
-    long compact = file_size(dir, "KRK.xqtb");
-    assert_int_equal(run_xqtb("gen -q --keep-raw --force -d %s KRK", dir), 0);
     assert_int_equal(raw_version(dir, "KRK.xqtb"), 3);
     long plain = file_size(dir, "KRK.xqtb");
+    long compact = write_compact_krk(dir);
     assert_true(compact * 4 < plain);
-    /* a plain KRK serves KRKN as well as a compressed one, and the
+    /* a compressed KRK serves KRKN as well as a plain one, and the
      * compressed files come out the same */
     assert_int_equal(run_xqtb("gen -q --force -d %s KRKN", dir), 0);
     assert_restored(dir);
-    assert_int_equal(run_xqtb("gen -q --force -d %s KRK", dir), 0);
-    assert_int_equal(raw_version(dir, "KRK.xqtb"), 4);
+    assert_int_equal(file_size(dir, "KRKN.xqtb"), -1); /* regenerated without --keep-raw */
     char p[2048];
     path_of(p, sizeof p, dir, "KRK.xqtb");
     struct {
@@ -297,6 +316,7 @@ static void test_compact_raw(void **state)
         {"corrupt", -1, compact - 1, 0},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        if (i > 0) assert_int_equal(write_compact_krk(dir), compact);
         if (cases[i].cut > 0) assert_int_equal(truncate(p, compact - cases[i].cut), 0);
         if (cases[i].flip_at >= 0) flip_byte(dir, "KRK.xqtb", cases[i].flip_at);
         if (cases[i].append) {
@@ -309,8 +329,46 @@ static void test_compact_raw(void **state)
         assert_output_has(cases[i].what);
         assert_int_equal(run_xqtb("gen -d %s KRKN", dir), 0);
         assert_output_has("regenerating");
-        assert_int_equal(file_size(dir, "KRK.xqtb"), compact);
+        assert_int_equal(file_size(dir, "KRK.xqtb"), -1);
         assert_restored(dir);
+    }
+}
+
+/* By default gen writes no raw file: the compressed files are the table,
+ * which larger tables, stats and verify rebuild from them; a compressed
+ * file missing, damaged or built otherwise gets its table generated again,
+ * with the same files as before. */
+static void test_without_raw(void **state)
+{
+    (void)state;
+    char dir[1024], p[2048];
+    snprintf(dir, sizeof dir, "%s/noraw", test_tmpdir());
+    assert_int_equal(mkdir(dir, 0755), 0);
+    testgen_copy_tables(pristine, dir, materials, (int)(sizeof materials / sizeof *materials), exts, 3);
+    assert_int_equal(run_xqtb("gen -d %s KRKN", dir), 0);
+    assert_output_has("KRKN       reusing");
+    assert_int_equal(file_size(dir, "KRKN.xqtb"), -1);
+    assert_int_equal(run_xqtb("stats -d %s KRKN", dir), 0);
+    assert_output_has("red to move: 348021 legal");
+    assert_int_equal(run_xqtb("verify -q -d %s KRKN", dir), 0);
+    path_of(p, sizeof p, dir, "KRK.xqc");
+    assert_int_equal(unlink(p), 0);
+    flip_byte(dir, "KRKN.xqd", file_size(dir, "KRKN.xqd") - 100);
+    assert_int_equal(run_xqtb("stats -d %s KRKN", dir), 1); /* a subtable's file is gone */
+    assert_output_has("KRK.xqc");
+    assert_int_equal(run_xqtb("gen -d %s KRKN", dir), 0);
+    assert_output_has("KRK.xqc is missing; regenerating");
+    assert_output_has("KRKN.xqd is damaged");
+    assert_restored(dir);
+    assert_int_equal(file_size(dir, "KRK.xqtb"), -1);
+    /* a fresh directory: no raw file at all */
+    snprintf(dir, sizeof dir, "%s/noraw-fresh", test_tmpdir());
+    assert_int_equal(run_xqtb("gen -q -d %s KRKN", dir), 0);
+    assert_restored(dir);
+    for (size_t i = 0; i < sizeof materials / sizeof *materials; i++) {
+        char raw[64];
+        snprintf(raw, sizeof raw, "%s.xqtb", materials[i]);
+        assert_int_equal(file_size(dir, raw), -1);
     }
 }
 
@@ -342,6 +400,7 @@ int main(void)
         cmocka_unit_test(test_damaged_files),   cmocka_unit_test(test_fifo_never_hangs),
         cmocka_unit_test(test_mixed_and_stale), cmocka_unit_test(test_old_index_layout),
         cmocka_unit_test(test_bad_arguments),   cmocka_unit_test(test_compact_raw),
+        cmocka_unit_test(test_without_raw),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

@@ -95,10 +95,10 @@ static void test_wide_cells_agree(void **state)
     char err[XQ_ERR_MAX], wide_dir[512];
     xq_material m;
     assert_int_equal(xq_material_parse("KRKN", &m, err), 0);
-    tb_gen_options opt = {.dir = test_tmpdir(), .threads = 2, .quiet = 1};
+    tb_gen_options opt = {.dir = test_tmpdir(), .threads = 2, .quiet = 1, .keep_raw = 1};
     if (tb_generate(&m, &opt, err)) fail_msg("%s", err);
     snprintf(wide_dir, sizeof wide_dir, "%s/wide", test_tmpdir());
-    tb_gen_options wide = {.dir = wide_dir, .threads = 2, .quiet = 1, .wide = 1};
+    tb_gen_options wide = {.dir = wide_dir, .threads = 2, .quiet = 1, .wide = 1, .keep_raw = 1};
     if (tb_generate(&m, &wide, err)) fail_msg("%s", err);
     tb_set *a = tb_set_new(test_tmpdir()), *b = tb_set_new(wide_dir);
     tb_table *ta = tb_set_get(a, &m, err), *tw = tb_set_get(b, &m, err);

@@ -44,7 +44,7 @@ static tb_table *gen_load(const char *name, int rules, int threads, const char *
     snprintf(dir, sizeof dir, "%s/%s", test_tmpdir(), tag);
     xq_material m;
     if (xq_material_parse(name, &m, err)) fail_msg("%s", err);
-    tb_gen_options opt = {.dir = dir, .threads = threads, .quiet = 1, .rules = rules};
+    tb_gen_options opt = {.dir = dir, .threads = threads, .quiet = 1, .rules = rules, .keep_raw = 1};
     if (tb_generate(&m, &opt, err)) fail_msg("generate %s: %s", name, err);
     *set = tb_set_new(dir);
     tb_table *t = *set ? tb_set_get(*set, &m, err) : NULL;

@@ -2,14 +2,14 @@
  * serve.c - `xqtb serve`: the web explorer.  An HTTP server on
  * libmicrohttpd (docs/SERVE.md says why that library) answering a JSON API
  * from the public library (xqtb.h) and the statistics from the generator's
- * raw files, and the one page of the explorer, compiled into the binary
+ * loader, and the one page of the explorer, compiled into the binary
  * (gen/cli/web/explorer.html): no file is ever served from disk, so no URL
  * can reach one.
  *
  * Concurrency: libmicrohttpd's thread pool answers connections; the probe
  * handle is thread-safe.  Memory is bounded by the connection limit, the
  * per-connection memory limit and a cache of statistics of bounded size,
- * computed one at a time (a raw table is loaded whole to count it).
+ * computed one at a time (a table is loaded whole, with its subtables, to count it).
  */
 #include <arpa/inet.h>
 #include <dirent.h>
@@ -228,8 +228,9 @@ static enum MHD_Result api_stats(server *sv, struct MHD_Connection *c, const cha
     pthread_mutex_unlock(&sv->stats_lock);
     if (!found)
         return json_error(c, MHD_HTTP_NOT_FOUND, NULL,
-                          "no statistics for %s: they need the generator's raw file %s.xqtb in a table directory",
-                          canon, canon);
+                          "no statistics for %s: they need its raw file, or the DTM (and DTC) files of it and "
+                          "of every table it captures into, in one table directory",
+                          canon);
     return json_answer(c, body, len);
 }
 

@@ -213,6 +213,16 @@ int gen_set(const table_args *a)
      * built so far compared with theirs. */
     double t_start = now_seconds(), estimated_built = 0;
     int built = 0;
+    /* One set for the whole run: a table built (or loaded) for one target
+     * stays in memory for the next targets that capture into it, instead
+     * of being loaded again, which for a table kept only as compressed
+     * files means rebuilding it (tb_unpack). */
+    opt.set = tb_set_new(a->dir);
+    if (!opt.set) {
+        fprintf(stderr, "xqtb gen: out of memory\n");
+        rc = EXIT_FAILURE_IO;
+        goto out;
+    }
     for (int i = 0; i < l.n; i++) {
         if (done[i]) continue;
         char name[XQ_MATERIAL_MAX];
@@ -241,6 +251,7 @@ int gen_set(const table_args *a)
         fprintf(stderr, "xqtb gen: %s: all %d tables done (%d built now, in %s)\n", a->set.name, l.n, built, took);
     }
 out:
+    tb_set_free(opt.set);
     free(done);
     free(est);
     tb_set_list_free(&l);

@@ -50,10 +50,10 @@ static void print_side_text(const char *who, const tb_side_stats *s)
     }
 }
 
-static void print_stats_text(const char *dir, const tb_table *t, const tb_stats *st, int histogram)
+static void print_stats_text(const char *dir, const tb_stats *st, int histogram)
 {
     char name[XQ_MATERIAL_MAX];
-    xq_material_name(&t->mat, name);
+    xq_material_name(&st->mat, name);
     uint64_t legal = st->side[0].legal + st->side[1].legal;
     uint64_t used = st->side[0].entries + st->side[1].entries;
     printf("%s: %llu legal positions; index %llu entries per side to move, %.1f%% of them legal "
@@ -61,14 +61,14 @@ static void print_stats_text(const char *dir, const tb_table *t, const tb_stats 
            name, (unsigned long long)legal, (unsigned long long)st->index_size,
            st->index_size ? 100.0 * (double)used / (2.0 * (double)st->index_size) : 0.0);
     uint64_t wb, db, cb;
-    compressed_sizes(dir, &t->mat, &wb, &db, &cb);
+    compressed_sizes(dir, &st->mat, &wb, &db, &cb);
     if (wb || db) {
         printf("  files: WDL %llu bytes (%.3f bits per legal position), DTM %llu bytes (%.3f)", (unsigned long long)wb,
                bits_per(wb, legal), (unsigned long long)db, bits_per(db, legal));
         if (cb) printf(", DTC %llu bytes (%.3f)", (unsigned long long)cb, bits_per(cb, legal));
         printf("\n");
     }
-    if (t->limit) printf("  move limit: %d plies (DTC computed)\n", t->limit);
+    if (st->limit) printf("  move limit: %d plies (DTC computed)\n", st->limit);
     if (st->rules != XQ_RULES_NONE) {
         const tb_side_stats *r = &st->side[0], *b = &st->side[1];
         uint64_t n = r->ruled_win[0] + r->ruled_win[1] + r->ruled_loss[0] + r->ruled_loss[1] + b->ruled_win[0] +
@@ -100,20 +100,20 @@ static void print_longest_json(FILE *out, const char *key, int dtm, const char *
 
 /* The stats of one table as a JSON object, without a newline; `named`
  * (0 or 1) adds whether a set names the table or only needs it, -1 not. */
-static void print_stats_json(FILE *out, const char *dir, const tb_table *t, const tb_stats *st, int named)
+static void print_stats_json(FILE *out, const char *dir, const tb_stats *st, int named)
 {
     char name[XQ_MATERIAL_MAX];
-    xq_material_name(&t->mat, name);
+    xq_material_name(&st->mat, name);
     uint64_t used = st->side[0].entries + st->side[1].entries;
     fprintf(out, "{\"material\":\"%s\",\"rules\":\"%s\",\"index_size\":%llu,\"index_efficiency\":%.4f", name,
             xq_rules_name(st->rules), (unsigned long long)st->index_size,
             st->index_size ? (double)used / (2.0 * (double)st->index_size) : 0.0);
     uint64_t wb, db, cb, legal = st->side[0].legal + st->side[1].legal;
-    compressed_sizes(dir, &t->mat, &wb, &db, &cb);
+    compressed_sizes(dir, &st->mat, &wb, &db, &cb);
     fprintf(out,
             ",\"limit\":%d,\"wdl_bytes\":%llu,\"dtm_bytes\":%llu,\"dtc_bytes\":%llu,\"wdl_bits_per_position\":%.4f,"
             "\"dtm_bits_per_position\":%.4f,\"dtc_bits_per_position\":%.4f",
-            t->limit, (unsigned long long)wb, (unsigned long long)db, (unsigned long long)cb, bits_per(wb, legal),
+            st->limit, (unsigned long long)wb, (unsigned long long)db, (unsigned long long)cb, bits_per(wb, legal),
             bits_per(db, legal), bits_per(cb, legal));
     for (int s = 0; s < 2; s++) {
         const tb_side_stats *ss = &st->side[s];
@@ -153,32 +153,45 @@ static void print_stats_json(FILE *out, const char *dir, const tb_table *t, cons
     fprintf(out, "}");
 }
 
-/* Loads the raw table of m from dir and prints its statistics (JSON, or
- * text with or without the DTM histogram).  Returns an exit status. */
-static int show_stats(const char *cmd, const char *dir, const xq_material *m, int json, int histogram)
+/* The statistics of the table of m in dir, loaded with the tables it
+ * captures into (rebuilt from the compressed files where no raw file is
+ * kept).  0, or -1 + err. */
+static int load_stats(const char *dir, const xq_material *m, tb_stats *st, char err[XQ_ERR_MAX])
 {
-    char err[XQ_ERR_MAX];
-    tb_table *t = tb_raw_read(dir, m, err);
-    if (!t) return load_failure(cmd, err);
-    tb_stats st;
-    tb_compute_stats(t, &st);
+    tb_set *set = tb_set_new(dir);
+    if (!set) {
+        snprintf(err, XQ_ERR_MAX, "out of memory");
+        return -1;
+    }
+    tb_table *t = tb_set_get(set, m, err);
+    if (t) tb_compute_stats(t, st);
+    tb_set_free(set);
+    char name[XQ_MATERIAL_MAX];
+    xq_material_name(m, name);
+    if (!t && !strstr(err, name)) { /* a subtable failed: say which table needed it */
+        char why[XQ_ERR_MAX];
+        snprintf(why, sizeof why, "%s", err);
+        snprintf(err, XQ_ERR_MAX, "%s: %.120s", name, why);
+    }
+    return t ? 0 : -1;
+}
+
+/* Prints statistics (JSON, or text with or without the DTM histogram). */
+static void show_stats(const char *dir, const tb_stats *st, int json, int histogram)
+{
     if (json) {
-        print_stats_json(stdout, dir, t, &st, -1);
+        print_stats_json(stdout, dir, st, -1);
         printf("\n");
-    } else
-        print_stats_text(dir, t, &st, histogram);
-    tb_table_free(t);
-    return 0;
+    } else {
+        print_stats_text(dir, st, histogram);
+    }
 }
 
 int cli_stats_json(FILE *out, const char *dir, const xq_material *m, char err[XQ_ERR_MAX])
 {
-    tb_table *t = tb_raw_read(dir, m, err);
-    if (!t) return -1;
     tb_stats st;
-    tb_compute_stats(t, &st);
-    print_stats_json(out, dir, t, &st, -1);
-    tb_table_free(t);
+    if (load_stats(dir, m, &st, err)) return -1;
+    print_stats_json(out, dir, &st, -1);
     return 0;
 }
 
@@ -204,13 +217,14 @@ int cmd_gen(int argc, char **argv)
     for (int i = 0; i < a.nmaterial; i++) {
         char err[XQ_ERR_MAX];
         memset(&mem, 0, sizeof mem);
+        tb_stats st;
+        opt.stats = a.quiet ? NULL : &st;
         if (tb_generate(&m[i], &opt, err)) {
             fprintf(stderr, "xqtb gen: %s\n", err);
             return EXIT_FAILURE_IO;
         }
         if (a.quiet) continue;
-        int rc = show_stats("gen", a.dir, &m[i], 0, 0);
-        if (rc) return rc;
+        show_stats(a.dir, &st, 0, 0);
         /* Only if it was generated now, not reused (docs/GENERATOR.md, Memory). */
         if (xq_material_equal(&mem.mat, &m[i]))
             printf("  memory: at most %.1f MiB to generate (%.1f MiB of subtables in memory; most for %s)\n",
@@ -228,15 +242,19 @@ int cmd_stats(int argc, char **argv)
     if (a.nmaterial != 1) return cli_usage_error("stats", "give exactly one MATERIAL or --set NAME");
     xq_material m;
     if (parse_material_arg("stats", a.material[0], &m)) return EXIT_BAD_INPUT;
-    return show_stats("stats", a.dir, &m, a.json, 1);
+    char err[XQ_ERR_MAX];
+    tb_stats st;
+    if (load_stats(a.dir, &m, &st, err)) return load_failure("stats", err);
+    show_stats(a.dir, &st, a.json, 1);
+    return 0;
 }
 
 /* One line of `stats --set` in text: the table's W/D/L per side to move,
  * its longest win, how much the rulings decide, and its files. */
-static void print_set_row(const char *dir, const tb_table *t, const tb_stats *st, int named)
+static void print_set_row(const char *dir, const tb_stats *st, int named)
 {
     char name[XQ_MATERIAL_MAX];
-    xq_material_name(&t->mat, name);
+    xq_material_name(&st->mat, name);
     printf("%-12s %-8s", name, named ? "named" : "subtable");
     for (int s = 0; s < 2; s++) {
         const tb_side_stats *x = &st->side[s];
@@ -249,7 +267,7 @@ static void print_set_row(const char *dir, const tb_table *t, const tb_stats *st
     for (int s = 0; s < 2; s++)
         for (int k = 0; k < 2; k++) ruled += st->side[s].ruled_win[k] + st->side[s].ruled_loss[k];
     uint64_t wb, db, cb;
-    compressed_sizes(dir, &t->mat, &wb, &db, &cb);
+    compressed_sizes(dir, &st->mat, &wb, &db, &cb);
     if (longest >= 0)
         printf("  %5d", longest);
     else
@@ -277,9 +295,17 @@ int stats_set(const table_args *a)
         printf("%-12s %-8s  %-17s  %-17s  %5s %10s %12s\n", "material", "", "red to move W/D/L%",
                "black to move W/D/L%", "DTM", "ruled", "file bytes");
     int first = 1;
+    /* one set for the whole list, keeping from one table to the next the
+     * tables both capture into (subtables come first in the list) */
+    tb_set *set = tb_set_new(a->dir);
+    if (!set) rc = load_failure("stats", "out of memory");
     for (int i = 0; i < l.n && !rc; i++) {
-        tb_table *t = tb_raw_read(a->dir, &l.m[i].mat, err);
+        tb_set_retain(set, &l.m[i].mat);
+        tb_table *t = tb_set_get(set, &l.m[i].mat, err);
         if (!t) {
+            /* A table without files is missing, and so, for statistics, is
+             * one that captures into a missing table (it cannot be rebuilt
+             * without it); one that does not load otherwise is an error. */
             if (!strstr(err, "No such file")) rc = load_failure("stats", err);
             absent[i] = 1;
             missing++;
@@ -292,13 +318,13 @@ int stats_set(const table_args *a)
         bytes += wb + db + cb;
         if (a->json) {
             printf("%s\n", first ? "" : ",");
-            print_stats_json(stdout, a->dir, t, &st, l.m[i].target);
+            print_stats_json(stdout, a->dir, &st, l.m[i].target);
         } else {
-            print_set_row(a->dir, t, &st, l.m[i].target);
+            print_set_row(a->dir, &st, l.m[i].target);
         }
         first = 0;
-        tb_table_free(t);
     }
+    tb_set_free(set);
     if (a->json) {
         printf("\n],\"missing\":[");
         for (int i = 0, k = 0; i < l.n; i++) {
