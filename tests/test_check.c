@@ -91,6 +91,45 @@ static void assert_restored(const char *dir)
         }
 }
 
+/* A copy of the pristine set as a default gen leaves it: the compressed
+ * files alone, no raw file. */
+static const char *noraw_copy(const char *tag)
+{
+    static char dir[1024];
+    snprintf(dir, sizeof dir, "%s/%s", test_tmpdir(), tag);
+    assert_int_equal(mkdir(dir, 0755), 0);
+    testgen_copy_tables(pristine, dir, materials, (int)(sizeof materials / sizeof *materials), exts, 3);
+    return dir;
+}
+
+/* No raw file in dir for any material of the set. */
+static void assert_no_raw(const char *dir)
+{
+    for (size_t i = 0; i < sizeof materials / sizeof *materials; i++) {
+        char raw[64];
+        snprintf(raw, sizeof raw, "%s.xqtb", materials[i]);
+        if (file_size(dir, raw) != -1) fail_msg("%s/%s is there", dir, raw);
+    }
+}
+
+/* gen said that it generates a table again because of file: a line
+ * "DIR/FILE is STATUS...; regenerating". */
+static void assert_regenerated(const char *file, const char *status)
+{
+    char what[256];
+    snprintf(what, sizeof what, "/%s is %s", file, status);
+    for (const char *l = xqtb_out; *l;) {
+        const char *e = strchr(l, '\n');
+        size_t n = e ? (size_t)(e - l) : strlen(l);
+        const char *at = strstr(l, what);
+        static const char tail[] = "; regenerating";
+        if (at && at < l + n && n >= sizeof tail - 1 && !memcmp(l + n - (sizeof tail - 1), tail, sizeof tail - 1))
+            return;
+        l += n + (e != NULL);
+    }
+    fail_msg("output lacks \"...%s...; regenerating\":\n%s", what, xqtb_out);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -136,6 +175,51 @@ static void test_lost_dtc_file(void **state)
     assert_int_equal(run_xqtb("gen --force -q -d %s KRKN", dir), 0);
     assert_restored(dir);
     assert_int_equal(run_xqtb("check -q -d %s", dir), 0);
+
+    /* without a raw file (the default), probe and stats name the missing
+     * file, and gen generates the table again, saying why, with the same
+     * files; KRKN, built from the same KRK, is reused */
+    dir = noraw_copy("lost-dtc-noraw");
+    path_of(p, sizeof p, dir, "KRK.xqc");
+    assert_int_equal(unlink(p), 0);
+    assert_int_equal(run_xqtb("check -q -d %s", dir), 3);
+    assert_output_has("KRK          DTC  missing");
+    assert_int_equal(run_xqtb("probe -d %s '3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1'", dir), 1);
+    assert_output_has("KRK.xqc needed");
+    assert_int_equal(run_xqtb("stats -d %s KRK", dir), 1);
+    assert_output_has("KRK.xqc");
+    assert_int_equal(run_xqtb("gen -d %s KRKN", dir), 0);
+    assert_regenerated("KRK.xqc", "missing");
+    assert_output_has("KRKN       reusing");
+    assert_restored(dir);
+    assert_no_raw(dir);
+}
+
+/* The same for the DTM file, from which (with the DTC file) a table
+ * without a raw file is rebuilt: gen says why it generates the table
+ * again, as for any other file missing. */
+static void test_lost_dtm_file_without_raw(void **state)
+{
+    (void)state;
+    const char *dir = noraw_copy("lost-dtm-noraw");
+    char p[2048];
+    path_of(p, sizeof p, dir, "KRK.xqd");
+    assert_int_equal(unlink(p), 0);
+    assert_int_equal(run_xqtb("check -q -d %s", dir), 3);
+    assert_output_has("KRK          DTM  missing");
+    assert_int_equal(run_xqtb("probe -d %s '3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1'", dir), 1);
+    assert_output_has("KRK.xqd needed");
+    assert_int_equal(run_xqtb("stats -d %s KRKN", dir), 1);
+    assert_output_has("KRK.xqd");
+    assert_int_equal(run_xqtb("verify -d %s KRK", dir), 1);
+    assert_output_has("KRK.xqd");
+    assert_int_equal(run_xqtb("gen -d %s KRKN", dir), 0);
+    char out[sizeof xqtb_out];
+    memcpy(out, xqtb_out, sizeof out);
+    assert_restored(dir);
+    assert_no_raw(dir);
+    memcpy(xqtb_out, out, sizeof out);
+    assert_regenerated("KRK.xqd", "missing");
 }
 
 static void test_damaged_files(void **state)
@@ -161,6 +245,27 @@ static void test_damaged_files(void **state)
     assert_output_has("KNK.xqw is damaged");
     assert_restored(dir);
     assert_int_equal(run_xqtb("check -q -d %s", dir), 0);
+
+    /* the same damage without raw files (the default), in subtables
+     * (test_without_raw damages KRKN's DTM file): stats names the damaged
+     * file, and gen generates each damaged table again, saying why, with
+     * the same files */
+    dir = noraw_copy("damaged-noraw");
+    flip_byte(dir, "KRK.xqd", file_size(dir, "KRK.xqd") - 10); /* in the last block */
+    flip_byte(dir, "KNK.xqw", 60);
+    path_of(p, sizeof p, dir, "KRK.xqc");
+    assert_int_equal(truncate(p, file_size(dir, "KRK.xqc") - 7), 0);
+    assert_int_equal(run_xqtb("check -q -d %s", dir), 3);
+    assert_output_has(": 3 damaged, missing or unreadable");
+    assert_int_equal(run_xqtb("stats -d %s KRKN", dir), 3);
+    assert_output_has("KRK.xq");
+    assert_int_equal(run_xqtb("gen -d %s KRKN", dir), 0);
+    assert_regenerated("KNK.xqw", "damaged");
+    assert_regenerated("KRK.xqd", "damaged");
+    assert_output_has("KRKN       reusing");
+    assert_restored(dir);
+    assert_no_raw(dir);
+    assert_int_equal(run_xqtb("check -q -d %s", dir), 0);
 }
 
 /* A FIFO under a table's name once hung gen, stats and verify. */
@@ -183,6 +288,25 @@ static void test_fifo_never_hangs(void **state)
     /* gen regenerates KNK in its place and rewrites KRK's files */
     assert_int_equal(run_xqtb_within(60, "gen -d %s KRKN", dir), 0);
     assert_restored(dir);
+
+    /* without raw files, a table is rebuilt from its DTM file: a FIFO in
+     * its place is refused by stats and verify, and gen generates the
+     * table again, writing a file in the FIFO's place */
+    dir = noraw_copy("fifo-noraw");
+    path_of(p, sizeof p, dir, "KNK.xqd");
+    assert_int_equal(unlink(p), 0);
+    assert_int_equal(mkfifo(p, 0644), 0);
+    assert_int_equal(run_xqtb_within(30, "check -q -d %s", dir), 3);
+    assert_output_has("KNK          DTM  unreadable      not a regular file");
+    assert_int_equal(run_xqtb_within(30, "stats -d %s KNK", dir), 3);
+    assert_output_has("KNK.xqd is not a regular file");
+    assert_int_equal(run_xqtb_within(30, "stats -d %s KRKN", dir), 3);
+    assert_output_has("KNK.xqd is not a regular file");
+    assert_int_equal(run_xqtb_within(30, "verify -d %s KNK", dir), 3);
+    assert_int_equal(run_xqtb_within(60, "gen -d %s KRKN", dir), 0);
+    assert_regenerated("KNK.xqd", "unreadable (not a regular file)");
+    assert_restored(dir);
+    assert_no_raw(dir);
 }
 
 static void test_mixed_and_stale(void **state)
@@ -193,6 +317,9 @@ static void test_mixed_and_stale(void **state)
      * now holds two move limits, which no handle reads as one */
     assert_int_equal(run_xqtb("gen -q --force --limit 0 -d %s KRK", dir), 0);
     assert_int_equal(file_size(dir, "KRK.xqc"), -1);
+    /* generated again without --keep-raw: the raw files left go too */
+    assert_int_equal(file_size(dir, "KRK.xqtb"), -1);
+    assert_int_equal(file_size(dir, "KK.xqtb"), -1);
     assert_int_equal(run_xqtb("check -q -d %s", dir), 3);
     assert_output_has("mixed");
     assert_output_has("one handle reads one");
@@ -205,16 +332,11 @@ static void test_mixed_and_stale(void **state)
     assert_output_has("KRK          DTC  stale");
 }
 
-/* Files numbered by index layout 1 (before the compact index): re-signed
- * with layout 1 in the header, the library refuses them as built otherwise
- * (XQTB_ERR_MISMATCH), check says to regenerate, and gen rebuilds them; a
- * raw file of format version 2 is regenerated. */
-static void test_old_index_layout(void **state)
+/* Re-signs dir/file, a WDL file, with index layout 1 in its header. */
+static void resign_layout1(const char *dir, const char *file)
 {
-    (void)state;
-    const char *dir = fresh_copy("layout1");
     char p[2048];
-    path_of(p, sizeof p, dir, "KRKN.xqw");
+    path_of(p, sizeof p, dir, file);
     char *buf;
     long len;
     testgen_read_file(p, &buf, &len);
@@ -229,6 +351,21 @@ static void test_old_index_layout(void **state)
     assert_int_equal(fwrite(f, 1, (size_t)len, o), (size_t)len);
     assert_int_equal(fclose(o), 0);
     free(buf);
+}
+
+/* Files numbered by index layout 1 (before the compact index): re-signed
+ * with layout 1 in the header, the library refuses them as built otherwise
+ * (XQTB_ERR_MISMATCH), check says to regenerate, and gen rebuilds them; a
+ * raw file of format version 2 is regenerated; without raw files, gen
+ * generates a table with such a file again. */
+static void test_old_index_layout(void **state)
+{
+    (void)state;
+    const char *dir = fresh_copy("layout1");
+    char p[2048], *buf;
+    long len;
+    FILE *o;
+    resign_layout1(dir, "KRKN.xqw");
 
     int status;
     xqtb_handle *h = xqtb_open(dir, NULL, &status);
@@ -252,6 +389,16 @@ static void test_old_index_layout(void **state)
     assert_output_has("KRK.xqtb is raw format version 2, not 3 or 4: regenerate it; regenerating");
     assert_output_has("KRKN.xqw is built otherwise");
     assert_restored(dir);
+
+    /* without a raw file, gen generates such a table again */
+    dir = noraw_copy("layout1-noraw");
+    resign_layout1(dir, "KRK.xqw");
+    assert_int_equal(run_xqtb("gen -d %s KRKN", dir), 0);
+    assert_regenerated("KRK.xqw", "built otherwise");
+    assert_output_has("KRKN       reusing");
+    assert_output_has("index layout 1");
+    assert_restored(dir);
+    assert_no_raw(dir);
 }
 
 /* The raw file's version byte (offset 8). */
@@ -296,9 +443,16 @@ static void test_compact_raw(void **state)
     long plain = file_size(dir, "KRK.xqtb");
     long compact = write_compact_krk(dir);
     assert_true(compact * 4 < plain);
-    /* a compressed KRK serves KRKN as well as a plain one, and the
-     * compressed files come out the same */
-    assert_int_equal(run_xqtb("gen -q --force -d %s KRKN", dir), 0);
+    /* a compressed KRK serves KRKN as well as a plain one (read, not
+     * generated again, which would remove it), and the compressed files
+     * come out the same */
+    assert_int_equal(run_xqtb("stats -d %s KRK", dir), 0);
+    assert_output_has("red to move: 3834 legal, 3834 win");
+    assert_int_equal(run_xqtb("gen --force -d %s KRKN", dir), 0);
+    char reused[1200];
+    snprintf(reused, sizeof reused, "KRK        reusing %s/KRK.xqtb\n", dir);
+    assert_output_has(reused);
+    assert_int_equal(file_size(dir, "KRK.xqtb"), compact);
     assert_restored(dir);
     assert_int_equal(file_size(dir, "KRKN.xqtb"), -1); /* regenerated without --keep-raw */
     char p[2048];
@@ -400,7 +554,7 @@ int main(void)
         cmocka_unit_test(test_damaged_files),   cmocka_unit_test(test_fifo_never_hangs),
         cmocka_unit_test(test_mixed_and_stale), cmocka_unit_test(test_old_index_layout),
         cmocka_unit_test(test_bad_arguments),   cmocka_unit_test(test_compact_raw),
-        cmocka_unit_test(test_without_raw),
+        cmocka_unit_test(test_without_raw),     cmocka_unit_test(test_lost_dtm_file_without_raw),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

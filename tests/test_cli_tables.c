@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "runxqtb.h"
+#include "testgen.h"
 #include "tmpdir.h"
 
 /* The file that is a table by default: its DTM file, from which (with its
@@ -40,6 +41,48 @@ static const char *fresh_dir(const char *tag)
     return dir;
 }
 
+/* KRK and KK as a default gen writes them, generated once: what a table
+ * generated again must equal, byte for byte. */
+static const char *pristine_dir(void)
+{
+    static char dir[512];
+    if (!dir[0]) {
+        snprintf(dir, sizeof dir, "%s/pristine", test_tmpdir());
+        assert_int_equal(run_xqtb("gen -q -d %s KRK", dir), 0);
+    }
+    return dir;
+}
+
+/* The compressed files of KRK and KK in dir equal the pristine ones. */
+static void assert_pristine(const char *dir)
+{
+    static const char *const files[] = {"KRK.xqw", "KRK.xqd", "KRK.xqc", "KK.xqw", "KK.xqd", "KK.xqc"};
+    for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+        char a[600], b[600];
+        snprintf(a, sizeof a, "%s/%s", pristine_dir(), files[i]);
+        snprintf(b, sizeof b, "%s/%s", dir, files[i]);
+        testgen_assert_same_file(a, b);
+    }
+}
+
+/* How many names in dir contain what. */
+static int files_named(const char *dir, const char *what)
+{
+    char cmd[700];
+    snprintf(cmd, sizeof cmd, "ls %s | grep -c %s", dir, what);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    char buf[16] = "";
+    assert_non_null(fgets(buf, sizeof buf, p));
+    pclose(p);
+    return atoi(buf);
+}
+
+static void assert_output_has(const char *what)
+{
+    if (!strstr(xqtb_out, what)) fail_msg("output lacks \"%s\":\n%s", what, xqtb_out);
+}
+
 static void test_gen_writes_tables_and_no_temporaries(void **state)
 {
     (void)state;
@@ -50,15 +93,21 @@ static void test_gen_writes_tables_and_no_temporaries(void **state)
     assert_int_equal(stat(path, &sb), 0);
     table_path(path, sizeof path, dir, "KK");
     assert_int_equal(stat(path, &sb), 0);
-    raw_path(path, sizeof path, dir, "KRK"); /* only with --keep-raw */
-    assert_int_not_equal(stat(path, &sb), 0);
-    char cmd[700];
-    snprintf(cmd, sizeof cmd, "ls %s | grep -c tmp", dir);
-    FILE *p = popen(cmd, "r");
-    char buf[16] = "";
-    assert_non_null(fgets(buf, sizeof buf, p));
-    pclose(p);
-    assert_int_equal(atoi(buf), 0);
+    assert_int_equal(files_named(dir, "xqtb"), 0); /* raw files only with --keep-raw */
+    assert_int_equal(files_named(dir, "tmp"), 0);
+    /* with it, the table generated gets one, as it is (format version 3),
+     * and the same compressed files */
+    assert_int_equal(run_xqtb("gen -q --keep-raw --force -d %s KRK", dir), 0);
+    raw_path(path, sizeof path, dir, "KRK");
+    assert_int_equal(stat(path, &sb), 0);
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    unsigned char h[12];
+    assert_int_equal(fread(h, 1, sizeof h, f), sizeof h);
+    fclose(f);
+    assert_int_equal(h[8] | h[9] << 8 | h[10] << 16 | (unsigned)h[11] << 24, 3);
+    assert_int_equal(files_named(dir, "tmp"), 0);
+    assert_pristine(dir);
 }
 
 /* The searched-side field (offset 116, docs/FORMAT.md) of DIR/NAME.EXT. */
@@ -84,14 +133,20 @@ static void test_gen_store_both(void **state)
     assert_true(searched_field(dir, "KRK", "xqd") != 0);
     assert_true(searched_field(dir, "KRK", "xqc") != 0);
     assert_int_equal(searched_field(dir, "KRK", "xqw"), 0);
-    assert_int_equal(run_xqtb("gen -q --store-both -d %s KRK", dir), 0);
+    /* without raw files, files of the other kind mean generating again */
+    assert_int_equal(run_xqtb("gen --store-both -d %s KRK", dir), 0);
+    assert_output_has("KK.xqd has a searched side, and --store-both asks for none; regenerating");
+    assert_output_has("KRK.xqd has a searched side, and --store-both asks for none; regenerating");
     assert_int_equal(searched_field(dir, "KRK", "xqd"), 0);
     assert_int_equal(searched_field(dir, "KRK", "xqc"), 0);
     assert_int_equal(searched_field(dir, "KK", "xqd"), 0);
     assert_int_equal(run_xqtb("probe -d %s '3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1'", dir), 0);
-    assert_int_equal(run_xqtb("gen -q -d %s KRK", dir), 0);
+    assert_int_equal(run_xqtb("gen -d %s KRK", dir), 0);
+    assert_output_has("KRK.xqd stores both sides (--store-both), and the default searches one; regenerating");
     assert_true(searched_field(dir, "KRK", "xqd") != 0);
     assert_int_equal(run_xqtb("check -q -d %s", dir), 0);
+    assert_pristine(dir);
+    assert_int_equal(files_named(dir, "xqtb"), 0);
 }
 
 static void test_gen_summary_and_black_orientation(void **state)
@@ -200,37 +255,63 @@ static void poke(const char *path, long offset)
     fclose(f);
 }
 
+/* stats and verify rebuild a table from its DTM and DTC files: a flipped
+ * byte anywhere in either (the header, the block tables, a block) is an
+ * error naming the file, and gen generates the table again, with the same
+ * files as before. */
 static void test_damaged_files_are_reported(void **state)
 {
     (void)state;
     char path[600];
-    const long offsets[] = {0, 9, 20, 60, 75, 100, 5000, -1};
-    for (size_t i = 0; i < sizeof offsets / sizeof *offsets; i++) {
+    /* every offset in the DTM file, some in the DTC file */
+    const struct {
+        const char *file;
+        long offset;
+    } cases[] = {{"KRK.xqd", 0},  {"KRK.xqd", 9},   {"KRK.xqd", 20},  {"KRK.xqd", 60},
+                 {"KRK.xqd", 75}, {"KRK.xqd", 100}, {"KRK.xqd", 200}, {"KRK.xqd", -1},
+                 {"KRK.xqc", 60}, {"KRK.xqc", 100}, {"KRK.xqc", -1}};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         char tag[32];
         snprintf(tag, sizeof tag, "poke%zu", i);
-        const char *dir = fresh_dir(tag);
-        table_path(path, sizeof path, dir, "KRK");
-        poke(path, offsets[i]);
+        const char *dir = fresh_dir(tag), *file = cases[i].file;
+        snprintf(path, sizeof path, "%s/%s", dir, file);
+        poke(path, cases[i].offset);
         int rc = run_xqtb("stats -d %s KRK", dir);
-        if (rc != 3) fail_msg("byte %ld flipped: exit %d, output %s", offsets[i], rc, xqtb_out);
-        assert_non_null(strstr(xqtb_out, "KRK"));
+        if (rc != 3) fail_msg("%s: byte %ld flipped: exit %d, output %s", file, cases[i].offset, rc, xqtb_out);
+        assert_output_has(file);
         assert_int_equal(run_xqtb("verify -d %s KRK", dir), 3);
+        assert_output_has(file);
+        assert_int_equal(run_xqtb("gen -d %s KRK", dir), 0);
+        assert_output_has(file);
+        assert_output_has("; regenerating");
+        assert_pristine(dir);
     }
 }
 
+/* A table's DTM file cut anywhere, emptied or extended (sizes from its
+ * end when negative): the same. */
 static void test_truncated_and_empty_files_are_reported(void **state)
 {
     (void)state;
     char path[600];
-    const long sizes[] = {0, 40, 80, 4000};
+    const long sizes[] = {0, 40, 80, 200, -1, 4000};
     for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
         char tag[32];
         snprintf(tag, sizeof tag, "trunc%zu", i);
         const char *dir = fresh_dir(tag);
         table_path(path, sizeof path, dir, "KRK");
-        assert_int_equal(truncate(path, sizes[i]), 0);
+        struct stat sb;
+        assert_int_equal(stat(path, &sb), 0);
+        long size = sizes[i] < 0 ? (long)sb.st_size + sizes[i] : sizes[i];
+        assert_int_not_equal(size, (long)sb.st_size);
+        assert_int_equal(truncate(path, size), 0);
         int rc = run_xqtb("stats -d %s KRK", dir);
-        if (rc != 3) fail_msg("truncated to %ld: exit %d, output %s", sizes[i], rc, xqtb_out);
+        if (rc != 3) fail_msg("cut to %ld: exit %d, output %s", size, rc, xqtb_out);
+        assert_output_has("KRK.xqd");
+        assert_int_equal(run_xqtb("gen -d %s KRK", dir), 0);
+        assert_output_has("KRK.xqd is");
+        assert_output_has("; regenerating");
+        assert_pristine(dir);
     }
 }
 
@@ -242,8 +323,22 @@ static void test_gen_replaces_damaged_table(void **state)
     const char *dir = fresh_dir("regen");
     table_path(path, sizeof path, dir, "KK");
     poke(path, 100);
-    assert_int_equal(run_xqtb("gen -q -d %s --force KRK", dir), 0);
+    /* --force is for KRK; KK's damage is found all the same */
+    assert_int_equal(run_xqtb("gen -d %s --force KRK", dir), 0);
+    assert_output_has("KK.xqd is damaged");
+    assert_output_has("; regenerating");
     assert_int_equal(run_xqtb("verify -d %s KRK KK", dir), 0);
+    assert_pristine(dir);
+    assert_int_equal(files_named(dir, "xqtb"), 0);
+    /* and without --force, with a damaged block of KK's DTC file and KRK's
+     * DTM file gone */
+    snprintf(path, sizeof path, "%s/KK.xqc", dir);
+    poke(path, -1);
+    table_path(path, sizeof path, dir, "KRK");
+    assert_int_equal(unlink(path), 0);
+    assert_int_equal(run_xqtb("gen -q -d %s KRK", dir), 0);
+    assert_pristine(dir);
+    assert_int_equal(files_named(dir, "xqtb"), 0);
 }
 
 /* A disk that fills up mid-write: a file-size limit (with SIGXFSZ ignored,
