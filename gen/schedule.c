@@ -227,8 +227,14 @@ static int reuse_compressed(tb_set *set, const xq_material *m, const tb_gen_opti
     char name[XQ_MATERIAL_MAX], path[4096];
     xq_material_name(m, name);
     why[0] = 0;
-    xqf_path(opt->dir, name, XQF_KIND_DTM, path, sizeof path);
-    if (access(path, F_OK) != 0) return 0;
+    /* no file at all: a fresh table, nothing to say; any one of them: the
+     * table was made before, and what is wrong with it is worth saying */
+    int any = 0;
+    for (int kind = 0; kind < XQF_COMPRESSED_KINDS && !any; kind++) {
+        xqf_path(opt->dir, name, kind, path, sizeof path);
+        any = access(path, F_OK) == 0;
+    }
+    if (!any) return 0;
     if (!compressed_files_sound(opt, m, index_entries(m), opt->rules, opt->limit, why)) return 0;
     tb_table *t = tb_unpack(set, m, opt->threads > 0 ? opt->threads : par_cores(), why);
     if (!t) return 0;
@@ -236,7 +242,10 @@ static int reuse_compressed(tb_set *set, const xq_material *m, const tb_gen_opti
         tb_table_free(t);
         return -1;
     }
-    if (!opt->quiet) fprintf(stderr, "%-10s reusing %s\n", name, path);
+    if (!opt->quiet) {
+        xqf_path(opt->dir, name, XQF_KIND_DTM, path, sizeof path);
+        fprintf(stderr, "%-10s reusing %s\n", name, path);
+    }
     return 1;
 }
 
