@@ -20,6 +20,11 @@ int xq_gen_piece(const xq_board *b, int from, xq_move *list);
  * A side with no legal move has lost: checkmate and stalemate alike. */
 int xq_gen_legal(xq_board *b, xq_move *list);
 
+/* The legal captures of the side to move, piece by piece from the lowest
+ * square (not in xq_gen_legal's order): what a WDL file's capture search
+ * needs (docs/FORMAT.md, "Captures in WDL files").  The board is restored. */
+int xq_gen_captures(xq_board *b, xq_move *list);
+
 /* True if the pseudo-legal move m does not leave the mover's king attacked
  * (flying general included). */
 bool xq_move_is_legal(xq_board *b, xq_move m);

@@ -50,8 +50,9 @@ void xqf_path(const char *dir, const char *name, int kind, char *buf, size_t len
 
 enum {
     /* format version this code reads and writes (1: LZ4 only, no codec
-     * field; 2: every entry of both sides stored, no searched side) */
-    XQF_VERSION = 3,
+     * field; 2: every entry of both sides stored, no searched side; 3: a
+     * WDL entry holds its value, with no capture search) */
+    XQF_VERSION = 4,
     XQF_HEADER_SIZE = 128,
     XQF_NAME_SIZE = 36,
     XQF_INDEX_LAYOUT = 2,          /* core/index.c's numbering of entries (docs/FORMAT.md, "Index layout 2") */

@@ -32,6 +32,7 @@
 #include "atomic_file.h"
 #include "cell.h"
 #include "dtc.h"
+#include "movegen.h"
 #include "parallel.h"
 #include "searched.h"
 #include "tbformat.h"
@@ -168,9 +169,61 @@ static int coder_init(symbol_coder *c, const tb_table *t, int kind, int searched
 
 static void coder_free(symbol_coder *c) { free(c->rank); }
 
+/* The best WDL symbol the side to move reaches by a capture from legal
+ * entry i of `side`, or -1 without one: what a reader's capture search
+ * finds (docs/FORMAT.md, "Captures in WDL files").  Stops once it reaches
+ * `enough`. */
+static int capture_wdl(const tb_table *t, int side, uint64_t i, int enough)
+{
+    xq_board b;
+    xq_index_decode(&t->ix, i, &b);
+    b.side = (uint8_t)side;
+    xq_move list[XQ_MAX_MOVES];
+    int n = xq_gen_captures(&b, list), best = -1;
+    for (int k = 0; k < n && best < enough; k++) {
+        unsigned ruled, v = tb_successor_cell(t, &b, list[k], &ruled);
+        unsigned code = v == CELL_DRAW && ruled != RULED_NONE ? RULED_CODE + ruled : v;
+        int w = XQF_WDL_WIN - (int)wdl_symbol(code);
+        if (w > best) best = w;
+    }
+    return best;
+}
+
+/* WDL symbols of entries [first, first+n) of one side, four to a byte.  A
+ * reader takes the better of an entry's symbol and the best capture's
+ * value, so where a capture already reaches the entry's value, any symbol
+ * up to that value is right: the writer keeps the run of the entry before
+ * it going when it can (an entry whose value a capture gives is "don't
+ * care" from below, as Syzygy's WDL files treat captures).  Illegal
+ * entries continue the run as well. */
+static void encode_wdl_block(const symbol_coder *c, int side, uint64_t first, uint64_t n, uint8_t *out)
+{
+    int prev = -1;
+    for (uint64_t i = first; i < first + n && prev < 0; i++) {
+        unsigned v = coder_code(c, side, i);
+        if (v != CELL_ILLEGAL) prev = (int)wdl_symbol(v);
+    }
+    if (prev < 0) prev = XQF_WDL_DRAW;
+    memset(out, 0, (n + 3) / 4);
+    for (uint64_t k = 0; k < n; k++) {
+        unsigned v = coder_code(c, side, first + k);
+        int sym = prev;
+        if (v != CELL_ILLEGAL && v != CELL_UNKNOWN) {
+            sym = (int)wdl_symbol(v);
+            if (prev < sym && capture_wdl(c->t, side, first + k, sym) == sym) sym = prev;
+        }
+        prev = sym;
+        out[k / 4] |= (uint8_t)(sym << (2 * (k % 4)));
+    }
+}
+
 /* Symbols of entries [first, first+n) of one side, packed as stored. */
 static void encode_block(const symbol_coder *c, int side, uint64_t first, uint64_t n, uint8_t *out)
 {
+    if (c->symbol_bytes == 0) {
+        encode_wdl_block(c, side, first, n, out);
+        return;
+    }
     unsigned prev = CELL_UNKNOWN;
     /* start the don't-care fill with the block's first legal value */
     for (uint64_t i = first; i < first + n && prev == CELL_UNKNOWN; i++) {
@@ -178,23 +231,18 @@ static void encode_block(const symbol_coder *c, int side, uint64_t first, uint64
         if (v != CELL_ILLEGAL) prev = v;
     }
     if (prev == CELL_UNKNOWN) prev = c->kind == XQF_KIND_DTC ? DTC_CODE + DTC_NONE : CELL_DRAW;
-    if (c->symbol_bytes == 0) memset(out, 0, (n + 3) / 4);
     for (uint64_t k = 0; k < n; k++) {
         unsigned v = coder_code(c, side, first + k);
         if (v == CELL_ILLEGAL || v == CELL_UNKNOWN)
             v = prev;
         else
             prev = v;
-        if (c->symbol_bytes == 0) {
-            out[k / 4] |= (uint8_t)(wdl_symbol(v) << (2 * (k % 4)));
+        uint32_t s = c->rank[v];
+        if (c->symbol_bytes == 1) {
+            out[k] = (uint8_t)s;
         } else {
-            uint32_t s = c->rank[v];
-            if (c->symbol_bytes == 1) {
-                out[k] = (uint8_t)s;
-            } else {
-                out[2 * k] = (uint8_t)s;
-                out[2 * k + 1] = (uint8_t)(s >> 8);
-            }
+            out[2 * k] = (uint8_t)s;
+            out[2 * k + 1] = (uint8_t)(s >> 8);
         }
     }
 }

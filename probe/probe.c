@@ -458,6 +458,44 @@ static int probe_entry(xqtb_handle *h, tb_entry *e, int flip, const xq_board *b,
     return XQTB_OK;
 }
 
+/* ---- captures in WDL files -----------------------------------------------
+ * A WDL file stores, for a position where a capture already reaches its
+ * value, any symbol up to that value (docs/FORMAT.md, "Captures in WDL
+ * files"), so its value is the better of the symbol and the best capture.
+ * The captures lead to tables with fewer pieces, so the recursion ends. */
+static int probe_wdl_value(xqtb_handle *h, const xq_board *b, unsigned *sym);
+
+/* The WDL symbol of a legal board whose table e (flipped or not) is known. */
+static int probe_wdl_at(xqtb_handle *h, tb_entry *e, int flip, const xq_board *b, unsigned *sym)
+{
+    int rc = probe_entry(h, e, flip, b, XQF_KIND_WDL, sym);
+    if (rc != XQTB_OK || *sym == XQF_WDL_WIN) return rc;
+    xq_board c = *b;
+    xq_move list[XQ_MAX_MOVES];
+    int n = xq_gen_captures(&c, list);
+    for (int i = 0; i < n && *sym != XQF_WDL_WIN; i++) {
+        xq_undo u;
+        unsigned s;
+        /* only a position with the side not to move in check offers its
+         * king: a trusted probe's caller broke its promise */
+        if (kind_of(c.sq[move_to(list[i])]) == KING) return XQTB_ERR_INVALID;
+        xq_make_move(&c, list[i], &u);
+        rc = probe_wdl_value(h, &c, &s);
+        xq_unmake_move(&c, list[i], &u);
+        if (rc != XQTB_OK) return rc;
+        if (XQF_WDL_WIN - s > *sym) *sym = XQF_WDL_WIN - s;
+    }
+    return XQTB_OK;
+}
+
+static int probe_wdl_value(xqtb_handle *h, const xq_board *b, unsigned *sym)
+{
+    int flip;
+    tb_entry *e = find_entry(h, b, &flip);
+    if (!e) return XQTB_ERR_NO_TABLE;
+    return probe_wdl_at(h, e, flip, b, sym);
+}
+
 /* ---- searched entries ----------------------------------------------------
  * A DTM or DTC file stores one side to move's entries only where a one-ply
  * search cannot find them (docs/FORMAT.md, "Searched entries"); the others
@@ -530,7 +568,7 @@ static int search_dtc(xqtb_handle *h, const xq_board *pos, int win, unsigned *v)
         unsigned wdl, s = XQF_DTC_NONE;
         xq_make_move(&b, list[i], &u);
         int capture = u.captured != EMPTY;
-        int rc = probe_raw(h, &b, XQF_KIND_WDL, &wdl);
+        int rc = probe_wdl_value(h, &b, &wdl);
         int right = wdl == (win ? XQF_WDL_LOSS : XQF_WDL_WIN);
         if (rc == XQTB_OK && right) rc = probe_dtc_value(h, &b, !win, &s);
         xq_unmake_move(&b, list[i], &u);
@@ -617,7 +655,7 @@ xqtb_status xqtb_probe_wdl(xqtb_handle *h, const xqtb_position *pos, xqtb_wdl *w
     xq_board b;
     if (!h || !wdl || xq_position_to_board(pos, &b, NULL)) return XQTB_ERR_INVALID;
     unsigned sym;
-    int rc = probe_raw(h, &b, XQF_KIND_WDL, &sym);
+    int rc = probe_wdl_value(h, &b, &sym);
     if (rc == XQTB_OK) *wdl = wdl_of_symbol(sym);
     return rc;
 }
@@ -633,7 +671,7 @@ xqtb_status xqtb_probe_wdl_trusted(xqtb_handle *h, const xqtb_position *pos, xqt
     xq_board b;
     if (xq_position_to_board_trusted(pos, &b)) return XQTB_ERR_INVALID;
     unsigned sym;
-    int rc = probe_entry(h, &h->e[e & ENTRY_BITS], (e & FLIPPED) != 0, &b, XQF_KIND_WDL, &sym);
+    int rc = probe_wdl_at(h, &h->e[e & ENTRY_BITS], (e & FLIPPED) != 0, &b, &sym);
     if (rc == XQTB_OK) *wdl = wdl_of_symbol(sym);
     return rc;
 }
@@ -643,7 +681,7 @@ xqtb_status xqtb_probe_wdl_counter(xqtb_handle *h, const xqtb_position *pos, int
     xq_board b;
     if (!h || !wdl5 || rule_counter < 0 || xq_position_to_board(pos, &b, NULL)) return XQTB_ERR_INVALID;
     unsigned sym, dtc = XQF_DTC_NONE;
-    int rc = probe_raw(h, &b, XQF_KIND_WDL, &sym);
+    int rc = probe_wdl_value(h, &b, &sym);
     if (rc != XQTB_OK) return rc;
     rule_counter = clamp_counter(h, rule_counter);
     int wdl = wdl_of_symbol(sym);
@@ -745,7 +783,7 @@ static int root_move_value(xqtb_handle *h, xq_board *b, xq_move m, int counter, 
     unsigned sym = 0;
     xq_make_move(b, m, &u);
     /* the counter resets on a capture and on nothing else */
-    int rc = wdl_only ? probe_raw(h, b, XQF_KIND_WDL, &sym) : probe_full(h, b, u.captured ? 0 : counter + 1, &v);
+    int rc = wdl_only ? probe_wdl_value(h, b, &sym) : probe_full(h, b, u.captured ? 0 : counter + 1, &v);
     *checks = xq_in_check(b, b->side);
     xq_unmake_move(b, m, &u);
     if (rc != XQTB_OK) return rc;

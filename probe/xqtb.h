@@ -308,7 +308,10 @@ int xqtb_covered_counts(const xqtb_handle *h, const uint8_t counts[2][8]);
  * XQTB_ERR_MISMATCH (file built under other rules or format),
  * XQTB_ERR_IO or XQTB_ERR_NOMEM.  *wdl is untouched on error.
  * NOTES: the warm path (block in cache) takes one lock and allocates
- * nothing. */
+ * nothing.  A WDL file leaves positions whose value a capture reaches to
+ * a search over the captures (docs/FORMAT.md, "Captures in WDL files"):
+ * a probe may look up the WDL files of the tables captures lead to, so
+ * install them too (XQTB_ERR_NO_TABLE if one of them is missing). */
 xqtb_status xqtb_probe_wdl(xqtb_handle *h, const xqtb_position *pos, xqtb_wdl *wdl);
 
 /* As xqtb_probe_wdl, for a search that guarantees pos is a legal position

@@ -379,6 +379,54 @@ static void test_legal_is_filtered_pseudo(void **state)
     }
 }
 
+static int move_cmp(const void *a, const void *b)
+{
+    xq_move x = *(const xq_move *)a, y = *(const xq_move *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* At every node of the tree to `depth`, xq_gen_captures gives exactly the
+ * captures among the legal moves (as a set); returns the nodes seen. */
+static long captures_agree(xq_board *b, int depth)
+{
+    xq_move legal[XQ_MAX_MOVES], want[XQ_MAX_MOVES], got[XQ_MAX_MOVES];
+    xq_board before = *b;
+    int nl = xq_gen_legal(b, legal), nw = 0, ng = xq_gen_captures(b, got);
+    assert_board_identical(b, &before);
+    for (int i = 0; i < nl; i++)
+        if (b->sq[move_to(legal[i])]) want[nw++] = legal[i];
+    qsort(want, (size_t)nw, sizeof *want, move_cmp);
+    qsort(got, (size_t)ng, sizeof *got, move_cmp);
+    assert_int_equal(ng, nw);
+    assert_memory_equal(got, want, (size_t)nw * sizeof *want);
+    long nodes = 1;
+    for (int i = 0; depth > 0 && i < nl; i++) {
+        xq_undo u;
+        xq_make_move(b, legal[i], &u);
+        nodes += captures_agree(b, depth - 1);
+        xq_unmake_move(b, legal[i], &u);
+    }
+    return nodes;
+}
+
+static void test_captures_are_the_legal_captures(void **state)
+{
+    (void)state;
+    /* pins, checks, cannon screens and the flying general all limit captures */
+    static const char *const fens[] = {
+        START_FEN,
+        "r1bakab1r/9/1cn4c1/p1p1p1p1p/9/2P6/P3P1P1P/1C2C4/9/RNBAKABNR b - - 5 9",
+        "4k4/4a4/3a5/9/9/9/9/9/4C4/3K5 b - - 0 1",
+        "4k4/9/4n4/9/4C4/9/9/9/3N5/4K4 b - - 0 1",
+        "3k5/4a4/4b4/9/2p6/6N2/4R4/4B4/4A4/3AK4 w - - 17 60",
+    };
+    for (size_t i = 0; i < sizeof fens / sizeof *fens; i++) {
+        xq_board b;
+        parse_ok(fens[i], &b);
+        assert_true(captures_agree(&b, i < 2 ? 2 : 3) > 20);
+    }
+}
+
 /* ---- Symmetries --------------------------------------------------------- */
 
 static void test_mirror_and_flip(void **state)
@@ -446,6 +494,7 @@ int main(void)
         cmocka_unit_test(test_piece_attacks),
         cmocka_unit_test(test_make_unmake_restores),
         cmocka_unit_test(test_legal_is_filtered_pseudo),
+        cmocka_unit_test(test_captures_are_the_legal_captures),
         cmocka_unit_test(test_mirror_and_flip),
     };
     return cmocka_run_group_tests_name("movegen", tests, NULL, NULL);

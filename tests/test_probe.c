@@ -17,6 +17,7 @@
 #include "cell.h"
 #include "compress.h"
 #include "fen.h"
+#include "movegen.h"
 #include "searched.h"
 #include "tb.h"
 #include "testgen.h"
@@ -432,6 +433,56 @@ static void test_root_history(void **state)
  * in both colourings gives the generator's value, ruled results with their
  * ruling and order; root moves of ruled wins lead to ruled losses no
  * higher in order. */
+/* What the WDL writer stores (docs/FORMAT.md, "Captures in WDL files"):
+ * never a value better than the position's, and a worse one only where a
+ * capture reaches the position's value; and it does lower some, which is
+ * what makes the files small.  KRKN under the full rules, so that ruled
+ * results are among the values and the captures. */
+static void test_wdl_capture_fill(void **state)
+{
+    (void)state;
+    char dir[512], err[XQ_ERR_MAX];
+    snprintf(dir, sizeof dir, "%s/wdl-fill", test_tmpdir());
+    xq_material m;
+    assert_int_equal(xq_material_parse("KRKN", &m, err), 0);
+    tb_gen_options opt = {.dir = dir, .threads = 2, .quiet = 1, .rules = XQ_RULES_FULL};
+    if (tb_generate(&m, &opt, err)) fail_msg("%s", err);
+    tb_set *set = tb_set_new(dir);
+    tb_table *t = tb_set_get(set, &m, err);
+    assert_non_null(t);
+    enum { BLOCK = 1 << 14 };
+    uint64_t blocks = (t->ix.size + BLOCK - 1) / BLOCK, lowered = 0, legal = 0;
+    uint8_t *sym = calloc(blocks, xqf_block_bytes(0, BLOCK));
+    assert_non_null(sym);
+    for (int s = 0; s < 2; s++) {
+        assert_int_equal(tb_symbol_stream(t, XQF_KIND_WDL, s, BLOCK, sym), 0);
+        for (uint64_t i = 0; i < t->ix.size; i++) {
+            if (cell_get(t->cells[s], t->width, i) == CELL_ILLEGAL) continue;
+            legal++;
+            xq_board b;
+            xq_index_decode(&t->ix, i, &b);
+            b.side = (uint8_t)s;
+            int want = tb_value_of(t, &b).wdl + 1, got = sym[i / 4] >> 2 * (i % 4) & 3;
+            assert_true(got <= want);
+            if (got == want) continue;
+            lowered++;
+            xq_move list[XQ_MAX_MOVES];
+            int n = xq_gen_captures(&b, list), best = -1;
+            for (int k = 0; k < n; k++) {
+                xq_undo u;
+                xq_make_move(&b, list[k], &u);
+                int v = 1 - tb_value_of(t->sub[colour_of(u.captured)][kind_of(u.captured)], &b).wdl;
+                xq_unmake_move(&b, list[k], &u);
+                if (v > best) best = v;
+            }
+            assert_int_equal(best, want);
+        }
+    }
+    assert_true(lowered * 50 > legal); /* over 2% here; 20-30% of larger tables */
+    free(sym);
+    tb_set_free(set);
+}
+
 static void test_ruled_results(void **state)
 {
     (void)state;
@@ -618,6 +669,7 @@ int main(void)
         cmocka_unit_test(test_search_helpers),
         cmocka_unit_test(test_root_wdl_only),
         cmocka_unit_test(test_root_history),
+        cmocka_unit_test(test_wdl_capture_fill),
         cmocka_unit_test(test_ruled_results),
         cmocka_unit_test(test_ruled_results_searched),
     };
