@@ -7,7 +7,9 @@
  *     instead of being broken by noise);
  *   - DTM values are replaced by their rank in a frequency table, so the
  *     common values are small numbers and LZ4's matches repeat more;
- *   - WDL needs only 2 bits an entry, packed four to a byte.
+ *   - WDL needs only 2 bits an entry, packed four to a byte, and an entry
+ *     whose value a capture reaches may hold anything up to that value
+ *     (the reader searches the captures), so it continues the run too;
  *   - in DTM and DTC files, one side to move is "searched": its entries
  *     whose value the reader can recompute by a one-ply search over the
  *     other side's entries and the subtables say only XQF_SEARCH, and only
