@@ -6,9 +6,10 @@
  * An engine reads the compressed files only: NAME.xqw for WDL, NAME.xqd
  * for DTM, NAME.xqc for DTC under a move limit; never the generator's raw
  * NAME.xqtb.  A probe of a material also reads its subtables (the material
- * after a capture): a WDL probe in search reaches them through the moves
- * it tries, a DTM or DTC probe of a file's searched side looks them up in
- * its one-ply search.  So a material's files come with every subtable's.
+ * after a capture): a WDL probe looks them up in its capture search
+ * (docs/FORMAT.md, "Captures in WDL files"), as a search does through the
+ * moves it tries, and a DTM or DTC probe of a file's searched side in its
+ * one-ply search.  So a material's files come with every subtable's.
  */
 #include <dirent.h>
 #include <errno.h>
