@@ -102,13 +102,14 @@ int xq_gen_legal(xq_board *b, xq_move *list)
 int xq_gen_captures(xq_board *b, xq_move *list)
 {
     int out = 0, k = b->king[b->side];
-    bool check = xq_in_check(b, b->side);
+    int check = -1; /* found out at the first capture: most positions have none */
     for (xq_mask m = b->occ[b->side]; m;) {
         int from = mask_pop_lsb(&m);
         uint8_t to[16];
         int n = xq_piece_attacks(b, from, to);
         for (int i = 0; i < n; i++) {
             xq_move mv = make_move(from, to[i]);
+            if (check < 0) check = xq_in_check(b, b->side);
             if ((check || needs_check_test(from, to[i], k)) && !xq_move_is_legal(b, mv)) continue;
             list[out++] = mv;
         }
