@@ -429,10 +429,22 @@ static void test_root_history(void **state)
     xqtb_close(h);
 }
 
-/* A table built under rules full, through the library: every legal entry
- * in both colourings gives the generator's value, ruled results with their
- * ruling and order; root moves of ruled wins lead to ruled losses no
- * higher in order. */
+/* KRKN generated under the full rules into a directory of its own, dir
+ * (512 bytes), and loaded with its subtables. */
+static tb_table *krkn_full(const char *tag, char *dir, tb_set **set)
+{
+    char err[XQ_ERR_MAX];
+    snprintf(dir, 512, "%s/%s", test_tmpdir(), tag);
+    xq_material m;
+    assert_int_equal(xq_material_parse("KRKN", &m, err), 0);
+    tb_gen_options opt = {.dir = dir, .threads = 2, .quiet = 1, .rules = XQ_RULES_FULL};
+    if (tb_generate(&m, &opt, err)) fail_msg("%s", err);
+    *set = tb_set_new(dir);
+    tb_table *t = tb_set_get(*set, &m, err);
+    if (!t) fail_msg("%s", err);
+    return t;
+}
+
 /* What the WDL writer stores (docs/FORMAT.md, "Captures in WDL files"):
  * never a value better than the position's, and a worse one only where a
  * capture reaches the position's value; and it does lower some, which is
@@ -441,15 +453,9 @@ static void test_root_history(void **state)
 static void test_wdl_capture_fill(void **state)
 {
     (void)state;
-    char dir[512], err[XQ_ERR_MAX];
-    snprintf(dir, sizeof dir, "%s/wdl-fill", test_tmpdir());
-    xq_material m;
-    assert_int_equal(xq_material_parse("KRKN", &m, err), 0);
-    tb_gen_options opt = {.dir = dir, .threads = 2, .quiet = 1, .rules = XQ_RULES_FULL};
-    if (tb_generate(&m, &opt, err)) fail_msg("%s", err);
-    tb_set *set = tb_set_new(dir);
-    tb_table *t = tb_set_get(set, &m, err);
-    assert_non_null(t);
+    char dir[512];
+    tb_set *set;
+    tb_table *t = krkn_full("wdl-fill", dir, &set);
     enum { BLOCK = 1 << 14 };
     uint64_t blocks = (t->ix.size + BLOCK - 1) / BLOCK, lowered = 0, legal = 0;
     uint8_t *sym = calloc(blocks, xqf_block_bytes(0, BLOCK));
@@ -483,18 +489,16 @@ static void test_wdl_capture_fill(void **state)
     tb_set_free(set);
 }
 
+/* A table built under rules full, through the library: every legal entry
+ * in both colourings gives the generator's value, ruled results with their
+ * ruling and order; root moves of ruled wins lead to ruled losses no
+ * higher in order. */
 static void test_ruled_results(void **state)
 {
     (void)state;
-    char dir[512], err[XQ_ERR_MAX];
-    snprintf(dir, sizeof dir, "%s/ruled", test_tmpdir());
-    xq_material m;
-    assert_int_equal(xq_material_parse("KRKN", &m, err), 0);
-    tb_gen_options opt = {.dir = dir, .threads = 2, .quiet = 1, .rules = XQ_RULES_FULL};
-    if (tb_generate(&m, &opt, err)) fail_msg("%s", err);
-    tb_set *set = tb_set_new(dir);
-    tb_table *t = tb_set_get(set, &m, err);
-    assert_non_null(t);
+    char dir[512];
+    tb_set *set;
+    tb_table *t = krkn_full("ruled", dir, &set);
     int st;
     xqtb_handle *h = xqtb_open(dir, NULL, &st);
     assert_non_null(h);
@@ -590,8 +594,9 @@ static void test_ruled_results(void **state)
 
     /* Two directories under different rule sets: the first table opened
      * fixes the handle's set, a table of the other is refused. */
-    char none_dir[512], both[1100];
+    char none_dir[512], both[1100], err[XQ_ERR_MAX];
     snprintf(none_dir, sizeof none_dir, "%s/none", test_tmpdir());
+    xq_material m;
     assert_int_equal(xq_material_parse("KCK", &m, err), 0);
     tb_gen_options o2 = {.dir = none_dir, .threads = 2, .quiet = 1, .rules = XQ_RULES_NONE};
     if (tb_generate(&m, &o2, err)) fail_msg("%s", err);
