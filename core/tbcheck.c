@@ -41,10 +41,11 @@ static int fail(xqf_check_report *r, int status, const char *why)
 
 /* Checks 10-11 of docs/FORMAT.md on one block: it decompresses to exactly
  * its symbols, and each symbol is one a reader accepts there. */
-static int block_content_ok(const xqf_info *f, uint64_t k, const uint8_t *data, uint8_t *out, void **dctx)
+static int block_content_ok(const xqf_info *f, const void *ddict, uint64_t k, const uint8_t *data, uint8_t *out,
+                            void **dctx)
 {
     uint64_t len = xqf_block_end(f, k) - xqf_block_begin(f, k), want = xqf_block_symbol_bytes(f, k);
-    if (xqf_block_decode(f, data, len, out, want, dctx) != XQF_OK) return 0;
+    if (xqf_block_decode(f, ddict, data, len, out, want, dctx) != XQF_OK) return 0;
     if (f->symbol_bytes == 0) {
         for (uint64_t i = 0; i < want; i++)
             for (int j = 0; j < 4; j++)
@@ -77,6 +78,13 @@ static int check_blocks(int fd, xqf_check_report *r, int deep)
         xqf_dctx_free(dctx);
         return fail(r, XQF_NOMEM, "out of memory");
     }
+    void *ddict = NULL;
+    if (deep && f->codec == XQF_CODEC_ZSTD && xqf_ddict_new(f, &ddict) != XQF_OK) {
+        free(buf);
+        free(out);
+        xqf_dctx_free(dctx);
+        return fail(r, XQF_CORRUPT, "the codec dictionary is damaged");
+    }
     uint64_t k = 0, first_bad = 0;
     while (k < nblocks) {
         /* blocks k .. e-1: at least one, then as many as fit in CHUNK */
@@ -87,6 +95,7 @@ static int check_blocks(int fd, xqf_check_report *r, int deep)
             free(buf);
             free(out);
             xqf_dctx_free(dctx);
+            xqf_ddict_free(ddict);
             snprintf(r->why, sizeof r->why, "cannot read block %llu (file shrank while checked?)",
                      (unsigned long long)k);
             return fail(r, XQF_CORRUPT, NULL);
@@ -95,13 +104,14 @@ static int check_blocks(int fd, xqf_check_report *r, int deep)
         for (; k < e; k++) {
             const uint8_t *data = buf + (xqf_block_begin(f, k) - begin);
             r->blocks++;
-            if (xqf_block_sound(f, k, data) && (!deep || block_content_ok(f, k, data, out, &dctx))) continue;
+            if (xqf_block_sound(f, k, data) && (!deep || block_content_ok(f, ddict, k, data, out, &dctx))) continue;
             if (!r->bad_blocks++) first_bad = k;
         }
     }
     free(buf);
     free(out);
     xqf_dctx_free(dctx);
+    xqf_ddict_free(ddict);
     if (!r->bad_blocks) return XQF_OK;
     snprintf(r->why, sizeof r->why, "%llu of %llu blocks damaged, the first block %llu (%s to move, entries from %llu)",
              (unsigned long long)r->bad_blocks, (unsigned long long)nblocks, (unsigned long long)first_bad,
@@ -149,7 +159,7 @@ int xqf_check_file(const char *path, int kind, const char *name, uint64_t entrie
         }
     }
     /* the pointers into meta must not outlive it */
-    r->info.map = r->info.offsets = r->info.checksums = NULL;
+    r->info.map = r->info.dict = r->info.offsets = r->info.checksums = NULL;
     free(meta);
     close(fd);
     return fail(r, rc, NULL);

@@ -112,9 +112,11 @@ int xqf_parse_header(xqf_info *f, const uint8_t *h, uint64_t size, int kind, con
     if (xqf_get64(h + XQF_OFF_FILE_SIZE) != size)
         return refuse(XQF_CORRUPT, why, "%llu bytes, but the header says %llu (truncated or extended)",
                       (unsigned long long)size, (unsigned long long)xqf_get64(h + XQF_OFF_FILE_SIZE));
-    uint64_t map_bytes = kind != XQF_KIND_WDL ? ((uint64_t)f->nsymbols * 2 + 7) / 8 * 8 : 0;
+    f->dict_bytes = xqf_get32(h + XQF_OFF_DICT_BYTES);
+    if (f->dict_bytes > XQF_MAX_DICT_BYTES) return refuse(XQF_CORRUPT, why, "bad dictionary size");
+    uint64_t map_bytes = kind != XQF_KIND_WDL ? xqf_pad8((uint64_t)f->nsymbols * 2) : 0;
     uint64_t nblocks = 2 * (uint64_t)f->blocks;
-    f->meta_bytes = XQF_HEADER_SIZE + map_bytes + (nblocks + 1) * 8 + nblocks * 8;
+    f->meta_bytes = XQF_HEADER_SIZE + map_bytes + xqf_pad8(f->dict_bytes) + (nblocks + 1) * 8 + nblocks * 8;
     if (f->meta_bytes > size) return refuse(XQF_CORRUPT, why, "the block tables do not fit in the file");
     return XQF_OK;
 }
@@ -143,14 +145,15 @@ static int check_map(const xqf_info *f, char *why)
 
 int xqf_check_meta(xqf_info *f, const uint8_t *meta, char why[XQF_WHY_MAX])
 {
-    uint64_t map_bytes = f->kind != XQF_KIND_WDL ? ((uint64_t)f->nsymbols * 2 + 7) / 8 * 8 : 0;
+    uint64_t map_bytes = f->kind != XQF_KIND_WDL ? xqf_pad8((uint64_t)f->nsymbols * 2) : 0;
     uint64_t nblocks = 2 * (uint64_t)f->blocks;
     /* 7: the meta hash covers the header but itself, and everything up to
      * the first block, so with the block checksums every byte is covered */
     if (xqf_meta_hash(meta, f->meta_bytes) != xqf_get64(meta + XQF_OFF_META_HASH))
         return refuse(XQF_CORRUPT, why, "header or block tables damaged (meta checksum)");
     f->map = meta + XQF_HEADER_SIZE;
-    f->offsets = f->map + map_bytes;
+    f->dict = f->map + map_bytes;
+    f->offsets = f->dict + xqf_pad8(f->dict_bytes);
     f->checksums = f->offsets + (nblocks + 1) * 8;
     /* 8 */
     if (xqf_get64(f->offsets) != f->meta_bytes) return refuse(XQF_CORRUPT, why, "the first block is misplaced");
@@ -172,6 +175,10 @@ int xqf_check_meta(xqf_info *f, const uint8_t *meta, char why[XQF_WHY_MAX])
     f->codec = xqf_get32(meta + XQF_OFF_CODEC);
     if (f->codec < XQF_CODEC_LZ4 || f->codec > XQF_CODEC_MAX)
         return refuse(XQF_MISMATCH, why, "block codec %u is unknown to this reader", f->codec);
+    /* a dictionary only for a codec that has them, and in Zstandard's
+     * dictionary format (its magic and entropy tables), not raw content */
+    if (f->dict_bytes && (f->codec != XQF_CODEC_ZSTD || ZSTD_getDictID_fromDict(f->dict, f->dict_bytes) == 0))
+        return refuse(XQF_CORRUPT, why, "the codec dictionary is damaged");
     if (f->rules > XQF_REPETITION_MAX)
         return refuse(XQF_MISMATCH, why, "repetition rule %u is unknown to this reader", f->rules);
     if (f->limit > XQF_MAX_LIMIT)
@@ -212,7 +219,21 @@ uint64_t xqf_max_compressed_bytes(void)
     return lz4 > zstd ? lz4 : zstd;
 }
 
-int xqf_block_decode(const xqf_info *f, const uint8_t *src, uint64_t len, uint8_t *out, uint64_t want, void **dctx)
+int xqf_ddict_new(const xqf_info *f, void **ddict)
+{
+    *ddict = NULL;
+    if (!f->dict_bytes) return XQF_OK;
+    /* Digesting the dictionary once (its Huffman and FSE tables) is what
+     * makes a dictionary pay: a block then decodes without building tables
+     * of its own (docs/BENCHMARKS.md, "A dictionary for WDL files"). */
+    *ddict = ZSTD_createDDict(f->dict, f->dict_bytes);
+    return *ddict ? XQF_OK : XQF_CORRUPT;
+}
+
+void xqf_ddict_free(void *ddict) { ZSTD_freeDDict(ddict); }
+
+int xqf_block_decode(const xqf_info *f, const void *ddict, const uint8_t *src, uint64_t len, uint8_t *out,
+                     uint64_t want, void **dctx)
 {
     if (f->codec == XQF_CODEC_LZ4) {
         int got = LZ4_decompress_safe((const char *)src, (char *)out, (int)len, (int)want);
@@ -222,7 +243,9 @@ int xqf_block_decode(const xqf_info *f, const uint8_t *src, uint64_t len, uint8_
     if (!*dctx && !(*dctx = xqf_dctx_new())) return XQF_NOMEM;
     /* A frame that claims more than `want` bytes fails with "destination
      * too small" rather than writing past out. */
-    size_t got = ZSTD_decompressDCtx(*dctx, out, (size_t)want, src, (size_t)len);
+    if (f->dict_bytes && !ddict) return XQF_CORRUPT;
+    size_t got = ddict ? ZSTD_decompress_usingDDict(*dctx, out, (size_t)want, src, (size_t)len, ddict)
+                       : ZSTD_decompressDCtx(*dctx, out, (size_t)want, src, (size_t)len);
     return !ZSTD_isError(got) && got == want ? XQF_OK : XQF_CORRUPT;
 }
 

@@ -51,13 +51,15 @@ void xqf_path(const char *dir, const char *name, int kind, char *buf, size_t len
 enum {
     /* format version this code reads and writes (1: LZ4 only, no codec
      * field; 2: every entry of both sides stored, no searched side; 3: a
-     * WDL entry holds its value, with no capture search) */
-    XQF_VERSION = 4,
+     * WDL entry holds its value, with no capture search; 4: no codec
+     * dictionary) */
+    XQF_VERSION = 5,
     XQF_HEADER_SIZE = 128,
     XQF_NAME_SIZE = 36,
     XQF_INDEX_LAYOUT = 2,          /* core/index.c's numbering of entries (docs/FORMAT.md, "Index layout 2") */
     XQF_MAX_BLOCK_BYTES = 1 << 20, /* bound on one block, decompressed */
     XQF_MAX_SYMBOLS = 65536,
+    XQF_MAX_DICT_BYTES = 1 << 16, /* bound on a file's codec dictionary */
     /* Revision of the generator's results.  Bumped with any change that
      * alters the content of some table (a fix, a rule change): readers
      * refuse files of another revision, and `gen` rebuilds them. */
@@ -137,11 +139,15 @@ enum {
     XQF_OFF_META_HASH = 104,     /* u64: XXH64 of bytes [0,104) and [112, data) */
     XQF_OFF_CODEC = 112,         /* u32: XQF_CODEC_LZ4 or XQF_CODEC_ZSTD */
     XQF_OFF_SEARCHED_SIDE = 116, /* u32: XQF_SEARCHED_NONE, _RED or _BLACK */
-    XQF_OFF_RESERVED = 120,      /* 8 bytes, zero */
+    XQF_OFF_DICT_BYTES = 120,    /* u32: D, bytes of the codec dictionary (0: none) */
+    XQF_OFF_RESERVED = 124,      /* 4 bytes, zero */
 };
 
 /* After the header, in order:
  *   DTM map      M x u16, padded with zeros to a multiple of 8 bytes
+ *   dictionary   D bytes, a Zstandard dictionary every block of the file
+ *                is compressed with (only with that codec), padded with
+ *                zeros to a multiple of 8 bytes; absent when D is 0
  *   offsets      (2 * blocks + 1) x u64: block k (side * blocks + i) is
  *                bytes [offsets[k], offsets[k+1]) of the file
  *   checksums    2 * blocks x u64: XXH64 (seed 0) of each compressed block
@@ -198,10 +204,15 @@ typedef struct {
     uint32_t limit;      /* move limit field, plies (0 = none) */
     uint32_t codec;      /* XQF_CODEC_LZ4 or XQF_CODEC_ZSTD */
     int searched;        /* side to move (0 red, 1 black) whose entries may be searched, -1 none */
-    uint64_t meta_bytes; /* header, map, offsets and checksums: [0, meta_bytes) */
+    uint32_t dict_bytes; /* D: the codec dictionary's bytes, 0 if none */
+    uint64_t meta_bytes; /* header, map, dictionary, offsets and checksums: [0, meta_bytes) */
     /* Into the metadata, once xqf_check_meta has accepted it. */
-    const uint8_t *map, *offsets, *checksums;
+    const uint8_t *map, *dict, *offsets, *checksums;
 } xqf_info;
+
+/* x rounded up to a multiple of 8: how the DTM map and the dictionary are
+ * padded. */
+static inline uint64_t xqf_pad8(uint64_t x) { return (x + 7) / 8 * 8; }
 
 /* Checks the first XQF_HEADER_SIZE bytes h of a file of `size` bytes that
  * should be a file of `kind` for canonical material `name` with `entries`
@@ -231,13 +242,23 @@ int xqf_block_sound(const xqf_info *f, uint64_t k, const uint8_t *data);
  * take under either codec (check 8). */
 uint64_t xqf_max_compressed_bytes(void);
 
+/* The codec dictionary of a file xqf_check_meta accepted, prepared for
+ * decoding (Zstandard's digested form, about 30 KB), into *ddict: NULL for a
+ * file without one.  Made once when a file is opened and shared read-only
+ * by every thread that decodes its blocks.  Returns XQF_OK, or
+ * XQF_CORRUPT if the dictionary is not one Zstandard accepts (check 9). */
+int xqf_ddict_new(const xqf_info *f, void **ddict);
+void xqf_ddict_free(void *ddict);
+
 /* Decompresses the len bytes at src, a block of f, into out, which must
- * receive exactly `want` bytes (check 10).  *dctx is a decoding context
- * the caller keeps between calls and releases with xqf_dctx_free (NULL at
- * first; a Zstandard block creates it).  Returns XQF_OK, XQF_CORRUPT if the
- * block does not decode to exactly `want` bytes, or XQF_NOMEM if no
- * context could be allocated. */
-int xqf_block_decode(const xqf_info *f, const uint8_t *src, uint64_t len, uint8_t *out, uint64_t want, void **dctx);
+ * receive exactly `want` bytes (check 10).  ddict is the file's prepared
+ * dictionary (xqf_ddict_new).  *dctx is a decoding context the caller keeps
+ * between calls and releases with xqf_dctx_free (NULL at first; a
+ * Zstandard block creates it).  Returns XQF_OK, XQF_CORRUPT if the block
+ * does not decode to exactly `want` bytes, or XQF_NOMEM if no context could
+ * be allocated. */
+int xqf_block_decode(const xqf_info *f, const void *ddict, const uint8_t *src, uint64_t len, uint8_t *out,
+                     uint64_t want, void **dctx);
 void *xqf_dctx_new(void); /* NULL if out of memory */
 void xqf_dctx_free(void *dctx);
 

@@ -29,6 +29,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <xxhash.h>
+#include <zdict.h>
 #include <zstd.h>
 
 #include "atomic_file.h"
@@ -273,7 +274,8 @@ typedef struct {
     uint32_t block_entries, blocks; /* per side */
     uint32_t every;                 /* compress blocks k % blocks % every == 0 only (1: all) */
     int codec, level;
-    uint8_t **data; /* compressed block k */
+    const ZSTD_CDict *cdict; /* the file's dictionary, digested; NULL for none */
+    uint8_t **data;          /* compressed block k */
     uint32_t *size;
     ZSTD_CCtx *cctx[PAR_MAX_THREADS]; /* per thread, made at its first block */
     int failed;
@@ -301,7 +303,8 @@ static size_t compress_one(block_job *j, int thread, const uint8_t *src, size_t 
         if (ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_compressionLevel, j->level)) ||
             ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_contentSizeFlag, 0)) ||
             ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_checksumFlag, 0)) ||
-            ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_dictIDFlag, 0)))
+            ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_dictIDFlag, 0)) ||
+            (j->cdict && ZSTD_isError(ZSTD_CCtx_refCDict(c, j->cdict))))
             return 0;
     }
     size_t len = ZSTD_compress2(c, dst, cap, src, n);
@@ -374,7 +377,8 @@ static void kind_blocks_free(kind_blocks *kb)
  * a sample (one block in `every` at the same places on both sides), whose
  * sizes side_bytes then sums. */
 static int build_kind(const tb_table *t, int kind, int searched, uint8_t *const *found, uint32_t block_entries,
-                      uint32_t every, int codec, int level, int threads, kind_blocks *kb, char err[XQ_ERR_MAX])
+                      uint32_t every, int codec, int level, const ZSTD_CDict *cdict, int threads, kind_blocks *kb,
+                      char err[XQ_ERR_MAX])
 {
     memset(kb, 0, sizeof *kb);
     kb->coder = malloc(sizeof *kb->coder);
@@ -392,6 +396,7 @@ static int build_kind(const tb_table *t, int kind, int searched, uint8_t *const 
                           .every = every,
                           .codec = codec,
                           .level = level,
+                          .cdict = cdict,
                           .data = calloc(nblocks, sizeof(uint8_t *)),
                           .size = calloc(nblocks, sizeof(uint32_t))};
     if (!kb->job.data || !kb->job.size) {
@@ -411,12 +416,13 @@ static int build_kind(const tb_table *t, int kind, int searched, uint8_t *const 
 
 /* Writes the file of one kind from its blocks. */
 static int write_kind_file(const tb_table *t, const char *dir, int kind, uint32_t block_entries, int codec,
-                           const kind_blocks *kb, uint64_t *file_bytes, uint64_t *raw_bytes, char err[XQ_ERR_MAX])
+                           const kind_blocks *kb, const uint8_t *dict, uint32_t dict_bytes, uint64_t *file_bytes,
+                           uint64_t *raw_bytes, char err[XQ_ERR_MAX])
 {
     const symbol_coder *coder = kb->coder;
     uint64_t nblocks = 2 * (uint64_t)kb->blocks;
-    uint32_t map_bytes = kind != XQF_KIND_WDL ? ((coder->nsymbols * 2 + 7) / 8) * 8 : 0;
-    uint64_t meta = XQF_HEADER_SIZE + map_bytes + (nblocks + 1) * 8 + nblocks * 8;
+    uint64_t map_bytes = kind != XQF_KIND_WDL ? xqf_pad8((uint64_t)coder->nsymbols * 2) : 0;
+    uint64_t meta = XQF_HEADER_SIZE + map_bytes + xqf_pad8(dict_bytes) + (nblocks + 1) * 8 + nblocks * 8;
     uint8_t *m = calloc(1, meta);
     if (!m) {
         snprintf(err, XQ_ERR_MAX, "out of memory compressing");
@@ -439,13 +445,16 @@ static int write_kind_file(const tb_table *t, const char *dir, int kind, uint32_
     xqf_put32(m + XQF_OFF_SYMBOLS, kind != XQF_KIND_WDL ? coder->nsymbols : 0);
     xqf_put32(m + XQF_OFF_CODEC, (uint32_t)codec);
     xqf_put32(m + XQF_OFF_SEARCHED_SIDE, (uint32_t)(coder->searched + 1));
-    /* DTM map, offsets, checksums */
+    xqf_put32(m + XQF_OFF_DICT_BYTES, dict_bytes);
+    /* DTM map, dictionary, offsets, checksums */
     uint8_t *p = m + XQF_HEADER_SIZE;
     for (uint32_t i = 0; kind != XQF_KIND_WDL && i < coder->nsymbols; i++) {
         p[2 * i] = (uint8_t)coder->map[i];
         p[2 * i + 1] = (uint8_t)(coder->map[i] >> 8);
     }
     p += map_bytes;
+    if (dict_bytes) memcpy(p, dict, dict_bytes);
+    p += xqf_pad8(dict_bytes);
     uint64_t off = meta;
     for (uint64_t k = 0; k <= nblocks; k++) {
         xqf_put64(p + 8 * k, off);
@@ -497,7 +506,7 @@ static int write_kind(const tb_table *t, const char *dir, int kind, int searched
         uint64_t blocks = (t->ix.size + block_entries - 1) / block_entries, bytes[2];
         uint32_t every = blocks > SIDE_SAMPLE_BLOCKS ? (uint32_t)(blocks / SIDE_SAMPLE_BLOCKS) : 1;
         for (int s = 0; s < 2; s++) {
-            if (build_kind(t, kind, s, found, block_entries, every, codec, level, threads, &kb, err)) return -1;
+            if (build_kind(t, kind, s, found, block_entries, every, codec, level, NULL, threads, &kb, err)) return -1;
             bytes[s] = kb.side_bytes[0] + kb.side_bytes[1];
             /* a small table's "sample" is the whole file: black's is kept
              * if it is the one (two sets of blocks are never held at once) */
@@ -506,9 +515,92 @@ static int write_kind(const tb_table *t, const char *dir, int kind, int searched
         }
         side = bytes[1] < bytes[0];
     }
-    if (!built && build_kind(t, kind, side, found, block_entries, 1, codec, level, threads, &kb, err)) return -1;
-    int rc = write_kind_file(t, dir, kind, block_entries, codec, &kb, file_bytes, raw_bytes, err);
+    if (!built && build_kind(t, kind, side, found, block_entries, 1, codec, level, NULL, threads, &kb, err)) return -1;
+    int rc = write_kind_file(t, dir, kind, block_entries, codec, &kb, NULL, 0, file_bytes, raw_bytes, err);
     kind_blocks_free(&kb);
+    return rc;
+}
+
+/* Blocks a dictionary is trained on, spread evenly over both sides: 1 MiB
+ * of WDL symbols, enough that the dictionary comes out as it would from
+ * the whole file (docs/BENCHMARKS.md, "A dictionary for WDL files"). */
+enum { DICT_SAMPLE_BLOCKS = 256 };
+
+/* Blocks (both sides) below which no dictionary is tried: a file that
+ * small (KRKN's WDL, 44 blocks, is 6 KB) never came out smaller with one,
+ * and training needs about 10 MB whatever the sample. */
+enum { DICT_MIN_BLOCKS = 64 };
+
+static int tries_dict(int codec, uint64_t entries, uint32_t block_entries)
+{
+    return codec == XQF_CODEC_ZSTD && 2 * ((entries + block_entries - 1) / block_entries) >= DICT_MIN_BLOCKS;
+}
+
+/* Trains a Zstandard dictionary of at most cap bytes on a sample of the
+ * blocks of kb's coder into dict.  Returns its size, 0 if none could be
+ * made (a small table has too little to train on), -1 out of memory.  The
+ * training runs on one thread, so the dictionary does not depend on the
+ * thread count. */
+static int64_t train_dict(const kind_blocks *kb, const tb_table *t, uint32_t block_entries, uint8_t *dict, uint32_t cap)
+{
+    uint64_t nblocks = 2 * (uint64_t)kb->blocks,
+             every = nblocks > DICT_SAMPLE_BLOCKS ? nblocks / DICT_SAMPLE_BLOCKS : 1;
+    uint64_t raw_cap = xqf_block_bytes(kb->coder->symbol_bytes, block_entries),
+             nsamples = (nblocks + every - 1) / every;
+    uint8_t *samples = malloc((size_t)(nsamples * raw_cap));
+    size_t *sizes = malloc((size_t)nsamples * sizeof *sizes);
+    int64_t got = -1;
+    if (samples && sizes) {
+        uint64_t at = 0, n = 0;
+        for (uint64_t k = 0; k < nblocks; k += every) {
+            uint64_t first = (k % kb->blocks) * block_entries;
+            uint64_t count = t->ix.size - first < block_entries ? t->ix.size - first : block_entries;
+            encode_block(kb->coder, (int)(k / kb->blocks), first, count, samples + at);
+            sizes[n] = (size_t)xqf_block_bytes(kb->coder->symbol_bytes, count);
+            at += sizes[n++];
+        }
+        size_t len = ZDICT_trainFromBuffer(dict, cap, samples, sizes, (unsigned)n);
+        got = ZDICT_isError(len) ? 0 : (int64_t)len;
+    }
+    free(samples);
+    free(sizes);
+    return got;
+}
+
+/* Writes the WDL file.  With Zstandard the blocks are compressed twice,
+ * without and with a dictionary trained on the file's own blocks, and the
+ * smaller file is kept: a dictionary's entropy tables, digested once by
+ * the reader, spare a block the cost of decoding its own, which is most
+ * of a cold WDL probe (docs/BENCHMARKS.md, "A dictionary for WDL files"),
+ * but on a file whose blocks differ from each other it costs more bytes
+ * than it saves. */
+static int write_wdl(const tb_table *t, const char *dir, uint32_t block_entries, int codec, int level, int threads,
+                     uint64_t *file_bytes, uint64_t *raw_bytes, char err[XQ_ERR_MAX])
+{
+    kind_blocks kb, with;
+    if (build_kind(t, XQF_KIND_WDL, -1, NULL, block_entries, 1, codec, level, NULL, threads, &kb, err)) return -1;
+    uint8_t dict[TB_WDL_DICT_BYTES];
+    int64_t trained =
+        tries_dict(codec, t->ix.size, block_entries) ? train_dict(&kb, t, block_entries, dict, sizeof dict) : 0;
+    uint32_t dict_bytes = trained > 0 ? (uint32_t)trained : 0;
+    ZSTD_CDict *cdict = dict_bytes ? ZSTD_createCDict(dict, dict_bytes, level) : NULL;
+    if (trained < 0 || (dict_bytes && !cdict) ||
+        (cdict && build_kind(t, XQF_KIND_WDL, -1, NULL, block_entries, 1, codec, level, cdict, threads, &with, err))) {
+        kind_blocks_free(&kb);
+        ZSTD_freeCDict(cdict);
+        snprintf(err, XQ_ERR_MAX, "out of memory compressing");
+        return -1;
+    }
+    int use = 0;
+    if (cdict) {
+        use = with.side_bytes[0] + with.side_bytes[1] + xqf_pad8(dict_bytes) < kb.side_bytes[0] + kb.side_bytes[1];
+        kind_blocks_free(use ? &kb : &with);
+        if (use) kb = with;
+    }
+    int rc = write_kind_file(t, dir, XQF_KIND_WDL, block_entries, codec, &kb, dict, use ? dict_bytes : 0, file_bytes,
+                             raw_bytes, err);
+    kind_blocks_free(&kb);
+    ZSTD_freeCDict(cdict);
     return rc;
 }
 
@@ -560,8 +652,13 @@ uint64_t tb_compress_work_bytes(uint64_t entries, int width, int rules, int limi
     /* A DTM of one-byte cells has at most 253 symbols (DTM 0..251 and the
      * draw); ruled results and wide cells may need two bytes, as may DTC. */
     uint32_t dtm_bytes = width == 1 && rules == XQ_RULES_NONE ? 1 : 2;
+    /* WDL: with a dictionary tried, two sets of blocks (without and with
+     * it) and its training: the sample, and what zdict.h and the digested
+     * dictionaries take, measured at 9.4 MB (docs/BENCHMARKS.md) */
     uint64_t most = kind_work_bytes(entries, XQF_KIND_WDL, 0, TB_WDL_BLOCK_ENTRIES, TB_WDL_CODEC,
                                     default_level(TB_WDL_CODEC), threads);
+    if (tries_dict(TB_WDL_CODEC, entries, TB_WDL_BLOCK_ENTRIES))
+        most = 2 * most + (uint64_t)DICT_SAMPLE_BLOCKS * xqf_block_bytes(0, TB_WDL_BLOCK_ENTRIES) + (12u << 20);
     uint64_t dtm = kind_work_bytes(entries, XQF_KIND_DTM, dtm_bytes, TB_DTM_BLOCK_ENTRIES, TB_DTM_CODEC,
                                    default_level(TB_DTM_CODEC), threads) +
                    (rules != XQ_RULES_NONE ? 2 * ((entries + 7) / 8) : 0); /* searched.h's bitmaps */
@@ -601,8 +698,7 @@ int tb_compress_write(const tb_table *t, const char *dir, const tb_compress_opti
         return -1;
     }
     int sr = o->searched;
-    if (write_kind(t, dir, XQF_KIND_WDL, TB_SEARCH_NONE, NULL, wb, wc, wl, threads, &r->wdl_bytes, &r->wdl_raw, err))
-        return -1;
+    if (write_wdl(t, dir, wb, wc, wl, threads, &r->wdl_bytes, &r->wdl_raw, err)) return -1;
     /* which results of the rulings a reader's search finds (searched.h) */
     uint64_t found_bytes = (t->ix.size + 7) / 8;
     uint8_t *found[2] = {NULL, NULL};

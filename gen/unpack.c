@@ -42,12 +42,15 @@ typedef struct {
     int fd;
     xqf_info info;
     uint8_t *meta;
+    void *ddict; /* the codec dictionary, prepared once (NULL if none) */
     char path[4096];
 } packed_file;
 
 static void packed_close(packed_file *p)
 {
     if (p->fd >= 0) close(p->fd);
+    xqf_ddict_free(p->ddict);
+    p->ddict = NULL;
     free(p->meta);
     p->fd = -1;
     p->meta = NULL;
@@ -90,6 +93,10 @@ static int packed_open(packed_file *p, const char *dir, const char *name, int ki
     }
     if (xqf_check_meta(&p->info, p->meta, why) != XQF_OK) {
         snprintf(err, XQ_ERR_MAX, "%.60s: %.90s", p->path, why);
+        goto fail;
+    }
+    if (xqf_ddict_new(&p->info, &p->ddict) != XQF_OK) {
+        snprintf(err, XQ_ERR_MAX, "%.60s: the codec dictionary is damaged", p->path);
         goto fail;
     }
     return 0;
@@ -174,7 +181,7 @@ static void block_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
     for (uint64_t k = begin; k < end && in && sym && !__atomic_load_n(&j->failed, __ATOMIC_RELAXED); k++) {
         uint64_t at = xqf_block_begin(f, k), len = xqf_block_end(f, k) - at, want = xqf_block_symbol_bytes(f, k);
         if (xqf_read_at(j->file->fd, in, (size_t)len, at) || !xqf_block_sound(f, k, in) ||
-            xqf_block_decode(f, in, len, sym, want, &dctx) != XQF_OK) {
+            xqf_block_decode(f, j->file->ddict, in, len, sym, want, &dctx) != XQF_OK) {
             job_fail(j, "block %llu is damaged", (unsigned long long)k);
             break;
         }

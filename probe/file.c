@@ -40,6 +40,7 @@ int xqf_open(xqf_file *f, const char *path, int kind, const char *name, uint64_t
     if (rc == XQTB_OK && !(f->meta = malloc(keep))) rc = XQTB_ERR_NOMEM;
     if (rc == XQTB_OK && xqf_read_at(fd, f->meta, keep, 0)) rc = XQTB_ERR_CORRUPT;
     if (rc == XQTB_OK) rc = status_of(xqf_check_meta(&f->info, f->meta, NULL));
+    if (rc == XQTB_OK) rc = status_of(xqf_ddict_new(&f->info, &f->ddict));
     if (rc != XQTB_OK || f->whole) close(fd);
     if (rc != XQTB_OK) {
         free(f->meta);
@@ -57,6 +58,7 @@ int xqf_open(xqf_file *f, const char *path, int kind, const char *name, uint64_t
 void xqf_close(xqf_file *f)
 {
     if (f->fd >= 0) close(f->fd);
+    xqf_ddict_free(f->ddict);
     free(f->meta);
     memset(f, 0, sizeof *f);
     f->fd = -1;
@@ -115,7 +117,7 @@ int xqf_read_block(xqf_file *f, uint64_t k, xqf_scratch *scratch, uint8_t *out, 
         src = scratch->data;
     }
     if (!xqf_block_sound(i, k, src)) return f->whole || same_file(f) ? XQTB_ERR_CORRUPT : mark_changed(f);
-    int rc = xqf_block_decode(i, src, len, out, want, &scratch->dctx);
+    int rc = xqf_block_decode(i, f->ddict, src, len, out, want, &scratch->dctx);
     if (rc != XQF_OK) return rc == XQF_NOMEM ? XQTB_ERR_NOMEM : XQTB_ERR_CORRUPT;
     *n = want;
     return XQTB_OK;

@@ -26,6 +26,7 @@ typedef struct {
     xqf_info info; /* header fields; map, offsets, checksums point into meta */
     uint8_t *meta; /* copy of the file's bytes [0, info.meta_bytes), or of
                     * the whole file if whole */
+    void *ddict;   /* the codec dictionary, prepared once (NULL if none) */
     int whole;     /* the file was read whole: no descriptor, no reads */
     int fd;        /* open for the handle's life, -1 if whole or closed */
     /* What the file was when it was opened. */

@@ -92,8 +92,8 @@ static void spill(const char *path, const uint8_t *data, size_t size)
 
 /* The layout of a table file, read with the format's own definitions. */
 typedef struct {
-    uint32_t block_entries, blocks, nsymbols, symbol_bytes, codec;
-    uint64_t offsets_at, checksums_at, data_start;
+    uint32_t block_entries, blocks, nsymbols, symbol_bytes, codec, dict_bytes;
+    uint64_t dict_at, offsets_at, checksums_at, data_start;
 } layout;
 
 static layout layout_of(const uint8_t *f, int kind)
@@ -104,8 +104,10 @@ static layout layout_of(const uint8_t *f, int kind)
     l.nsymbols = xqf_get32(f + XQF_OFF_SYMBOLS);
     l.symbol_bytes = xqf_get32(f + XQF_OFF_SYMBOL_BYTES);
     l.codec = xqf_get32(f + XQF_OFF_CODEC);
-    uint64_t map_bytes = kind == D ? ((uint64_t)l.nsymbols * 2 + 7) / 8 * 8 : 0;
-    l.offsets_at = XQF_HEADER_SIZE + map_bytes;
+    l.dict_bytes = xqf_get32(f + XQF_OFF_DICT_BYTES);
+    uint64_t map_bytes = kind == D ? xqf_pad8((uint64_t)l.nsymbols * 2) : 0;
+    l.dict_at = XQF_HEADER_SIZE + map_bytes;
+    l.offsets_at = l.dict_at + xqf_pad8(l.dict_bytes);
     l.checksums_at = l.offsets_at + (2 * (uint64_t)l.blocks + 1) * 8;
     l.data_start = l.checksums_at + 2 * (uint64_t)l.blocks * 8;
     assert_int_equal(xqf_get64(f + l.offsets_at), l.data_start);
@@ -695,7 +697,11 @@ static void resigned_header(subject *sj, int kind, uint64_t stride, tally *t)
         {"symbols 0", XQF_OFF_SYMBOLS, 0, kind == W ? XQTB_OK : XQTB_ERR_CORRUPT},
         {"symbols 65537", XQF_OFF_SYMBOLS, 65537, XQTB_ERR_CORRUPT},
         {"file size - 1", XQF_OFF_FILE_SIZE, (uint32_t)size - 1, XQTB_ERR_CORRUPT},
-        {"reserved byte", 120, 1, XQTB_ERR_CORRUPT},
+        {"reserved byte", XQF_OFF_RESERVED, 1, XQTB_ERR_CORRUPT},
+        {"dictionary bytes above the bound", XQF_OFF_DICT_BYTES, XQF_MAX_DICT_BYTES + 1, XQTB_ERR_CORRUPT},
+        /* the tables then start elsewhere (or the dictionary's bytes are
+         * the offsets'): never a file that reads */
+        {"dictionary bytes + 8", XQF_OFF_DICT_BYTES, l->dict_bytes + 8, XQTB_ERR_CORRUPT},
         {"max DTM 0", XQF_OFF_MAX_DTM, 0, kind == W ? XQTB_OK : XQTB_ERR_CORRUPT},
     };
     /* the searched side moved: a WDL file has none; in a DTM file the
@@ -860,7 +866,7 @@ static void forged_blocks(subject *sj, int kind, tally *t)
 }
 
 /* ---- fixtures ------------------------------------------------------------ */
-static char krkn_dir[512], krk_dir[512], small_dir[512];
+static char krkn_dir[512], krk_dir[512], small_dir[512], dict_dir[512];
 static tb_set *set;
 
 static int setup(void **state)
@@ -872,7 +878,8 @@ static int setup(void **state)
     snprintf(krkn_dir, sizeof krkn_dir, "%s/krkn", gen_dir);
     snprintf(krk_dir, sizeof krk_dir, "%s/krk", gen_dir);
     snprintf(small_dir, sizeof small_dir, "%s/small", gen_dir);
-    if (mkdir(krkn_dir, 0755) || mkdir(krk_dir, 0755) || mkdir(small_dir, 0755)) return -1;
+    snprintf(dict_dir, sizeof dict_dir, "%s/dict", gen_dir);
+    if (mkdir(krkn_dir, 0755) || mkdir(krk_dir, 0755) || mkdir(small_dir, 0755) || mkdir(dict_dir, 0755)) return -1;
     /* probed directories hold only the compressed files */
     static const char *const krkn_set[] = {"KRKN", "KRK", "KNK", "KK"};
     for (int i = 0; i < 4; i++) copy_compressed(gen_dir, krkn_dir, krkn_set[i]);
@@ -892,6 +899,14 @@ static int setup(void **state)
                              .dtm_codec = XQF_CODEC_LZ4};
     if (tb_compress_write(t, small_dir, &o, NULL, err)) fail_msg("%s", err);
     copy_compressed(gen_dir, small_dir, "KK");
+    /* KRKN with 2048-entry WDL blocks: many small blocks alike, where the
+     * writer's trained dictionary pays for itself, so that a WDL file with
+     * a dictionary meets the damage too */
+    xq_material_parse("KRKN", &m, err);
+    if (!(t = tb_set_get(set, &m, err))) fail_msg("%s", err);
+    o = (tb_compress_options){.wdl_block_entries = 2048, .threads = 1};
+    if (tb_compress_write(t, dict_dir, &o, NULL, err)) fail_msg("%s", err);
+    for (int i = 1; i < 4; i++) copy_compressed(gen_dir, dict_dir, krkn_set[i]);
     return 0;
 }
 
@@ -1044,6 +1059,39 @@ static void test_krk_small_blocks(void **state)
     subject_free(&sj);
 }
 
+/* KRKN's WDL file with a codec dictionary (FORMAT.md, "Metadata"): every
+ * metadata byte, the dictionary's included, flipped; the header re-signed;
+ * forged blocks; and a re-signed dictionary that is no Zstandard
+ * dictionary. */
+static void test_krkn_dictionary(void **state)
+{
+    (void)state;
+    double t0 = now();
+    density d = dens(4001, 8, 97, 197, 31);
+    subject sj;
+    subject_init(&sj, set, "KRKN", dict_dir, d.sample_stride, 17);
+    sj.refused_stride = d.refused_stride;
+    const layout *l = &sj.lay[W];
+    assert_true(l->dict_bytes > 0);
+    tally t = {0};
+    flip_bytes(&sj, W, d.block_stride[W], &t);
+    resigned_header(&sj, W, d.resign_stride, &t);
+    forged_blocks(&sj, W, &t);
+    uint8_t *buf = malloc(sj.size[W]);
+    assert_non_null(buf);
+    for (size_t at = 0; at < 4; at++) { /* the dictionary's magic */
+        memcpy(buf, sj.orig[W], sj.size[W]);
+        buf[l->dict_at + at] ^= 0x10;
+        resign_meta(buf, l);
+        expectation e = {.mode = ALL_FAIL, .status = XQTB_ERR_CORRUPT};
+        snprintf(e.what, sizeof e.what, "KRKN.xqw dictionary byte %zu flipped and re-signed", at);
+        run_case(&sj, W, buf, sj.size[W], &e, &t);
+    }
+    free(buf);
+    report("KRKN, a WDL file with a dictionary", &t, t0);
+    subject_free(&sj);
+}
+
 /* A failure is remembered by the handle that saw it; a new handle sees the
  * repaired file. */
 static void test_failure_remembered(void **state)
@@ -1070,9 +1118,10 @@ static void test_failure_remembered(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_krk_every_byte), cmocka_unit_test(test_krk_small_blocks),
-        cmocka_unit_test(test_krkn_flips),     cmocka_unit_test(test_krkn_truncated_and_foreign),
-        cmocka_unit_test(test_krkn_resigned),  cmocka_unit_test(test_failure_remembered),
+        cmocka_unit_test(test_krk_every_byte),     cmocka_unit_test(test_krk_small_blocks),
+        cmocka_unit_test(test_krkn_flips),         cmocka_unit_test(test_krkn_truncated_and_foreign),
+        cmocka_unit_test(test_krkn_resigned),      cmocka_unit_test(test_krkn_dictionary),
+        cmocka_unit_test(test_failure_remembered),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

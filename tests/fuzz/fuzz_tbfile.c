@@ -143,8 +143,10 @@ static void resign(uint8_t *f, size_t size, int dtm)
     if (size < XQF_HEADER_SIZE) return;
     xqf_put64(f + XQF_OFF_FILE_SIZE, size);
     uint64_t blocks = 2 * (uint64_t)xqf_get32(f + XQF_OFF_BLOCKS);
-    uint64_t map = dtm ? ((uint64_t)xqf_get32(f + XQF_OFF_SYMBOLS) * 2 + 7) / 8 * 8 : 0;
-    uint64_t offsets = XQF_HEADER_SIZE + map, checksums = offsets + (blocks + 1) * 8, meta = checksums + blocks * 8;
+    uint64_t map = dtm ? xqf_pad8((uint64_t)xqf_get32(f + XQF_OFF_SYMBOLS) * 2) : 0;
+    uint64_t dict = xqf_pad8(xqf_get32(f + XQF_OFF_DICT_BYTES));
+    uint64_t offsets = XQF_HEADER_SIZE + map + dict, checksums = offsets + (blocks + 1) * 8,
+             meta = checksums + blocks * 8;
     if (meta > size) return;
     for (uint64_t k = 0; k < blocks; k++) {
         uint64_t b = xqf_get64(f + offsets + 8 * k), e = xqf_get64(f + offsets + 8 * k + 8);
