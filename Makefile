@@ -207,14 +207,23 @@ build-fuzz/fuzz_rawfile build-fuzz/fuzz_setspec: build-fuzz/%: tests/fuzz/%.c $(
 	  -Icore -Iprobe -Igen -o $@ $(filter %.c,$^) $(LIBS)
 # fuzz_tbfile is seeded with real table files, generated here by the xqtb
 # binary of the normal build (KRKA has several DTM blocks; KK, KAK and KRK
-# come along as its subtables); the fuzzer finds them, for the other kind's
-# file and for the subtables root moves need, in XQTB_FUZZ_TABLES.
+# come along as its subtables), and with KRKN's WDL file in 2048-entry
+# blocks, which carries a codec dictionary (gen tries none on a file of
+# KRKN's size with the default blocks); the fuzzer finds the tables, for
+# the other kind's file and for the subtables root moves need, in
+# XQTB_FUZZ_TABLES.
 FUZZ_TABLES = build-fuzz/tables
 $(FUZZ_TABLES)/KRKA.xqd: $(XQTB)
 	rm -rf $(FUZZ_TABLES) && mkdir -p $(FUZZ_TABLES)
-	$(XQTB) gen -q -d $(FUZZ_TABLES) KRK KRKA
-build-fuzz/seeds-fuzz_tbfile: $(FUZZ_TABLES)/KRKA.xqd
-	rm -rf $@ && mkdir -p $@ && cp $(FUZZ_TABLES)/*.xqw $(FUZZ_TABLES)/*.xqd $(FUZZ_TABLES)/*.xqc $@/
+	$(XQTB) gen -q -d $(FUZZ_TABLES) KRK KRKA KRKN
+build-fuzz/bench_compress: scripts/bench_compress.c $(CORE_SRC) $(PROBE_SRC) $(GEN_SRC) $(wildcard core/*.h probe/*.h gen/*.h)
+	@mkdir -p build-fuzz
+	clang $(CSTD) $(WARN) -O1 -Icore -Iprobe -Igen -o $@ $(filter %.c,$^) $(LIBS)
+build-fuzz/seeds-fuzz_tbfile: $(FUZZ_TABLES)/KRKA.xqd build-fuzz/bench_compress
+	rm -rf $@ build-fuzz/dictionary && mkdir -p $@ build-fuzz/dictionary
+	for m in KK KAK KRK KRKA; do cp $(FUZZ_TABLES)/$$m.xqw $(FUZZ_TABLES)/$$m.xqd $(FUZZ_TABLES)/$$m.xqc $@/; done
+	build-fuzz/bench_compress $(FUZZ_TABLES) KRKN build-fuzz/dictionary 2048 4096 zstd 12 >/dev/null
+	cp build-fuzz/dictionary/KRKN.xqw $@/KRKN-dictionary.xqw
 # fuzz_rawfile: KRK's raw file as gen --keep-raw writes it (gen no longer
 # writes compressed raw files, version 4, which the reader still takes).
 build-fuzz/seeds-fuzz_rawfile: $(FUZZ_TABLES)/KRKA.xqd
