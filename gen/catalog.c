@@ -452,7 +452,8 @@ void tb_set_estimate(const tb_set_list *l, int i, int rules, int limit, int thre
         free(in);
     }
     tb_mem_plan p;
-    if (tb_mem_plan_make(&l->m[i].mat, 1, rules, limit, threads, resident, &p) == 0) e->memory = p.total;
+    /* as gen runs by default: no raw file */
+    if (tb_mem_plan_make(&l->m[i].mat, 1, rules, limit, threads, 0, resident, &p) == 0) e->memory = p.total;
     e->seconds = (double)n * RATE_SECONDS;
     e->disk = (uint64_t)((double)n * RATE_DISK);
     e->raw = (uint64_t)((double)n * RATE_RAW);

@@ -12,8 +12,8 @@ static const char *const step_names[TB_STEPS] = {"the retrograde passes", "the r
 
 const char *tb_mem_step_name(int step) { return step >= 0 && step < TB_STEPS ? step_names[step] : "?"; }
 
-int tb_mem_plan_make(const xq_material *m, int width, int rules, int limit, int threads, uint64_t resident,
-                     tb_mem_plan *p)
+int tb_mem_plan_make(const xq_material *m, int width, int rules, int limit, int threads, int keep_raw,
+                     uint64_t resident, tb_mem_plan *p)
 {
     xq_index ix;
     if (xq_index_init(&ix, m)) return -1;
@@ -29,7 +29,7 @@ int tb_mem_plan_make(const xq_material *m, int width, int rules, int limit, int 
     p->step[TB_STEP_RULINGS] = rules != XQ_RULES_NONE ? cells + ruled : 0;
     /* dtc_work_bytes includes the table's DTC arrays */
     p->step[TB_STEP_DTC] = limit ? cells + ruled + dtc_work_bytes(n) : 0;
-    p->step[TB_STEP_RAW] = full + tb_raw_write_work_bytes();
+    p->step[TB_STEP_RAW] = keep_raw ? full + tb_raw_write_work_bytes() : 0;
     p->step[TB_STEP_COMPRESS] = full + tb_compress_work_bytes(n, width, rules, limit, threads);
     p->largest = 0;
     for (int s = 1; s < TB_STEPS; s++)

@@ -6,7 +6,8 @@
  *
  * Generation runs in steps, each of which frees its work memory before the
  * next starts: the retrograde passes, the repetition rulings, the distance
- * to conversion, writing the raw file, and compressing.  Each step's bound
+ * to conversion, writing the raw file (only with --keep-raw), and
+ * compressing.  Each step's bound
  * is the table's own arrays as they are by then plus what the step
  * allocates, as the step's module reports it (retro_work_bytes,
  * dtc_work_bytes, ...).  The bound for the table is the largest step plus
@@ -46,10 +47,11 @@ typedef struct {
 
 /* Plans the generation of canonical material m with cells of `width`
  * bytes, under rules and limit, on `threads` threads, with `resident`
- * bytes of tables in memory already.  Returns 0, or -1 if m has no index
- * (too large). */
-int tb_mem_plan_make(const xq_material *m, int width, int rules, int limit, int threads, uint64_t resident,
-                     tb_mem_plan *p);
+ * bytes of tables in memory already; keep_raw: whether the raw file is
+ * written (gen --keep-raw), else its step takes nothing.  Returns 0, or -1
+ * if m has no index (too large). */
+int tb_mem_plan_make(const xq_material *m, int width, int rules, int limit, int threads, int keep_raw,
+                     uint64_t resident, tb_mem_plan *p);
 
 /* What a step is, for messages: "the retrograde passes", ... */
 const char *tb_mem_step_name(int step);

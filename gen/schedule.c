@@ -255,7 +255,7 @@ static int generate_one(tb_set *set, const xq_material *m, const tb_gen_options 
     xq_material_name(m, name);
     int threads = opt->threads > 0 ? opt->threads : par_cores(), width = start_width(set, m, opt);
     tb_mem_plan plan;
-    if (tb_mem_plan_make(m, width, opt->rules, opt->limit, threads, tb_set_bytes(set), &plan)) {
+    if (tb_mem_plan_make(m, width, opt->rules, opt->limit, threads, opt->keep_raw, tb_set_bytes(set), &plan)) {
         snprintf(err, XQ_ERR_MAX, "%s: the index is too large", name);
         return -1;
     }
