@@ -35,34 +35,41 @@ static void to_public(const xq_board *b, xqtb_position *pos)
     pos->side = b->side;
 }
 
-/* Puts pos's pieces on b, checking only what keeps every later step in
- * bounds: piece codes, one king a side at most, the side to move.  Returns
- * XQTB_OK or XQTB_ERR_INVALID with the reason in err. */
+/* Puts the piece of public code v on square sq of b, checking only what
+ * keeps every later step in bounds: the code, one king a side at most. */
+static int put_piece(xq_board *b, int sq, int v, char err[XQ_ERR_MAX])
+{
+    if (v < -7 || v > 7) {
+        strcpy(err, "piece code out of range (-7..7)");
+        return XQTB_ERR_INVALID;
+    }
+    int colour = v > 0 ? RED : BLACK, kind = v > 0 ? v : -v;
+    if (kind == KING && b->king[colour] != XQ_SQUARES) {
+        strcpy(err, colour == RED ? "red has more than one king" : "black has more than one king");
+        return XQTB_ERR_INVALID;
+    }
+    xq_board_put(b, sq, make_piece(colour, kind));
+    return XQTB_OK;
+}
+
+/* Puts pos's pieces on b (put_piece's checks) and the side to move.
+ * Returns XQTB_OK or XQTB_ERR_INVALID with the reason in err. */
 static int put_pieces(const xqtb_position *pos, xq_board *b, char err[XQ_ERR_MAX])
 {
     xq_board_clear(b);
-    for (int s = 0; s < XQ_SQUARES; s++) {
-        /* endgame boards are mostly empty: skip eight empty squares at once */
-        if (s % 8 == 0 && s + 8 <= XQ_SQUARES) {
-            uint64_t w;
+    /* eight squares at a time, a bit scan to each piece: endgame boards
+     * are mostly empty, and every probe starts here */
+    for (int s = 0; s < XQ_SQUARES; s += 8) {
+        uint64_t w = 0;
+        if (s + 8 <= XQ_SQUARES)
             memcpy(&w, pos->board + s, 8);
-            if (!w) {
-                s += 7;
-                continue;
-            }
+        else
+            for (int i = 0; s + i < XQ_SQUARES; i++) w |= (uint64_t)(uint8_t)pos->board[s + i] << 8 * i;
+        while (w) {
+            int byte = __builtin_ctzll(w) >> 3;
+            w &= ~((uint64_t)0xFF << 8 * byte);
+            if (put_piece(b, s + byte, pos->board[s + byte], err)) return XQTB_ERR_INVALID;
         }
-        int v = pos->board[s];
-        if (v == 0) continue;
-        if (v < -7 || v > 7) {
-            strcpy(err, "piece code out of range (-7..7)");
-            return XQTB_ERR_INVALID;
-        }
-        int colour = v > 0 ? RED : BLACK, kind = v > 0 ? v : -v;
-        if (kind == KING && b->king[colour] != XQ_SQUARES) {
-            strcpy(err, colour == RED ? "red has more than one king" : "black has more than one king");
-            return XQTB_ERR_INVALID;
-        }
-        xq_board_put(b, s, make_piece(colour, kind));
     }
     if (pos->side > 1) {
         strcpy(err, "side to move must be 0 (red) or 1 (black)");

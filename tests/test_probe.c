@@ -231,6 +231,21 @@ static void test_search_helpers(void **state)
     q.board[40] = 9;
     assert_int_equal(xqtb_probe_wdl_trusted(h, &q, &wdl), XQTB_ERR_INVALID);
     assert_int_equal(xqtb_covered(h, &q), 0);
+    /* the same in the last two squares, which the reader takes apart from
+     * the eight-square words before them */
+    for (int sq = 88; sq < 90; sq++) {
+        char why[XQTB_ERR_MAX];
+        q = p;
+        q.board[sq] = -8;
+        assert_int_equal(xqtb_probe_wdl_trusted(h, &q, &wdl), XQTB_ERR_INVALID);
+        assert_int_equal(xqtb_position_validate(&q, why), XQTB_ERR_INVALID);
+        assert_non_null(strstr(why, "out of range"));
+        q = p;
+        q.board[sq] = 1; /* a second red king */
+        assert_int_equal(xqtb_probe_wdl_trusted(h, &q, &wdl), XQTB_ERR_INVALID);
+        assert_int_equal(xqtb_position_validate(&q, why), XQTB_ERR_INVALID);
+        assert_non_null(strstr(why, "more than one king"));
+    }
     q = p;
     q.board[4] = 0; /* red's king gone */
     assert_int_equal(xqtb_probe_wdl_trusted(h, &q, &wdl), XQTB_ERR_INVALID);
