@@ -94,8 +94,11 @@ static int check_one(check_run *c, const char *name, uint64_t entries, int kind,
     if (r->status == XQF_MISSING) return r->status;
     c->files++;
     if (r->status == XQF_OK) {
-        snprintf(detail, sizeof detail, "%llu bytes, %llu blocks, rules %s, limit %u", (unsigned long long)r->info.size,
-                 (unsigned long long)r->blocks, xq_rules_name((int)r->info.rules), r->info.limit);
+        int at = snprintf(detail, sizeof detail, "%llu bytes, %llu blocks, rules %s, limit %u",
+                          (unsigned long long)r->info.size, (unsigned long long)r->blocks,
+                          xq_rules_name((int)r->info.rules), r->info.limit);
+        if (r->info.dict_bytes && at > 0 && (size_t)at < sizeof detail)
+            snprintf(detail + at, sizeof detail - (size_t)at, ", a %u-byte dictionary", r->info.dict_bytes);
         if (!c->settled) {
             c->settled = 1;
             c->rules = r->info.rules;
