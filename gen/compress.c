@@ -567,25 +567,30 @@ static int64_t train_dict(const kind_blocks *kb, const tb_table *t, uint32_t blo
     return got;
 }
 
-/* Writes the WDL file.  With Zstandard the blocks are compressed twice,
- * without and with a dictionary trained on the file's own blocks, and the
- * smaller file is kept: a dictionary's entropy tables, digested once by
- * the reader, spare a block the cost of decoding its own, which is most
- * of a cold WDL probe (docs/BENCHMARKS.md, "A dictionary for WDL files"),
- * but on a file whose blocks differ from each other it costs more bytes
- * than it saves. */
+/* Writes the WDL file.  With Zstandard a dictionary is trained on the
+ * file's own blocks, the same sample of blocks (the searched side's sample,
+ * or the whole of a small file) is compressed without and with it, and the
+ * file is written the way that makes the sample with its share of the
+ * dictionary smaller: a dictionary's entropy tables, digested once by the
+ * reader, spare a block the cost of decoding its own, which is most of a
+ * cold WDL probe (docs/BENCHMARKS.md, "A dictionary for WDL files"), but on
+ * a file whose blocks differ from each other it costs more bytes than it
+ * saves. */
 static int write_wdl(const tb_table *t, const char *dir, uint32_t block_entries, int codec, int level, int threads,
                      uint64_t *file_bytes, uint64_t *raw_bytes, char err[XQ_ERR_MAX])
 {
+    uint64_t blocks = (t->ix.size + block_entries - 1) / block_entries;
+    uint32_t every = blocks > SIDE_SAMPLE_BLOCKS ? (uint32_t)(blocks / SIDE_SAMPLE_BLOCKS) : 1;
     kind_blocks kb, with;
-    if (build_kind(t, XQF_KIND_WDL, -1, NULL, block_entries, 1, codec, level, NULL, threads, &kb, err)) return -1;
+    if (build_kind(t, XQF_KIND_WDL, -1, NULL, block_entries, every, codec, level, NULL, threads, &kb, err)) return -1;
     uint8_t dict[TB_WDL_DICT_BYTES];
     int64_t trained =
         tries_dict(codec, t->ix.size, block_entries) ? train_dict(&kb, t, block_entries, dict, sizeof dict) : 0;
     uint32_t dict_bytes = trained > 0 ? (uint32_t)trained : 0;
     ZSTD_CDict *cdict = dict_bytes ? ZSTD_createCDict(dict, dict_bytes, level) : NULL;
     if (trained < 0 || (dict_bytes && !cdict) ||
-        (cdict && build_kind(t, XQF_KIND_WDL, -1, NULL, block_entries, 1, codec, level, cdict, threads, &with, err))) {
+        (cdict &&
+         build_kind(t, XQF_KIND_WDL, -1, NULL, block_entries, every, codec, level, cdict, threads, &with, err))) {
         kind_blocks_free(&kb);
         ZSTD_freeCDict(cdict);
         snprintf(err, XQ_ERR_MAX, "out of memory compressing");
@@ -593,13 +598,25 @@ static int write_wdl(const tb_table *t, const char *dir, uint32_t block_entries,
     }
     int use = 0;
     if (cdict) {
-        use = with.side_bytes[0] + with.side_bytes[1] + xqf_pad8(dict_bytes) < kb.side_bytes[0] + kb.side_bytes[1];
+        /* the sample is one block in `every`: it carries that share of the
+         * dictionary */
+        uint64_t plain = kb.side_bytes[0] + kb.side_bytes[1], dicted = with.side_bytes[0] + with.side_bytes[1];
+        use = dicted * every + xqf_pad8(dict_bytes) < plain * every;
         kind_blocks_free(use ? &kb : &with);
         if (use) kb = with;
     }
-    int rc = write_kind_file(t, dir, XQF_KIND_WDL, block_entries, codec, &kb, dict, use ? dict_bytes : 0, file_bytes,
+    /* a small file's sample is the whole file, written as chosen; a larger
+     * one is compressed whole, once, the way its sample chose */
+    int rc = 0;
+    if (every > 1) {
+        kind_blocks_free(&kb);
+        rc = build_kind(t, XQF_KIND_WDL, -1, NULL, block_entries, 1, codec, level, use ? cdict : NULL, threads, &kb,
+                        err);
+    }
+    if (rc == 0)
+        rc = write_kind_file(t, dir, XQF_KIND_WDL, block_entries, codec, &kb, dict, use ? dict_bytes : 0, file_bytes,
                              raw_bytes, err);
-    kind_blocks_free(&kb);
+    kind_blocks_free(&kb); /* empty if build_kind failed */
     ZSTD_freeCDict(cdict);
     return rc;
 }

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -504,6 +505,88 @@ static void test_wdl_capture_fill(void **state)
     tb_set_free(set);
 }
 
+/* The bytes of a whole file (freed by the caller); *n its size. */
+static uint8_t *slurp(const char *path, size_t *n)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    assert_int_equal(fseek(f, 0, SEEK_END), 0);
+    long size = ftell(f);
+    assert_true(size > 0);
+    rewind(f);
+    uint8_t *buf = malloc((size_t)size);
+    assert_non_null(buf);
+    assert_int_equal(fread(buf, 1, (size_t)size, f), (size_t)size);
+    fclose(f);
+    *n = (size_t)size;
+    return buf;
+}
+
+/* A WDL file of many blocks (KRKN in 512-entry blocks, 683 a side): the
+ * writer decides on its dictionary from a sample of the blocks, then
+ * compresses the whole file once.  The file has a dictionary, comes out the
+ * same on one thread and two, and every legal entry reads back the
+ * generator's value. */
+static void test_wdl_dictionary_by_sample(void **state)
+{
+    (void)state;
+    tb_set *set;
+    tb_table *t = testgen_load("KRKN", &set);
+    char dir[2][600], path[2][1300], err[XQ_ERR_MAX];
+    for (int k = 0; k < 2; k++) {
+        snprintf(dir[k], sizeof dir[k], "%s/sampled-%d", test_tmpdir(), k + 1);
+        assert_int_equal(mkdir(dir[k], 0755), 0);
+        tb_compress_options o = {.wdl_block_entries = 512, .threads = k + 1};
+        if (tb_compress_write(t, dir[k], &o, NULL, err)) fail_msg("%s", err);
+        snprintf(path[k], sizeof path[k], "%s/KRKN.xqw", dir[k]);
+    }
+    size_t n[2];
+    uint8_t *file[2] = {slurp(path[0], &n[0]), slurp(path[1], &n[1])};
+    assert_int_equal(n[0], n[1]);
+    assert_memory_equal(file[0], file[1], n[0]);
+    assert_true(xqf_get32(file[0] + XQF_OFF_BLOCKS) > 512); /* more than the sample of 256 a side */
+    assert_true(xqf_get32(file[0] + XQF_OFF_DICT_BYTES) > 0);
+    /* the subtables the capture search reads, beside it */
+    static const char *const sub[] = {"KRK", "KNK", "KK"};
+    for (int i = 0; i < 3; i++)
+        for (int kind = 0; kind < XQF_COMPRESSED_KINDS; kind++) {
+            char from[700], to[700];
+            xqf_path(test_tmpdir(), sub[i], kind, from, sizeof from);
+            xqf_path(dir[0], sub[i], kind, to, sizeof to);
+            if (access(from, F_OK)) continue;
+            size_t len;
+            uint8_t *b = slurp(from, &len);
+            FILE *f = fopen(to, "wb");
+            assert_non_null(f);
+            assert_int_equal(fwrite(b, 1, len, f), len);
+            assert_int_equal(fclose(f), 0);
+            free(b);
+        }
+    int st;
+    xqtb_handle *h = xqtb_open(dir[0], NULL, &st);
+    assert_non_null(h);
+    uint64_t checked = 0;
+    for (uint64_t i = 0; i < t->ix.size; i++)
+        for (int s = 0; s < 2; s++) {
+            unsigned code = cell_get(t->cells[s], t->width, i);
+            if (code == CELL_ILLEGAL) continue;
+            xq_board b;
+            xq_index_decode(&t->ix, i, &b);
+            b.side = (uint8_t)s;
+            xqtb_position p;
+            to_position(&b, &p);
+            int wdl = 99;
+            assert_int_equal(xqtb_probe_wdl(h, &p, &wdl), XQTB_OK);
+            assert_int_equal(wdl, tb_value_of_cell(code).wdl);
+            checked++;
+        }
+    assert_true(checked > 0);
+    xqtb_close(h);
+    free(file[0]);
+    free(file[1]);
+    tb_set_free(set);
+}
+
 /* A table built under rules full, through the library: every legal entry
  * in both colourings gives the generator's value, ruled results with their
  * ruling and order; root moves of ruled wins lead to ruled losses no
@@ -690,6 +773,7 @@ int main(void)
         cmocka_unit_test(test_root_wdl_only),
         cmocka_unit_test(test_root_history),
         cmocka_unit_test(test_wdl_capture_fill),
+        cmocka_unit_test(test_wdl_dictionary_by_sample),
         cmocka_unit_test(test_ruled_results),
         cmocka_unit_test(test_ruled_results_searched),
     };
