@@ -505,23 +505,6 @@ static void test_wdl_capture_fill(void **state)
     tb_set_free(set);
 }
 
-/* The bytes of a whole file (freed by the caller); *n its size. */
-static uint8_t *slurp(const char *path, size_t *n)
-{
-    FILE *f = fopen(path, "rb");
-    assert_non_null(f);
-    assert_int_equal(fseek(f, 0, SEEK_END), 0);
-    long size = ftell(f);
-    assert_true(size > 0);
-    rewind(f);
-    uint8_t *buf = malloc((size_t)size);
-    assert_non_null(buf);
-    assert_int_equal(fread(buf, 1, (size_t)size, f), (size_t)size);
-    fclose(f);
-    *n = (size_t)size;
-    return buf;
-}
-
 /* A WDL file of many blocks (KRKN in 512-entry blocks, 683 a side): the
  * writer decides on its dictionary from a sample of the blocks, then
  * compresses the whole file once.  The file has a dictionary, comes out the
@@ -540,12 +523,14 @@ static void test_wdl_dictionary_by_sample(void **state)
         if (tb_compress_write(t, dir[k], &o, NULL, err)) fail_msg("%s", err);
         snprintf(path[k], sizeof path[k], "%s/KRKN.xqw", dir[k]);
     }
-    size_t n[2];
-    uint8_t *file[2] = {slurp(path[0], &n[0]), slurp(path[1], &n[1])};
+    long n[2];
+    char *file[2];
+    for (int k = 0; k < 2; k++) testgen_read_file(path[k], &file[k], &n[k]);
     assert_int_equal(n[0], n[1]);
-    assert_memory_equal(file[0], file[1], n[0]);
-    assert_true(xqf_get32(file[0] + XQF_OFF_BLOCKS) > 512); /* more than the sample of 256 a side */
-    assert_true(xqf_get32(file[0] + XQF_OFF_DICT_BYTES) > 0);
+    assert_memory_equal(file[0], file[1], (size_t)n[0]);
+    const uint8_t *header = (const uint8_t *)file[0];
+    assert_true(xqf_get32(header + XQF_OFF_BLOCKS) > 512); /* more than the sample of 256 a side */
+    assert_true(xqf_get32(header + XQF_OFF_DICT_BYTES) > 0);
     /* the subtables the capture search reads, beside it */
     static const char *const sub[] = {"KRK", "KNK", "KK"};
     for (int i = 0; i < 3; i++)
@@ -553,14 +538,7 @@ static void test_wdl_dictionary_by_sample(void **state)
             char from[700], to[700];
             xqf_path(test_tmpdir(), sub[i], kind, from, sizeof from);
             xqf_path(dir[0], sub[i], kind, to, sizeof to);
-            if (access(from, F_OK)) continue;
-            size_t len;
-            uint8_t *b = slurp(from, &len);
-            FILE *f = fopen(to, "wb");
-            assert_non_null(f);
-            assert_int_equal(fwrite(b, 1, len, f), len);
-            assert_int_equal(fclose(f), 0);
-            free(b);
+            if (access(from, F_OK) == 0) testgen_copy_file(from, to);
         }
     int st;
     xqtb_handle *h = xqtb_open(dir[0], NULL, &st);
