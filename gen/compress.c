@@ -487,9 +487,10 @@ static int write_kind_file(const tb_table *t, const char *dir, int kind, uint32_
  * the choice costs a fraction of the file. */
 enum { SIDE_SAMPLE_BLOCKS = 256 };
 
-/* Writes the file of one kind.  searched: TB_SEARCH_* (WDL: none).  With
- * TB_SEARCH_AUTO the side searched is the one whose file comes out
- * smaller on a sample of its blocks, the same blocks for both choices
+/* Writes the DTM or DTC file (write_wdl writes the WDL file).  searched:
+ * TB_SEARCH_*.  With TB_SEARCH_AUTO the side searched is the one whose
+ * file comes out smaller on a sample of its blocks, the same blocks for
+ * both choices
  * (which side stores less depends on the material: the side with fewer
  * results of the rulings the search cannot find, and otherwise the side
  * whose distances vary more).  The choice depends on the table alone, so
@@ -499,10 +500,9 @@ static int write_kind(const tb_table *t, const char *dir, int kind, int searched
                       uint64_t *raw_bytes, char err[XQ_ERR_MAX])
 {
     int side = searched == TB_SEARCH_RED ? 0 : searched == TB_SEARCH_BLACK ? 1 : -1;
-    if (kind == XQF_KIND_WDL) side = -1;
     kind_blocks kb;
     int built = 0;
-    if (kind != XQF_KIND_WDL && searched == TB_SEARCH_AUTO) {
+    if (searched == TB_SEARCH_AUTO) {
         uint64_t blocks = (t->ix.size + block_entries - 1) / block_entries, bytes[2];
         uint32_t every = blocks > SIDE_SAMPLE_BLOCKS ? (uint32_t)(blocks / SIDE_SAMPLE_BLOCKS) : 1;
         for (int s = 0; s < 2; s++) {
@@ -669,8 +669,9 @@ uint64_t tb_compress_work_bytes(uint64_t entries, int width, int rules, int limi
     /* A DTM of one-byte cells has at most 253 symbols (DTM 0..251 and the
      * draw); ruled results and wide cells may need two bytes, as may DTC. */
     uint32_t dtm_bytes = width == 1 && rules == XQ_RULES_NONE ? 1 : 2;
-    /* WDL: with a dictionary tried, two sets of blocks (without and with
-     * it) and its training: the sample, and what zdict.h and the digested
+    /* WDL: with a dictionary tried, at most two sets of blocks (without
+     * and with it, for a file small enough to be its own sample) and its
+     * training: the sample, and what zdict.h and the digested
      * dictionaries take, measured at 9.4 MB (docs/BENCHMARKS.md) */
     uint64_t most = kind_work_bytes(entries, XQF_KIND_WDL, 0, TB_WDL_BLOCK_ENTRIES, TB_WDL_CODEC,
                                     default_level(TB_WDL_CODEC), threads);
