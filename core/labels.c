@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "movegen.h"
+#include "ruleset.h"
 
 /* True if a move of `colour`'s piece from `from` to `to` is legal in b,
  * whoever is to move in b. */
@@ -80,33 +81,88 @@ static bool attack_is_chase(xq_board *b, int us, int a, int t)
     return !protected_;
 }
 
-void xq_label_move(const xq_board *before, xq_move m, xq_move_label *out)
+/* The chases of the move that led to b (b->side is the chased side):
+ * every new attack (docs/RULES.md, "Move labels") of a piece of `us` that
+ * counts as a chase.  `before` is the position before the move. */
+static void find_chases(const xq_board *before, xq_board *b, int from, int to, xq_move_label *out)
 {
-    memset(out, 0, sizeof *out);
-    xq_board b = *before;
-    int us = before->side, from = move_from(m), to = move_to(m);
-    xq_undo u;
-    xq_make_move(&b, m, &u);
-    if (xq_in_check(&b, us ^ 1)) {
-        out->check = true;
-        return;
-    }
-    for (xq_mask pieces = b.occ[us]; pieces;) {
+    int us = before->side;
+    for (xq_mask pieces = b->occ[us]; pieces;) {
         int a = mask_pop_lsb(&pieces);
-        int ka = kind_of(b.sq[a]);
+        int ka = kind_of(b->sq[a]);
         if (ka == KING || ka == PAWN) continue; /* their attacks are idle */
         int a_before = a == to ? from : a;
         uint8_t targets[16];
-        int n = xq_piece_attacks(&b, a, targets);
+        int n = xq_piece_attacks(b, a, targets);
         for (int i = 0; i < n; i++) {
             int t = targets[i];
-            xq_piece tp = b.sq[t];
+            xq_piece tp = b->sq[t];
             if (!chaseable(tp) || (kind_of(tp) == PAWN && !pawn_crossed(us ^ 1, t))) continue;
             if (attacks_square(before, a_before, t)) continue; /* not a new attack */
             bool seen = false;
             for (int k = 0; k < out->nchased; k++) seen |= out->chased[k] == t;
-            if (seen || !attack_is_chase(&b, us, a, t)) continue;
+            if (seen || !attack_is_chase(b, us, a, t)) continue;
             out->chased[out->nchased++] = (uint8_t)t;
         }
     }
+}
+
+bool xq_mate_by_checks(xq_board *b, int moves)
+{
+    if (moves <= 0) return false;
+    xq_move list[XQ_MAX_MOVES], replies[XQ_MAX_MOVES];
+    int n = xq_gen_legal(b, list), us = b->side;
+    for (int i = 0; i < n; i++) {
+        xq_undo u;
+        xq_make_move(b, list[i], &u);
+        bool mates = false;
+        if (xq_in_check(b, us ^ 1)) {
+            int r = xq_gen_legal(b, replies);
+            mates = r == 0; /* checkmate */
+            for (int j = 0; j < r && moves > 1; j++) {
+                xq_undo v;
+                xq_make_move(b, replies[j], &v);
+                mates = xq_mate_by_checks(b, moves - 1);
+                xq_unmake_move(b, replies[j], &v);
+                if (!mates) break;
+            }
+        }
+        xq_unmake_move(b, list[i], &u);
+        if (mates) return true;
+    }
+    return false;
+}
+
+/* CXA rules' mate threat (杀): a move after which the mover, were the
+ * opponent to pass, could mate "on the next move or by consecutive checks"
+ * (the rule books' definition; bounded here at XQ_THREAT_MOVES moves).
+ * b is the position after the move, the opponent to move and not in
+ * check, so the pass is a legal position. */
+static bool threatens_mate(xq_board *b)
+{
+    b->side ^= 1;
+    bool threat = xq_mate_by_checks(b, XQ_THREAT_MOVES);
+    b->side ^= 1;
+    return threat;
+}
+
+void xq_label_move_as(const xq_board *before, xq_move m, int rules, xq_move_label *out)
+{
+    memset(out, 0, sizeof *out);
+    xq_board b = *before;
+    int us = before->side;
+    xq_undo u;
+    xq_make_move(&b, m, &u);
+    out->check = xq_in_check(&b, us ^ 1);
+    /* The tables' rule sets let a check take precedence; the arbiters'
+     * count what a checking move chases too, which is what makes one
+     * check, one chase (一将一捉) a perpetual chase of one piece. */
+    if (out->check && rules < XQ_RULES_ASIAN) return;
+    find_chases(before, &b, move_from(m), move_to(m), out);
+    if (rules == XQ_RULES_CXA && !out->check) out->threat = threatens_mate(&b);
+}
+
+void xq_label_move(const xq_board *before, xq_move m, xq_move_label *out)
+{
+    xq_label_move_as(before, m, XQ_RULES_FULL, out);
 }

@@ -19,17 +19,33 @@
 
 #include "board.h"
 
-/* Label of a move: whether it checks, and the squares of the enemy pieces
- * it chases (after the move). */
+/* Label of a move: whether it checks, whether it threatens mate, and the
+ * squares of the enemy pieces it chases (after the move). */
 typedef struct {
     bool check;
+    bool threat; /* a mate threat (set under rule set cxa only) */
     int nchased;
     uint8_t chased[16];
 } xq_move_label;
 
+/* How many moves of consecutive checks a mate threat may take: see
+ * xq_label_move_as. */
+enum { XQ_THREAT_MOVES = 3 };
+
 /* Labels legal quiet or capturing move m of b->side (b is the position
- * before the move and is left unchanged).  A checking move chases nothing:
- * the check takes precedence. */
+ * before the move and is left unchanged), as the tables' rule sets do: a
+ * checking move chases nothing, the check takes precedence. */
 void xq_label_move(const xq_board *b, xq_move m, xq_move_label *out);
+
+/* Labels move m as rule set `rules` (xq_rules) does.  none, check, full:
+ * as xq_label_move.  asian and cxa: a checking move also carries the pieces
+ * it chases (docs/RULES.md, "Rule sets for arbiters").  cxa: a move that
+ * does not check is a mate threat (杀) if, were the opponent to pass, the
+ * mover could mate by consecutive checks in at most XQ_THREAT_MOVES moves. */
+void xq_label_move_as(const xq_board *b, xq_move m, int rules, xq_move_label *out);
+
+/* Whether b->side can mate by consecutive checks within `moves` of its
+ * moves, whatever the other side replies (b is left unchanged). */
+bool xq_mate_by_checks(xq_board *b, int moves);
 
 #endif

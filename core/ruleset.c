@@ -5,13 +5,17 @@
 
 #include <string.h>
 
-static const char *const rules_names[XQ_RULES_NB] = {"none", "check", "full"};
+static const char *const rules_names[XQ_JUDGE_NB] = {"none", "check", "full", "asian", "cxa"};
 
-const char *xq_rules_name(int rules) { return rules >= 0 && rules < XQ_RULES_NB ? rules_names[rules] : NULL; }
+const char *xq_rules_name(int rules) { return rules >= 0 && rules < XQ_JUDGE_NB ? rules_names[rules] : NULL; }
 
-int xq_rules_parse(const char *s)
+static int parse_below(const char *s, int nb)
 {
-    for (int r = 0; r < XQ_RULES_NB; r++)
+    for (int r = 0; r < nb; r++)
         if (s && strcmp(s, rules_names[r]) == 0) return r;
     return -1;
 }
+
+int xq_rules_parse(const char *s) { return parse_below(s, XQ_RULES_NB); }
+
+int xq_judge_rules_parse(const char *s) { return parse_below(s, XQ_JUDGE_NB); }

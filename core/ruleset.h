@@ -6,12 +6,18 @@
 #ifndef XQ_RULESET_H
 #define XQ_RULESET_H
 
-/* Rule sets, as recorded in table files (format field "repetition rule"). */
+/* Rule sets.  The first three are those a table can be built under, as
+ * recorded in table files (format field "repetition rule"); the last two
+ * are judged by the arbiter's verdict only (core/verdict.c, docs/RULES.md
+ * "Rule sets for arbiters"): the generator does not build them yet. */
 typedef enum {
     XQ_RULES_NONE = 0,  /* every repetition is a draw */
     XQ_RULES_CHECK = 1, /* perpetual check loses */
     XQ_RULES_FULL = 2,  /* perpetual check and perpetual chase lose */
-    XQ_RULES_NB = 3,
+    XQ_RULES_NB = 3,    /* table rule sets are below this */
+    XQ_RULES_ASIAN = 3, /* full, with chases counted on checking moves too */
+    XQ_RULES_CXA = 4,   /* any perpetual attack (check, mate threat, chase) loses */
+    XQ_JUDGE_NB = 5,    /* every rule set a repetition can be judged under */
 } xq_rules;
 
 /* Which ruling decided a result (tb_value.by_rule, probe output). */
@@ -19,11 +25,18 @@ typedef enum {
     XQ_BY_NONE = 0,  /* ordinary result: mate, stalemate or a draw */
     XQ_BY_CHECK = 1, /* holds already when only perpetual check is ruled */
     XQ_BY_CHASE = 2, /* needs the perpetual-chase ruling as well */
+    /* Arbiters' verdicts under rule set cxa only (no table records them): */
+    XQ_BY_THREAT = 3, /* perpetual mate threat, or checks and mate threats (长杀, 一将一杀) */
+    XQ_BY_ATTACK = 4, /* perpetual attack mixing chases with checks or threats (一将一捉, 一杀一捉) */
 } xq_by_rule;
 
-/* "none", "check", "full"; NULL for an unknown value. */
+/* "none", "check", "full", "asian", "cxa"; NULL for an unknown value. */
 const char *xq_rules_name(int rules);
-/* Parses a rule-set name.  Returns the xq_rules value or -1. */
+/* Parses the name of a rule set tables can be built under.  Returns the
+ * xq_rules value (below XQ_RULES_NB) or -1. */
 int xq_rules_parse(const char *s);
+/* Parses the name of any rule set a repetition can be judged under.
+ * Returns the xq_rules value (below XQ_JUDGE_NB) or -1. */
+int xq_judge_rules_parse(const char *s);
 
 #endif

@@ -71,34 +71,52 @@ int xq_game_judge(xq_game *g, int rules, xq_verdict *v)
 {
     int first = xq_repetition_start(g->pos, g->n);
     if (first < 0) return -1;
+    if (rules != g->label_rules) { /* labels differ between rule sets */
+        memset(g->labelled, 0, (size_t)g->room + 1);
+        g->label_rules = rules;
+    }
     for (int k = first; k < g->n; k++)
         if (!g->labelled[k]) {
-            xq_label_move(&g->pos[k], g->mv[k], &g->label[k]);
+            xq_label_move_as(&g->pos[k], g->mv[k], rules, &g->label[k]);
             g->labelled[k] = true;
         }
     xq_judge_walk(g->pos + first, g->mv + first, g->label + first, g->n - first, rules, v);
     return first;
 }
 
-xqtb_status xqtb_label_move(const xqtb_position *pos, uint16_t move, xqtb_label *label)
+_Static_assert((int)XQTB_BY_PERPETUAL_CHECK == XQ_BY_CHECK && (int)XQTB_BY_PERPETUAL_CHASE == XQ_BY_CHASE &&
+                   (int)XQTB_BY_PERPETUAL_THREAT == XQ_BY_THREAT && (int)XQTB_BY_PERPETUAL_ATTACK == XQ_BY_ATTACK,
+               "the library's rulings are the core's");
+_Static_assert((int)XQTB_RULES_ASIAN == XQ_RULES_ASIAN && (int)XQTB_RULES_CXA == XQ_RULES_CXA,
+               "the library's rule sets are the core's");
+
+xqtb_status xqtb_label_move_rules(const xqtb_position *pos, uint16_t move, xqtb_rule_set rules, xqtb_label *label,
+                                  uint8_t *threat)
 {
     xq_board b;
-    if (!label || xq_position_to_board(pos, &b, NULL)) return XQTB_ERR_INVALID;
+    if (!label || (int)rules < 0 || (int)rules >= XQ_JUDGE_NB || xq_position_to_board(pos, &b, NULL))
+        return XQTB_ERR_INVALID;
     xq_board probe = b;
     if (!xq_move_valid(&probe, move)) return XQTB_ERR_INVALID;
     xq_move_label l;
-    xq_label_move(&b, move, &l);
+    xq_label_move_as(&b, move, (int)rules, &l);
     memset(label, 0, sizeof *label);
     label->check = l.check;
     label->nchased = (uint8_t)l.nchased;
     memcpy(label->chased, l.chased, (size_t)l.nchased);
+    if (threat) *threat = l.threat;
     return XQTB_OK;
+}
+
+xqtb_status xqtb_label_move(const xqtb_position *pos, uint16_t move, xqtb_label *label)
+{
+    return xqtb_label_move_rules(pos, move, XQTB_RULES_FULL, label, NULL);
 }
 
 xqtb_status xqtb_judge_repetition(const xqtb_position *start, const uint16_t *moves, int n, xqtb_rule_set rules,
                                   xqtb_repetition *out)
 {
-    if (!out || (int)rules < 0 || (int)rules >= XQ_RULES_NB) return XQTB_ERR_INVALID;
+    if (!out || (int)rules < 0 || (int)rules >= XQ_JUDGE_NB) return XQTB_ERR_INVALID;
     xq_game g;
     int rc = xq_game_replay(start, moves, n, 0, &g);
     if (rc != XQTB_OK) return rc;
@@ -108,12 +126,10 @@ xqtb_status xqtb_judge_repetition(const xqtb_position *start, const uint16_t *mo
     r.first = xq_game_judge(&g, (int)rules, &v);
     if (r.first >= 0) {
         r.verdict = v.loser < 0 ? XQTB_REPETITION_DRAW : v.loser == RED ? XQTB_RED_LOSES : XQTB_BLACK_LOSES;
-        r.by_rule = v.loser < 0                ? XQTB_BY_NONE
-                    : v.by_rule == XQ_BY_CHECK ? XQTB_BY_PERPETUAL_CHECK
-                                               : XQTB_BY_PERPETUAL_CHASE;
+        r.by_rule = v.loser < 0 ? XQTB_BY_NONE : (xqtb_ruling)v.by_rule; /* xq_by_rule and xqtb_ruling agree */
         for (int c = RED; c <= BLACK; c++) {
             r.checks_all[c] = v.checks_all[c];
-            r.chases_all[c] = v.chases_all[c];
+            r.chases_all[c] = rules == XQTB_RULES_CXA ? v.attacks_all[c] : v.chases_all[c];
         }
         for (int k = r.first; k <= g.n; k += 2) r.occurrences += xq_board_equal(&g.pos[k], &g.pos[g.n]);
     }

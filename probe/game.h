@@ -16,7 +16,8 @@ typedef struct {
     xq_move *mv;          /* mv[0..n) */
     xq_move_label *label; /* label[k] of mv[k], once labelled[k] */
     bool *labelled;
-    int n, room; /* moves held, and room for moves */
+    int label_rules; /* the rule set the labels are for (xq_rules) */
+    int n, room;     /* moves held, and room for moves */
 } xq_game;
 
 /* Replays start and moves[0..n) into g, with room for `extra` more moves.

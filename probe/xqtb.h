@@ -37,7 +37,7 @@ extern "C" {
 #endif
 
 #define XQTB_VERSION_MAJOR 0
-#define XQTB_VERSION_MINOR 3
+#define XQTB_VERSION_MINOR 4
 #define XQTB_VERSION_PATCH 0
 #define XQTB_VERSION_NUMBER (XQTB_VERSION_MAJOR * 10000 + XQTB_VERSION_MINOR * 100 + XQTB_VERSION_PATCH)
 
@@ -129,10 +129,26 @@ int xqtb_in_check(const xqtb_position *pos);
 void xqtb_move_name(uint16_t move, char buf[XQTB_MOVE_NAME_MAX]);
 uint16_t xqtb_move_parse(const char *text);
 
-/* Repetition rule sets, as recorded in table files. */
-typedef enum { XQTB_RULES_NONE = 0, XQTB_RULES_CHECK = 1, XQTB_RULES_FULL = 2 } xqtb_rule_set;
-/* Which ruling decided a result. */
-typedef enum { XQTB_BY_NONE = 0, XQTB_BY_PERPETUAL_CHECK = 1, XQTB_BY_PERPETUAL_CHASE = 2 } xqtb_ruling;
+/* Repetition rule sets.  NONE, CHECK and FULL are those tables are built
+ * under, as recorded in table files; ASIAN and CXA are the arbiters' rule
+ * sets (docs/RULES.md, "Rule sets for arbiters"), accepted by
+ * xqtb_judge_repetition and xqtb_label_move_rules only. */
+typedef enum {
+    XQTB_RULES_NONE = 0,
+    XQTB_RULES_CHECK = 1,
+    XQTB_RULES_FULL = 2,
+    XQTB_RULES_ASIAN = 3, /* FULL, with the chases of checking moves counted */
+    XQTB_RULES_CXA = 4    /* any perpetual attack (check, mate threat, chase) loses */
+} xqtb_rule_set;
+/* Which ruling decided a result.  Tables record only the first three; the
+ * last two are verdicts under XQTB_RULES_CXA. */
+typedef enum {
+    XQTB_BY_NONE = 0,
+    XQTB_BY_PERPETUAL_CHECK = 1,
+    XQTB_BY_PERPETUAL_CHASE = 2,
+    XQTB_BY_PERPETUAL_THREAT = 3, /* mate threats, or checks and mate threats (长杀, 一将一杀) */
+    XQTB_BY_PERPETUAL_ATTACK = 4  /* chases mixed with checks or mate threats (一将一捉, 一杀一捉) */
+} xqtb_ruling;
 
 /* ---- Repetitions in a played game -----------------------------------
  * How an arbiter judges a repetition that has happened (docs/RULES.md,
@@ -148,9 +164,20 @@ typedef struct {
     uint8_t chased[16]; /* squares 0..89 of the chased pieces */
 } xqtb_label;
 
-/* Labels a legal move of pos.  RETURN: XQTB_OK, or XQTB_ERR_INVALID if pos
- * is invalid, the move not legal in it, or an argument NULL. */
+/* Labels a legal move of pos, as the tables' rule sets do.  RETURN:
+ * XQTB_OK, or XQTB_ERR_INVALID if pos is invalid, the move not legal in it,
+ * or an argument NULL. */
 xqtb_status xqtb_label_move(const xqtb_position *pos, uint16_t move, xqtb_label *label);
+
+/* Labels a legal move of pos as rule set `rules` does: under
+ * XQTB_RULES_ASIAN and XQTB_RULES_CXA a checking move also lists what it
+ * chases, and under XQTB_RULES_CXA *threat (if threat is not NULL) is 1
+ * for a move that does not check but threatens mate: were the opponent to
+ * pass, the mover could mate by consecutive checks within 3 moves (0
+ * otherwise, and under every other rule set).  RETURN: as xqtb_label_move,
+ * and XQTB_ERR_INVALID for an unknown rule set. */
+xqtb_status xqtb_label_move_rules(const xqtb_position *pos, uint16_t move, xqtb_rule_set rules, xqtb_label *label,
+                                  uint8_t *threat);
 
 typedef enum {
     XQTB_NO_REPETITION = 0, /* the final position did not stand before */
@@ -167,7 +194,9 @@ typedef struct {
                             * first time the final position stood (-1 if none) */
     int occurrences;       /* times the final position has stood, this one included */
     uint8_t checks_all[2]; /* per colour: checked on every move of the part */
-    uint8_t chases_all[2]; /* per colour: chased one same piece throughout */
+    uint8_t chases_all[2]; /* per colour: chased one same piece throughout;
+                            * under XQTB_RULES_CXA: checked, threatened mate
+                            * or chased on every move (a perpetual attack) */
 } xqtb_repetition;
 
 /* Judges the repetition a game ends in: the game from start through
@@ -178,6 +207,10 @@ typedef struct {
  * XQTB_RULES_FULL, failing that, a side that chased one same enemy piece
  * on every one of its moves loses unless the other side did too;
  * anything else (and everything under XQTB_RULES_NONE) is a draw.
+ * XQTB_RULES_ASIAN judges as FULL with the chases of checking moves
+ * counted; under XQTB_RULES_CXA a side that attacked (checked, threatened
+ * mate or chased) on every one of its moves loses unless the other side
+ * did too.
  * RETURN: XQTB_OK with *out set (verdict XQTB_NO_REPETITION when the game
  * does not end in a repetition); XQTB_ERR_INVALID if start is invalid, a
  * move is not legal where it is played, n is negative or an argument NULL

@@ -404,8 +404,13 @@ static void test_repetition_verdicts(void **state)
     assert_has("\"verdict\":\"draw\",\"rule\":\"no_perpetual\",");
     assert_has("\"first_ply\":0,\"occurrences\":2,");
     /* bad rule set */
-    assert_int_equal(xqtb("adjudicate -d %s --rules cxa %s", tables(), record_file(check)), 2);
-    assert_has("unknown rule set 'cxa'");
+    assert_int_equal(xqtb("adjudicate -d %s --rules wxf %s", tables(), record_file(check)), 2);
+    assert_has("unknown rule set 'wxf' (none, check, full, asian or cxa)");
+    /* the arbiters' rule sets judge with the tables too (the corpus of
+     * tests/fixtures/rule_cases covers their verdicts) */
+    assert_int_equal(xqtb("adjudicate -d %s --json --rules cxa %s", tables(), record_file(chase)), 0);
+    assert_has("\"verdict\":\"red_loses\",\"rule\":\"perpetual_chase\"");
+    assert_has("\"rules\":\"cxa\"");
     assert_int_equal(xqtb("adjudicate -d %s --rules", tables()), 2);
 }
 

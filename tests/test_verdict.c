@@ -123,6 +123,7 @@ static void test_bad_input(void **state)
     (void)state;
     xqtb_position p;
     xqtb_repetition r;
+    xqtb_label l0;
     assert_int_equal(xqtb_position_from_fen(PERPETUAL_CHECK, &p, NULL), XQTB_OK);
     assert_int_equal(xqtb_judge_repetition(&p, NULL, 0, XQTB_RULES_FULL, &r), XQTB_OK);
     assert_int_equal(r.verdict, XQTB_NO_REPETITION);
@@ -134,7 +135,9 @@ static void test_bad_input(void **state)
     assert_int_equal(xqtb_judge_repetition(&p, garbage, 1, XQTB_RULES_FULL, &r), XQTB_ERR_INVALID);
     assert_int_equal(xqtb_judge_repetition(&p, NULL, 1, XQTB_RULES_FULL, &r), XQTB_ERR_INVALID);
     assert_int_equal(xqtb_judge_repetition(&p, illegal, -1, XQTB_RULES_FULL, &r), XQTB_ERR_INVALID);
-    assert_int_equal(xqtb_judge_repetition(&p, NULL, 0, (xqtb_rule_set)3, &r), XQTB_ERR_INVALID);
+    assert_int_equal(xqtb_judge_repetition(&p, NULL, 0, (xqtb_rule_set)5, &r), XQTB_ERR_INVALID);
+    assert_int_equal(xqtb_judge_repetition(&p, NULL, 0, (xqtb_rule_set)-1, &r), XQTB_ERR_INVALID);
+    assert_int_equal(xqtb_label_move_rules(&p, xqtb_move_parse("e0f0"), (xqtb_rule_set)5, &l0, NULL), XQTB_ERR_INVALID);
     assert_int_equal(xqtb_judge_repetition(&p, NULL, 0, XQTB_RULES_FULL, NULL), XQTB_ERR_INVALID);
     assert_int_equal(xqtb_judge_repetition(NULL, NULL, 0, XQTB_RULES_FULL, &r), XQTB_ERR_INVALID);
     xqtb_label l;

@@ -162,11 +162,30 @@ static int fen_counter(const char *fen)
     return atoi(p); /* the parser has checked it is a number up to 65535 */
 }
 
+/* A line whose first non-blank character is '#' is a comment: the leading
+ * ones are skipped (the FEN is the first other line), the later ones
+ * blanked.  Returns where the record starts. */
+static char *skip_comments(char *text)
+{
+    char *start = NULL;
+    for (char *line = text; line && *line;) {
+        char *c = line, *nl = strchr(line, '\n');
+        while (*c == ' ' || *c == '\t') c++;
+        if (*c == '#')
+            memset(line, ' ', nl ? (size_t)(nl - line) : strlen(line));
+        else if (!start)
+            start = line;
+        line = nl ? nl + 1 : NULL;
+    }
+    return start ? start : text + strlen(text);
+}
+
 /* Parses and replays the record.  Returns 0, or EXIT_BAD_INPUT with the
  * reason printed (malformed FEN or token, illegal move with its number). */
 static int parse_record(char *text, record *rec)
 {
     char err[XQTB_ERR_MAX];
+    text = skip_comments(text);
     char *nl = strchr(text, '\n');
     if (nl) *nl = 0;
     /* White space around the FEN is not part of it (a trailing \r comes
@@ -395,7 +414,8 @@ static const char *claim_reason(const judged *c, int limit, int *valid)
 
 static const char *rules_word(int rules)
 {
-    return rules == XQTB_RULES_NONE ? "none" : rules == XQTB_RULES_CHECK ? "check" : "full";
+    static const char *const names[] = {"none", "check", "full", "asian", "cxa"};
+    return rules >= 0 && rules <= XQTB_RULES_CXA ? names[rules] : "full";
 }
 
 /* The repetition the record ends in: the verdict, and the label of every
@@ -406,17 +426,18 @@ typedef struct {
     char label[MAX_PLIES][56]; /* of moves r.first .. nmoves - 1 */
 } repetition_info;
 
-static void label_text(const xqtb_label *l, char out[56])
+/* "check", "threat", "chase c7 d8", "check chase c7" (a checking move's
+ * chases are listed under asian and cxa), or "idle". */
+static void label_text(const xqtb_label *l, int threat, char out[56])
 {
-    if (l->check) {
-        strcpy(out, "check");
-        return;
-    }
+    out[0] = 0;
+    if (l->check) strcpy(out, "check");
+    if (threat) strcpy(out, "threat");
     if (!l->nchased) {
-        strcpy(out, "idle");
+        if (!out[0]) strcpy(out, "idle");
         return;
     }
-    strcpy(out, "chase");
+    strcat(out, out[0] ? " chase" : "chase");
     for (int i = 0; i < l->nchased && strlen(out) + 4 < 56; i++) {
         char sq[5];
         xqtb_move_name(xqtb_make_move(l->chased[i], l->chased[i]), sq); /* "c7c7": the square twice */
@@ -439,8 +460,9 @@ static int judge_repetition(const record *rec, repetition_info *ri)
     for (int k = 0; k < rec->nmoves; k++) {
         if (ri->r.first >= 0 && k >= ri->r.first) {
             xqtb_label l;
-            xqtb_label_move(&p, rec->moves[k], &l);
-            label_text(&l, ri->label[k]);
+            uint8_t threat = 0;
+            xqtb_label_move_rules(&p, rec->moves[k], ri->rules, &l, &threat);
+            label_text(&l, threat, ri->label[k]);
         }
         xqtb_play(&p, rec->moves[k]);
     }
@@ -449,12 +471,31 @@ static int judge_repetition(const record *rec, repetition_info *ri)
 
 /* The rule that decided a verdict, as a name and the clause of
  * docs/RULES.md ("Judging infinite play") it applies. */
+static void verdict_rule_cxa(const xqtb_repetition *r, const char **name, const char **clause)
+{
+    static const char *const kind[] = {"", "perpetual_check", "perpetual_chase", "perpetual_mate_threat",
+                                       "perpetual_attack"};
+    if (r->by_rule != XQTB_BY_NONE) {
+        *name = kind[r->by_rule];
+        *clause = "cxa: a side that checks, threatens mate or chases on every one of its moves (长打), while the "
+                  "other does not, loses";
+    } else if (r->chases_all[0] && r->chases_all[1]) {
+        *name = "mutual_perpetual_attack";
+        *clause = "cxa: both sides attack on every move: draw";
+    } else {
+        *name = "no_perpetual";
+        *clause = "cxa: neither side attacks on every move: draw";
+    }
+}
+
 static void verdict_rule(const repetition_info *ri, const char **name, const char **clause)
 {
     const xqtb_repetition *r = &ri->r;
     if (ri->rules == XQTB_RULES_NONE) {
         *name = "rules_none";
         *clause = "under rule set none every repetition is a draw";
+    } else if (ri->rules == XQTB_RULES_CXA) {
+        verdict_rule_cxa(r, name, clause);
     } else if (r->by_rule == XQTB_BY_PERPETUAL_CHECK) {
         *name = "perpetual_check";
         *clause = "clause 1: a side that checks on every one of its moves while the other does not loses";
@@ -463,8 +504,11 @@ static void verdict_rule(const repetition_info *ri, const char **name, const cha
         *clause = "clause 1: both sides check on every move: draw";
     } else if (r->by_rule == XQTB_BY_PERPETUAL_CHASE) {
         *name = "perpetual_chase";
-        *clause = "clause 2: a side that chases one same piece on every one of its moves, while the other "
-                  "neither checks nor chases throughout, loses";
+        *clause = ri->rules == XQTB_RULES_ASIAN
+                      ? "clause 2: a side that chases one same piece on every one of its moves (checking "
+                        "moves included), while the other neither checks nor chases throughout, loses"
+                      : "clause 2: a side that chases one same piece on every one of its moves, while the other "
+                        "neither checks nor chases throughout, loses";
     } else if (r->chases_all[0] && r->chases_all[1]) {
         *name = "mutual_perpetual_chase";
         *clause = "clause 2: both sides chase on every move: draw";
@@ -590,13 +634,14 @@ int cmd_adjudicate(int argc, char **argv)
         if (!strcmp(argv[i], "--json"))
             json = 1;
         else if (!strcmp(argv[i], "--rules")) {
-            if (++i == argc) return cli_usage_error("adjudicate", "option --rules needs none, check or full");
-            rules = !strcmp(argv[i], "none")    ? XQTB_RULES_NONE
-                    : !strcmp(argv[i], "check") ? XQTB_RULES_CHECK
-                    : !strcmp(argv[i], "full")  ? XQTB_RULES_FULL
-                                                : -1;
+            if (++i == argc)
+                return cli_usage_error("adjudicate", "option --rules needs none, check, full, asian or cxa");
+            rules = -1;
+            for (int r = XQTB_RULES_NONE; r <= XQTB_RULES_CXA; r++)
+                if (!strcmp(argv[i], rules_word(r))) rules = r;
             if (rules < 0)
-                return cli_usage_error("adjudicate", "unknown rule set '%.20s' (none, check or full)", argv[i]);
+                return cli_usage_error("adjudicate", "unknown rule set '%.20s' (none, check, full, asian or cxa)",
+                                       argv[i]);
         } else if (!strcmp(argv[i], "-d")) {
             if (++i == argc) return cli_usage_error("adjudicate", "option -d needs a directory (or DIR:DIR...)");
             dirs = argv[i];

@@ -135,7 +135,8 @@ static const command commands[] = {
      "  -d DIR[:DIR...]   directories searched for tables, in order (default: tables)\n"
      "  --listen HOST:PORT  address to listen on (default 127.0.0.1:8080; port 0: any free one)\n"
      "  -t N              threads answering requests (default: the processors, 2-16)\n"},
-    {"adjudicate", cmd_adjudicate, "xqtb adjudicate [-d DIR[:DIR...]] [--json] [--rules none|check|full] [FILE]",
+    {"adjudicate", cmd_adjudicate,
+     "xqtb adjudicate [-d DIR[:DIR...]] [--json] [--rules none|check|full|asian|cxa] [FILE]",
      "judge a game record: the move limit (claims, mistakes, wasted plies) and its final repetition",
      "  -d DIR[:DIR...]   directories searched for tables, in order (default: tables)\n"
      "  --json            one JSON object instead of text\n"
