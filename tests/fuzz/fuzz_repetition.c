@@ -4,7 +4,8 @@
  * bytes read as moves (most of them illegal, which must be refused).  A
  * legal record must be judged under every rule set, with a verdict that
  * agrees with itself: the rulings only add losses to `none`'s draws, a
- * loss names its ruling, and judging a record again gives the same.
+ * loss names its ruling, and judging a record again gives the same.  The
+ * arbiters' rule sets (asian, cxa) are judged and labelled too.
  */
 #include <string.h>
 
@@ -39,12 +40,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (st != XQTB_OK) break;
         CHECK(l.nchased <= 16 && (!l.check || l.nchased == 0));
         for (int i = 0; i < l.nchased; i++) CHECK(l.chased[i] < 90);
+        xqtb_label la;
+        uint8_t threat = 2;
+        CHECK(xqtb_label_move_rules(&p, moves[legal], XQTB_RULES_CXA, &la, &threat) == XQTB_OK);
+        CHECK(la.check == l.check && la.nchased <= 16 && threat <= 1 && !(threat && la.check));
+        if (!l.check) CHECK(la.nchased == l.nchased && !memcmp(la.chased, l.chased, l.nchased));
         CHECK(xqtb_play(&p, moves[legal]) == XQTB_OK);
         legal++;
     }
-    xqtb_repetition r[3], again;
+    xqtb_repetition r[5], again;
     if (legal < n) CHECK(xqtb_judge_repetition(&start, moves, legal + 1, XQTB_RULES_FULL, &again) == XQTB_ERR_INVALID);
-    for (int rules = XQTB_RULES_NONE; rules <= XQTB_RULES_FULL; rules++) {
+    for (int rules = XQTB_RULES_NONE; rules <= XQTB_RULES_CXA; rules++) {
         CHECK(xqtb_judge_repetition(&start, moves, legal, (xqtb_rule_set)rules, &r[rules]) == XQTB_OK);
         CHECK(xqtb_judge_repetition(&start, moves, legal, (xqtb_rule_set)rules, &again) == XQTB_OK);
         CHECK(!memcmp(&again, &r[rules], sizeof again));
@@ -57,5 +63,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (r[XQTB_RULES_CHECK].verdict != XQTB_REPETITION_DRAW)
         CHECK(r[XQTB_RULES_FULL].verdict == r[XQTB_RULES_CHECK].verdict);
     if (r[XQTB_RULES_CHECK].by_rule) CHECK(r[XQTB_RULES_CHECK].by_rule == XQTB_BY_PERPETUAL_CHECK);
+    /* asian differs from full only in what checking moves chase: clause 1
+     * decides alike; and a perpetual check is a perpetual attack */
+    if (r[XQTB_RULES_CHECK].verdict != XQTB_REPETITION_DRAW)
+        CHECK(r[XQTB_RULES_ASIAN].verdict == r[XQTB_RULES_CHECK].verdict);
+    CHECK(r[XQTB_RULES_ASIAN].by_rule <= XQTB_BY_PERPETUAL_CHASE &&
+          r[XQTB_RULES_CXA].by_rule <= XQTB_BY_PERPETUAL_ATTACK);
+    CHECK(r[XQTB_RULES_CXA].verdict == r[XQTB_RULES_NONE].verdict || r[XQTB_RULES_NONE].verdict != XQTB_NO_REPETITION);
     return 0;
 }
