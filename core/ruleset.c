@@ -9,13 +9,9 @@ static const char *const rules_names[XQ_JUDGE_NB] = {"none", "check", "full", "a
 
 const char *xq_rules_name(int rules) { return rules >= 0 && rules < XQ_JUDGE_NB ? rules_names[rules] : NULL; }
 
-static int parse_below(const char *s, int nb)
+int xq_rules_parse(const char *s)
 {
-    for (int r = 0; r < nb; r++)
+    for (int r = 0; r < XQ_RULES_NB; r++) /* table rule sets only */
         if (s && strcmp(s, rules_names[r]) == 0) return r;
     return -1;
 }
-
-int xq_rules_parse(const char *s) { return parse_below(s, XQ_RULES_NB); }
-
-int xq_judge_rules_parse(const char *s) { return parse_below(s, XQ_JUDGE_NB); }

@@ -35,8 +35,5 @@ const char *xq_rules_name(int rules);
 /* Parses the name of a rule set tables can be built under.  Returns the
  * xq_rules value (below XQ_RULES_NB) or -1. */
 int xq_rules_parse(const char *s);
-/* Parses the name of any rule set a repetition can be judged under.
- * Returns the xq_rules value (below XQ_JUDGE_NB) or -1. */
-int xq_judge_rules_parse(const char *s);
 
 #endif
