@@ -158,12 +158,54 @@ static uint32_t next_random(void)
     return (uint32_t)(rng_state >> 16);
 }
 
+/* What the random games saw: verdicts under full, losses by perpetual
+ * chase, and verdicts under asian and cxa that differ from full's. */
+typedef struct {
+    int seen[4], chases, asian_differs, cxa_differs, cxa_threat;
+} game_tally;
+
+/* Both adjudicators' verdicts on the game so far under every rule set;
+ * fails on a difference. */
+static void judge_all(const char *fen, const xqtb_position *start, const uint16_t *mv, const char *const *namep, int n,
+                      game_tally *t)
+{
+    xqtb_verdict under[XQTB_RULES_CXA + 1];
+    for (int rules = XQTB_RULES_NONE; rules <= XQTB_RULES_CXA; rules++) {
+        xqtb_repetition got;
+        assert_int_equal(xqtb_judge_repetition(start, mv, n, (xqtb_rule_set)rules, &got), XQTB_OK);
+        xq_board s;
+        parse_ok(fen, &s);
+        adj_result ref = adj_judge_as(&s, namep, n, rules, NULL);
+        static const xqtb_verdict of_ref[] = {XQTB_NO_REPETITION, XQTB_REPETITION_DRAW, XQTB_RED_LOSES,
+                                              XQTB_BLACK_LOSES};
+        if (ref > ADJ_BLACK_LOSES) fail_msg("the reference adjudicator refused a legal game");
+        if (got.verdict != of_ref[ref]) {
+            char line[256 * 5 + 1] = "";
+            for (int i = 0; i < n; i++) {
+                strcat(line, namep[i]);
+                strcat(line, " ");
+            }
+            fail_msg("%s [%s] rules %d: library verdict %d, reference %s", fen, line, rules, got.verdict,
+                     adj_result_name(ref));
+        }
+        under[rules] = got.verdict;
+        if (rules == XQTB_RULES_FULL) {
+            t->seen[got.verdict]++;
+            t->chases += got.by_rule == XQTB_BY_PERPETUAL_CHASE;
+        }
+        if (rules == XQTB_RULES_CXA)
+            t->cxa_threat += got.by_rule == XQTB_BY_PERPETUAL_THREAT || got.by_rule == XQTB_BY_PERPETUAL_ATTACK;
+    }
+    t->asian_differs += under[XQTB_RULES_ASIAN] != under[XQTB_RULES_FULL];
+    t->cxa_differs += under[XQTB_RULES_CXA] != under[XQTB_RULES_FULL];
+}
+
 /* Plays one random game from fen: a side often steps back to where its
  * last move came from (so positions repeat), often checks or chases, never
  * captures (a capture could not be part of a repetition anyway).  Every
  * time the final position stood before, both adjudicators judge the game
- * so far.  Counts verdicts in seen[], losses by perpetual chase in *chases. */
-static void random_game(const char *fen, int plies, int seen[4], int *chases)
+ * so far under every rule set. */
+static void random_game(const char *fen, int plies, game_tally *t)
 {
     xq_board b;
     parse_ok(fen, &b);
@@ -173,8 +215,9 @@ static void random_game(const char *fen, int plies, int seen[4], int *chases)
     char names[256][5];
     const char *namep[256];
     for (int n = 0; n < plies && n < 256;) {
-        xq_move list[XQ_MAX_MOVES], quiet[XQ_MAX_MOVES], checks[XQ_MAX_MOVES], chasing[XQ_MAX_MOVES];
-        int k = xq_gen_legal(&b, list), nq = 0, nc = 0, nch = 0;
+        xq_move list[XQ_MAX_MOVES], quiet[XQ_MAX_MOVES], checks[XQ_MAX_MOVES], chasing[XQ_MAX_MOVES],
+            both[XQ_MAX_MOVES];
+        int k = xq_gen_legal(&b, list), nq = 0, nc = 0, nch = 0, nb = 0;
         xq_move back = MOVE_NONE;
         for (int i = 0; i < k; i++) {
             if (b.sq[move_to(list[i])] != EMPTY) continue;
@@ -184,13 +227,15 @@ static void random_game(const char *fen, int plies, int seen[4], int *chases)
             xq_make_move(&a, list[i], &u);
             if (xq_in_check(&a, a.side)) checks[nc++] = list[i];
             ref_label l;
-            ref_label_move(&b, list[i], &l);
+            ref_label_move_as(&b, list[i], true, &l); /* a check that chases counts too */
             if (l.nchased) chasing[nch++] = list[i];
+            if (l.nchased && l.check) both[nb++] = list[i];
             if (n >= 2 && list[i] == make_move(move_to(mv[n - 2]), move_from(mv[n - 2]))) back = list[i];
         }
         if (nq == 0) return;
         uint32_t r = next_random() % 10;
         xq_move m = back && r < 4  ? back
+                    : nb && r < 5  ? both[next_random() % (uint32_t)nb] /* the asian rule set's case */
                     : nc && r < 6  ? checks[next_random() % (uint32_t)nc]
                     : nch && r < 9 ? chasing[next_random() % (uint32_t)nch]
                                    : quiet[next_random() % (uint32_t)nq];
@@ -200,24 +245,7 @@ static void random_game(const char *fen, int plies, int seen[4], int *chases)
         xq_move_name(m, names[n]);
         namep[n] = names[n];
         n++;
-        xqtb_repetition got;
-        assert_int_equal(xqtb_judge_repetition(&start, mv, n, XQTB_RULES_FULL, &got), XQTB_OK);
-        xq_board s;
-        parse_ok(fen, &s);
-        adj_result ref = adj_judge(&s, namep, n, NULL);
-        static const xqtb_verdict of_ref[] = {XQTB_NO_REPETITION, XQTB_REPETITION_DRAW, XQTB_RED_LOSES,
-                                              XQTB_BLACK_LOSES};
-        if (ref > ADJ_BLACK_LOSES) fail_msg("the reference adjudicator refused a legal game");
-        if (got.verdict != of_ref[ref]) {
-            char line[256 * 5 + 1] = "";
-            for (int i = 0; i < n; i++) {
-                strcat(line, names[i]);
-                strcat(line, " ");
-            }
-            fail_msg("%s [%s]: library verdict %d, reference %s", fen, line, got.verdict, adj_result_name(ref));
-        }
-        seen[got.verdict]++;
-        *chases += got.by_rule == XQTB_BY_PERPETUAL_CHASE;
+        judge_all(fen, &start, mv, namep, n, t);
     }
 }
 
@@ -231,13 +259,18 @@ static void test_random_games_agree(void **state)
         "2bak4/9/4b4/1r7/9/2R6/9/4B4/4A4/3AK1N2 b - - 0 1", /* rooks face each other */
         "4k4/9/9/2c6/9/9/9/2N6/9/3K5 w - - 0 1",            /* horse against cannon */
     };
-    int seen[4] = {0}, chases = 0;
-    for (int g = 0; g < 400; g++) random_game(fens[g % 5], 60, seen, &chases);
-    print_message("verdicts: none %d, draw %d, red loses %d, black loses %d (%d by perpetual chase)\n", seen[0],
-                  seen[1], seen[2], seen[3], chases);
-    /* the games must exercise every verdict, and both rulings */
-    for (int v = 0; v < 4; v++) assert_true(seen[v] > 20);
-    assert_true(chases > 20);
+    game_tally t = {0};
+    for (int g = 0; g < 400; g++) random_game(fens[g % 5], 60, &t);
+    print_message("verdicts under full: none %d, draw %d, red loses %d, black loses %d (%d by perpetual chase); "
+                  "asian differs %d, cxa differs %d (%d with mate threats)\n",
+                  t.seen[0], t.seen[1], t.seen[2], t.seen[3], t.chases, t.asian_differs, t.cxa_differs, t.cxa_threat);
+    /* the games must exercise every verdict, both rulings, and the
+     * arbiters' rule sets where they differ from full */
+    for (int v = 0; v < 4; v++) assert_true(t.seen[v] > 20);
+    assert_true(t.chases > 20);
+    assert_true(t.asian_differs > 0);
+    assert_true(t.cxa_differs > 20);
+    assert_true(t.cxa_threat > 0);
 }
 
 int main(void)

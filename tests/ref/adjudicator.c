@@ -8,6 +8,7 @@
 
 #include "movegen.h"
 #include "ref_labels.h"
+#include "ruleset.h"
 
 const char *adj_result_name(adj_result r)
 {
@@ -25,6 +26,64 @@ static int parse_move(const char *s, xq_move *m)
     return 0;
 }
 
+/* Whether the side to move in b, playing only checks, mates within `moves`
+ * of its moves whatever the other side answers.  b is changed and
+ * restored. */
+static bool mates_by_checks(xq_board *b, int moves)
+{
+    xq_move mine[XQ_MAX_MOVES], theirs[XQ_MAX_MOVES];
+    int us = b->side, n = xq_gen_legal(b, mine);
+    for (int i = 0; i < n && moves > 0; i++) {
+        xq_undo u;
+        xq_make_move(b, mine[i], &u);
+        bool forced = false;
+        if (ref_king_attacked(b, us ^ 1)) {
+            int r = xq_gen_legal(b, theirs);
+            forced = true; /* no answer at all is mate */
+            for (int j = 0; j < r && forced; j++) {
+                xq_undo v;
+                xq_make_move(b, theirs[j], &v);
+                forced = mates_by_checks(b, moves - 1);
+                xq_unmake_move(b, theirs[j], &v);
+            }
+        }
+        xq_unmake_move(b, mine[i], &u);
+        if (forced) return true;
+    }
+    return false;
+}
+
+/* The CXA rules' mate threat (杀, docs/RULES.md "Rule sets for arbiters"):
+ * a move that does not check, after which its side, were the other to
+ * pass, mates by consecutive checks within 3 moves. */
+static bool threatens_mate(const xq_board *before, xq_move m)
+{
+    xq_board b = *before;
+    xq_undo u;
+    xq_make_move(&b, m, &u);
+    if (ref_king_attacked(&b, before->side ^ 1)) return false;
+    b.side ^= 1; /* the pass */
+    return mates_by_checks(&b, 3);
+}
+
+static void label(const xq_board *b, xq_move m, int rules, ref_label *l)
+{
+    ref_label_move_as(b, m, rules == XQ_RULES_ASIAN || rules == XQ_RULES_CXA, l);
+}
+
+/* Whether every move of `side` checks, threatens mate or chases some
+ * piece: the CXA rules' perpetual attack (长打). */
+static bool attacks_throughout(const xq_board *before, const xq_move *mv, int n, int side)
+{
+    for (int k = 0; k < n; k++) {
+        if (before[k].side != side) continue;
+        ref_label l;
+        label(&before[k], mv[k], XQ_RULES_CXA, &l);
+        if (!l.check && l.nchased == 0 && !threatens_mate(&before[k], mv[k])) return false;
+    }
+    return true;
+}
+
 /* Whether every move of `side` in the cycle checks. */
 static bool checks_throughout(const xq_board *before, const xq_move *mv, int n, int side)
 {
@@ -40,7 +99,7 @@ static bool checks_throughout(const xq_board *before, const xq_move *mv, int n, 
 /* Whether `side` chases one same enemy piece on every one of its moves in
  * the cycle repeated forever.  cand[] holds the squares of the enemy
  * pieces still in question, moved along when their owner moves them. */
-static bool chases_throughout(const xq_board *before, const xq_move *mv, int n, int side)
+static bool chases_throughout(const xq_board *before, const xq_move *mv, int n, int side, int rules)
 {
     bool cand[XQ_SQUARES];
     for (int s = 0; s < XQ_SQUARES; s++) cand[s] = before[0].sq[s] != EMPTY && colour_of(before[0].sq[s]) != side;
@@ -50,8 +109,9 @@ static bool chases_throughout(const xq_board *before, const xq_move *mv, int n, 
         for (int k = 0; k < n; k++) {
             if (before[k].side == side) {
                 ref_label l;
-                ref_label_move(&before[k], mv[k], &l);
-                if (l.check || l.nchased == 0) return false;
+                label(&before[k], mv[k], rules, &l);
+                /* under full a check chases nothing; under asian it may */
+                if (l.nchased == 0) return false;
                 bool chased[XQ_SQUARES] = {false};
                 for (int i = 0; i < l.nchased; i++) chased[l.chased[i]] = true;
                 for (int s = 0; s < XQ_SQUARES; s++) cand[s] = cand[s] && chased[s];
@@ -69,19 +129,31 @@ static bool chases_throughout(const xq_board *before, const xq_move *mv, int n, 
 }
 
 /* Rules on the cycle before[0..n) / mv[0..n) (back to before[0]). */
-static adj_result judge_cycle(const xq_board *before, const xq_move *mv, int n)
+static adj_result judge_cycle(const xq_board *before, const xq_move *mv, int n, int rules)
 {
+    if (rules == XQ_RULES_NONE) return ADJ_DRAW;
+    if (rules == XQ_RULES_CXA) {
+        bool attack[2] = {attacks_throughout(before, mv, n, RED), attacks_throughout(before, mv, n, BLACK)};
+        if (attack[RED] == attack[BLACK]) return ADJ_DRAW;
+        return attack[RED] ? ADJ_RED_LOSES : ADJ_BLACK_LOSES;
+    }
     bool check[2] = {checks_throughout(before, mv, n, RED), checks_throughout(before, mv, n, BLACK)};
     if (check[RED] && check[BLACK]) return ADJ_DRAW;
     if (check[RED]) return ADJ_RED_LOSES;
     if (check[BLACK]) return ADJ_BLACK_LOSES;
-    bool chase[2] = {chases_throughout(before, mv, n, RED), chases_throughout(before, mv, n, BLACK)};
+    if (rules == XQ_RULES_CHECK) return ADJ_DRAW;
+    bool chase[2] = {chases_throughout(before, mv, n, RED, rules), chases_throughout(before, mv, n, BLACK, rules)};
     if (chase[RED] && !chase[BLACK]) return ADJ_RED_LOSES;
     if (chase[BLACK] && !chase[RED]) return ADJ_BLACK_LOSES;
     return ADJ_DRAW;
 }
 
 adj_result adj_judge(const xq_board *start, const char *const *moves, int n, int *bad)
+{
+    return adj_judge_as(start, moves, n, XQ_RULES_FULL, bad);
+}
+
+adj_result adj_judge_as(const xq_board *start, const char *const *moves, int n, int rules, int *bad)
 {
     xq_board *pos = malloc(((size_t)n + 1) * sizeof *pos);
     xq_move *mv = malloc(((size_t)n + 1) * sizeof *mv);
@@ -100,7 +172,7 @@ adj_result adj_judge(const xq_board *start, const char *const *moves, int n, int
     }
     for (int j = 0; j < n; j++) /* the first occurrence: the whole repeating part */
         if (xq_board_equal(&pos[j], &pos[n])) {
-            r = judge_cycle(pos + j, mv + j, n - j);
+            r = judge_cycle(pos + j, mv + j, n - j, rules);
             break;
         }
 out:

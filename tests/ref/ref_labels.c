@@ -143,7 +143,7 @@ static bool chases(const xq_board *before, const xq_board *after, int sa, int pr
     return cheaper_attacker(ka, kt) || !protected_after_capture(after, sa, st);
 }
 
-void ref_label_move(const xq_board *b, xq_move m, ref_label *out)
+void ref_label_move_as(const xq_board *b, xq_move m, bool chases_on_checks, ref_label *out)
 {
     int from = move_from(m), to = move_to(m);
     int us = colour_of(b->sq[from]);
@@ -152,7 +152,7 @@ void ref_label_move(const xq_board *b, xq_move m, ref_label *out)
     xq_make_move(&after, m, &u);
     out->check = ref_king_attacked(&after, us ^ 1);
     out->nchased = 0;
-    if (out->check) return;
+    if (out->check && !chases_on_checks) return;
 
     bool chased[XQ_SQUARES] = {false};
     xq_mask ours = after.occ[us];
@@ -171,3 +171,5 @@ void ref_label_move(const xq_board *b, xq_move m, ref_label *out)
     for (int s = 0; s < XQ_SQUARES; s++)
         if (chased[s]) out->chased[out->nchased++] = (uint8_t)s;
 }
+
+void ref_label_move(const xq_board *b, xq_move m, ref_label *out) { ref_label_move_as(b, m, false, out); }

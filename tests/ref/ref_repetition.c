@@ -63,6 +63,41 @@
  * class x), and (*) becomes not Pcheck(P) and Pcheck(O).  Under rules none
  * every vertex gets priority 1: no infinite play is won.
  *
+ * ---- Rule set asian: checks that chase ----------------------------------
+ * Under asian a checking move also carries a chase set (ref_labels.h), so a
+ * move can both check and keep the chase: class b.  The classes become
+ *   b  if it checks and keeps (C != {} and M[S] = {} or M[S] & C != {});
+ *   c  if it checks and does not keep;          M[S] := C (often {})
+ *   k  if it does not check and keeps;          M[S] := M[S] & C, or C
+ *   x  if neither;                              M[S] := C
+ * (b and k: M[S] := M[S] & C, or C when M[S] was empty).  Claim 1 now reads
+ * Pchase(S) iff finitely many c or x (same proof: after the last one every
+ * move keeps); claim 2, Pcheck(S) iff finitely many k or x.  (*) is
+ * unchanged, but Pcheck(O) and Pchase(O) may now both hold (O checks and
+ * chases one piece on every move), and O alternating b with k is Pchase
+ * alone: P's reply after O's b cannot be judged from O's last move.  So
+ * last[S] keeps S's last class other than b (b leaves it alone; x makes it
+ * u), sw flags a move of class c or k whose class differs from last[S]
+ * (not u), and the vertex also keeps the class of the move that entered
+ * it.  Five priorities:
+ *   move of O: 5 if class x or sw; 3 if class k; else 0;
+ *   move of P: 4 if class x or sw; 2 if class k; else 1.
+ * Proof, by the highest priority seen infinitely often:
+ *   5: O makes infinitely many c-or-x and k-or-x moves (a switch between c
+ *      and k means both): neither Pcheck(O) nor Pchase(O), (*) false.
+ *   4: O's x and switches are finite, so O's last[] settles: on c (O moves
+ *      b or c: Pcheck(O)), on k (b or k: Pchase(O)) or on u (only b: both).
+ *      P's x or switches are infinite: neither Pcheck(P) nor Pchase(P).
+ *      (*) true.
+ *   3: O settles on k with infinitely many k: Pchase(O), not Pcheck(O).
+ *      P's x and switches are finite, so Pcheck(P) or Pchase(P). (*) false.
+ *   2: O's k finite, so O settles on c or u: Pcheck(O).  P makes
+ *      infinitely many k: not Pcheck(P).  (*) true.
+ *   1 or 0: P makes finitely many k and x: Pcheck(P).  (*) false.
+ * Under full (no b moves) the same five priorities give the same answer;
+ * solving full both ways and comparing is a check of this construction,
+ * made whenever asian is solved.
+ *
  * ---- Finite play ---------------------------------------------------------
  * Captures (and a side without legal moves, which loses) leave the product
  * through three sinks, red wins / black wins / draw, each a self-loop:
@@ -104,8 +139,9 @@ enum { NO_INDEX = 15 };                   /* a king move: no piece index */
 
 /* ---- Positions of one material as an explicit graph -------------------- */
 typedef struct {
-    uint32_t to;    /* target position id (an active position) */
-    uint16_t chase; /* chased enemy pieces, bits over their square order */
+    uint32_t to;        /* target position id (an active position) */
+    uint16_t chase;     /* chased enemy pieces, bits over their square order */
+    uint16_t chase_all; /* the same, counting the chases of a checking move */
     uint8_t check;
     uint8_t idx; /* moved piece's index before (high nibble) and after */
 } qedge;
@@ -114,8 +150,8 @@ typedef struct {
     const ref_db *base;
     int n;
     uint8_t *side;
-    int8_t *wdl[XQ_RULES_NB]; /* per rule set solved */
-    uint8_t *active;          /* in the product (see "Restriction") */
+    int8_t *wdl[REF_RULES_NB]; /* per rule set solved */
+    uint8_t *active;           /* in the product (see "Restriction") */
     /* quiet moves between active positions */
     uint32_t *qstart;
     qedge *q;
@@ -126,7 +162,7 @@ typedef struct {
     /* captures of active positions: (family index, position id) */
     uint32_t *cstart;
     uint32_t *cap_sub, *cap_id;
-    int product_vertices[XQ_RULES_NB];
+    int product_vertices[REF_RULES_NB];
 } mat_graph;
 
 struct ref_rules_db {
@@ -184,12 +220,13 @@ static qedge make_qedge(const xq_board *b, xq_move m, uint32_t to)
 {
     int us = b->side, from = move_from(m), dest = move_to(m);
     ref_label lab;
-    ref_label_move(b, m, &lab);
+    ref_label_move_as(b, m, true, &lab);
     xq_board after = *b;
     xq_undo u;
     xq_make_move(&after, m, &u);
     qedge e = {.to = to, .check = lab.check};
-    for (int i = 0; i < lab.nchased; i++) e.chase |= (uint16_t)(1u << piece_index(&after, us ^ 1, lab.chased[i]));
+    for (int i = 0; i < lab.nchased; i++) e.chase_all |= (uint16_t)(1u << piece_index(&after, us ^ 1, lab.chased[i]));
+    e.chase = lab.check ? 0 : e.chase_all;
     if (kind_of(b->sq[from]) == KING)
         e.idx = NO_INDEX << 4 | NO_INDEX;
     else
@@ -262,29 +299,37 @@ static int build_graph(ref_rules_db *db, int f, int flags)
 }
 
 /* ---- Product vertices ----------------------------------------------------
- * key: position (bits 0-25), M[red] (26-41), M[black] (42-57), last[red]
- * (58-59), last[black] (60-61), sw (62).  Three sinks use keys with bit 63. */
+ * key: position (bits 0-25), M[red] (26-37), M[black] (38-49), last[red]
+ * (50-51), last[black] (52-53), sw (54), the entering move's class (55-56,
+ * five-priority games only).  Three sinks use keys with bit 63.  Chase sets
+ * fit 12 bits: no reference table has more non-king pieces a side. */
 typedef struct {
     uint32_t pos;
     uint16_t m[2];
     uint8_t last[2];
     uint8_t sw;
+    uint8_t cls; /* MV_*: the class of the move that entered the vertex */
 } pstate;
+
+enum { MV_X = 0, MV_C = 1, MV_K = 2, MV_B = 3 }; /* a move's class */
+enum { SET_BITS = 12 };
 
 enum { SINK_RED = 0, SINK_BLACK = 1, SINK_DRAW = 2, NSINKS = 3 };
 
 static uint64_t key_of(const pstate *s)
 {
-    return (uint64_t)s->pos | (uint64_t)s->m[RED] << 26 | (uint64_t)s->m[BLACK] << 42 | (uint64_t)s->last[RED] << 58 |
-           (uint64_t)s->last[BLACK] << 60 | (uint64_t)s->sw << 62;
+    return (uint64_t)s->pos | (uint64_t)s->m[RED] << 26 | (uint64_t)s->m[BLACK] << 38 | (uint64_t)s->last[RED] << 50 |
+           (uint64_t)s->last[BLACK] << 52 | (uint64_t)s->sw << 54 | (uint64_t)s->cls << 55;
 }
 
 static pstate state_of(uint64_t k)
 {
+    uint16_t set = (1u << SET_BITS) - 1;
     pstate s = {.pos = (uint32_t)(k & ((1u << 26) - 1)),
-                .m = {(uint16_t)(k >> 26), (uint16_t)(k >> 42)},
-                .last = {(uint8_t)(k >> 58 & 3), (uint8_t)(k >> 60 & 3)},
-                .sw = (uint8_t)(k >> 62 & 1)};
+                .m = {(uint16_t)(k >> 26 & set), (uint16_t)(k >> 38 & set)},
+                .last = {(uint8_t)(k >> 50 & 3), (uint8_t)(k >> 52 & 3)},
+                .sw = (uint8_t)(k >> 54 & 1),
+                .cls = (uint8_t)(k >> 55 & 3)};
     return s;
 }
 
@@ -349,9 +394,32 @@ static uint16_t remap(uint16_t m, int from, int to)
     return (uint16_t)((rest & ((1u << to) - 1)) | ((rest >> to) << (to + 1)) | (bit << to));
 }
 
-/* The state after a quiet move of side us from s along e. */
-static pstate successor(const pstate *s, int us, const qedge *e, int rules)
+/* The state after a quiet move of side us from s along e, in the
+ * five-priority game of rule set asian (or of full, as a check). */
+static pstate successor_five(const pstate *s, int us, const qedge *e, int rules)
 {
+    pstate t = *s;
+    t.pos = e->to;
+    t.m[us ^ 1] = remap(s->m[us ^ 1], e->idx >> 4, e->idx & 15);
+    uint16_t chase = rules == XQ_RULES_ASIAN ? e->chase_all : e->chase, m = s->m[us];
+    bool keep = chase && (!m || (m & chase));
+    t.m[us] = keep && m ? m & chase : chase;
+    t.cls = (uint8_t)(e->check ? (keep ? MV_B : MV_C) : keep ? MV_K : MV_X);
+    t.sw = 0;
+    if (t.cls == MV_X) {
+        t.last[us] = CLS_U;
+    } else if (t.cls != MV_B) {
+        int cls = t.cls == MV_C ? CLS_C : CLS_K;
+        t.sw = s->last[us] != CLS_U && cls != s->last[us];
+        t.last[us] = (uint8_t)cls;
+    }
+    return t;
+}
+
+/* The state after a quiet move of side us from s along e. */
+static pstate successor(const pstate *s, int us, const qedge *e, int rules, bool five)
+{
+    if (five) return successor_five(s, us, e, rules);
     pstate t = *s;
     t.pos = e->to;
     t.m[us ^ 1] = remap(s->m[us ^ 1], e->idx >> 4, e->idx & 15); /* our pieces, chased by them */
@@ -415,9 +483,10 @@ static unsigned exits_of(const ref_rules_db *db, const mat_graph *g, uint32_t i,
     return set;
 }
 
-/* Builds the product of family member g under rule set r, breadth first
- * from the empty-memory vertex of every active position. */
-static int build_product(const ref_rules_db *db, const mat_graph *g, int r, product *p)
+/* Builds the product of family member g under rule set r (five: the
+ * five-priority game), breadth first from the empty-memory vertex of every
+ * active position. */
+static int build_product(const ref_rules_db *db, const mat_graph *g, int r, bool five, product *p)
 {
     vmap v = {0};
     size_t nout = 0, ocap = 0;
@@ -455,7 +524,7 @@ static int build_product(const ref_rules_db *db, const mat_graph *g, int r, prod
             if (ex >> (val + 1) & 1)
                 if (push_u32(&p->out, &nout, &ocap, sink_of(val, us))) goto out;
         for (uint32_t e = g->qstart[s.pos]; e < g->qstart[s.pos + 1]; e++) {
-            pstate t = successor(&s, us, &g->q[e], r);
+            pstate t = successor(&s, us, &g->q[e], r, five);
             uint32_t tid = vmap_get(&v, key_of(&t));
             if (tid == UINT32_MAX || push_u32(&p->out, &nout, &ocap, tid)) goto out;
         }
@@ -494,12 +563,17 @@ out:
 
 /* Priority of vertex id for the objective "colour P wins" (see the file
  * header). */
-static uint8_t priority(const product *p, uint32_t id, int P, int rules)
+static uint8_t priority(const product *p, uint32_t id, int P, int rules, bool five)
 {
     if (id < NSINKS) return (uint8_t)(id == (uint32_t)(P == RED ? SINK_RED : SINK_BLACK) ? 2 : 1);
     if (rules == XQ_RULES_NONE) return 1;
     pstate s = state_of(p->keys[id]);
     int mover = p->colour[id] ^ 1;
+    if (five) {
+        bool strong = s.cls == MV_X || s.sw;
+        if (mover != P) return strong ? 5 : s.cls == MV_K ? 3 : 0;
+        return strong ? 4 : s.cls == MV_K ? 2 : 1;
+    }
     if (mover != P) return s.last[mover] == CLS_U || s.sw ? 3 : 0;
     int lo = s.last[mover ^ 1];
     bool good = lo == CLS_C ? s.last[mover] != CLS_C : lo == CLS_K ? (s.last[mover] == CLS_U || s.sw) : false;
@@ -611,7 +685,7 @@ out:
 }
 
 /* Solves "colour P wins" on the product; win[v] = 1 where P wins. */
-static int solve_objective(const product *p, int P, int rules, uint8_t *win)
+static int solve_objective(const product *p, int P, int rules, bool five, uint8_t *win)
 {
     zgame z = {.p = p};
     int rc = -1;
@@ -627,7 +701,7 @@ static int solve_objective(const product *p, int P, int rules, uint8_t *win)
     for (uint32_t v = 0; v < p->n; v++) {
         all[v] = v;
         z.owner[v] = p->colour[v] != P;
-        z.prio[v] = priority(p, v, P, rules);
+        z.prio[v] = priority(p, v, P, rules, five);
         z.level[v] = 1;
     }
     if (zielonka(&z, all, p->n, 1)) goto out;
@@ -661,18 +735,18 @@ static int check_memory_independent(const mat_graph *g, const product *p, const 
 }
 
 /* Values of family member f under rule set r (r >= 1, or r == 0 as a
- * self-check), into out[]. */
-static int solve_rules(ref_rules_db *db, int f, int r, int8_t *out)
+ * self-check), into out[]; five: solved as the five-priority game. */
+static int solve_rules(ref_rules_db *db, int f, int r, bool five, int8_t *out)
 {
     mat_graph *g = &db->fam[f];
     product p;
-    if (build_product(db, g, r, &p)) return -1;
+    if (build_product(db, g, r, five, &p)) return -1;
     g->product_vertices[r] = (int)p.n;
     int rc = -1;
     uint8_t *win[2] = {malloc(p.n), malloc(p.n)};
     if (!win[0] || !win[1]) goto out;
     for (int P = 0; P < 2; P++)
-        if (solve_objective(&p, P, r, win[P]) || check_memory_independent(g, &p, win[P])) goto out;
+        if (solve_objective(&p, P, r, five, win[P]) || check_memory_independent(g, &p, win[P])) goto out;
     for (int i = 0; i < g->n; i++) {
         if (!g->active[i]) {
             out[i] = g->wdl[XQ_RULES_NONE][i];
@@ -696,17 +770,43 @@ out:
     return rc;
 }
 
+/* The rule set whose decided results rule set r keeps: the one before it;
+ * for asian, check (perpetual check loses there as under check, but a
+ * side that full says loses by a chase may draw under asian, chasing in
+ * its turn with its checks). */
+static int base_rules(int r) { return r == XQ_RULES_ASIAN ? XQ_RULES_CHECK : r - 1; }
+
 /* A result of a smaller rule set stands under a larger one. */
 static int check_monotone(const mat_graph *g, int r)
 {
+    int base = base_rules(r);
     for (int i = 0; i < g->n; i++)
-        if (g->wdl[r - 1][i] != 0 && g->wdl[r][i] != g->wdl[r - 1][i]) {
+        if (g->wdl[base][i] != 0 && g->wdl[r][i] != g->wdl[base][i]) {
             xq_board b;
             ref_board(g->base, i, &b);
             report("a decided result changed under a larger rule set", &b);
             return -1;
         }
     return 0;
+}
+
+/* Solving full as a five-priority game must give what the three-priority
+ * game gave (the file header's claim that the five priorities reduce to
+ * full's condition when no move is of class b). */
+static int check_five_on_full(ref_rules_db *db, int f)
+{
+    mat_graph *g = &db->fam[f];
+    int8_t *five = malloc((size_t)g->n + 1);
+    int bad = !five || solve_rules(db, f, XQ_RULES_FULL, true, five);
+    for (int i = 0; !bad && i < g->n; i++)
+        if (five[i] != g->wdl[XQ_RULES_FULL][i]) {
+            xq_board b;
+            ref_board(g->base, i, &b);
+            report("full solved with five priorities differs from three", &b);
+            bad = 1;
+        }
+    free(five);
+    return bad ? -1 : 0;
 }
 
 static int solve_member(ref_rules_db *db, int f, int flags)
@@ -719,7 +819,7 @@ static int solve_member(ref_rules_db *db, int f, int flags)
     if (build_graph(db, f, flags)) return -1;
     if (flags & REF_RULES_CHECK_NONE) {
         int8_t *none = malloc((size_t)g->n + 1);
-        int bad = !none || solve_rules(db, f, XQ_RULES_NONE, none);
+        int bad = !none || solve_rules(db, f, XQ_RULES_NONE, false, none);
         for (int i = 0; !bad && i < g->n; i++)
             if (none[i] != g->wdl[XQ_RULES_NONE][i]) {
                 xq_board b;
@@ -731,13 +831,14 @@ static int solve_member(ref_rules_db *db, int f, int flags)
         if (bad) return -1;
     }
     for (int r = XQ_RULES_CHECK; r <= db->rules; r++)
-        if (solve_rules(db, f, r, g->wdl[r]) || check_monotone(g, r)) return -1;
+        if (solve_rules(db, f, r, r == XQ_RULES_ASIAN, g->wdl[r]) || check_monotone(g, r)) return -1;
+    if (db->rules == XQ_RULES_ASIAN) return check_five_on_full(db, f);
     return 0;
 }
 
 static void graph_free(mat_graph *g)
 {
-    for (int r = 0; r < XQ_RULES_NB; r++) free(g->wdl[r]);
+    for (int r = 0; r < REF_RULES_NB; r++) free(g->wdl[r]);
     free(g->side);
     free(g->active);
     free(g->qstart);
@@ -759,7 +860,7 @@ void ref_rules_free(ref_rules_db *db)
 
 ref_rules_db *ref_rules_solve(const xq_material *m, int rules, int flags)
 {
-    if (rules < XQ_RULES_NONE || rules >= XQ_RULES_NB) return NULL;
+    if (rules < XQ_RULES_NONE || rules >= REF_RULES_NB) return NULL;
     if (flags & REF_RULES_CHECK_NONE) flags |= REF_RULES_FULL_GRAPH;
     ref_rules_db *db = calloc(1, sizeof *db);
     if (!db) return NULL;
@@ -822,7 +923,10 @@ void ref_rules_get_stats(const ref_rules_db *db, ref_rules_stats *st)
     memset(st, 0, sizeof *st);
     const mat_graph *g = &db->fam[db->nfam - 1];
     for (int r = 0; r <= db->rules; r++) st->product_vertices[r] = g->product_vertices[r];
-    for (int i = 0; i < g->n; i++)
+    for (int i = 0; i < g->n; i++) {
         for (int r = XQ_RULES_CHECK; r <= db->rules; r++)
-            if (g->wdl[r][i] != 0 && g->wdl[r - 1][i] == 0) st->decided[r][g->side[i]]++;
+            if (g->wdl[r][i] != 0 && g->wdl[base_rules(r)][i] == 0) st->decided[r][g->side[i]]++;
+        if (db->rules == XQ_RULES_ASIAN && g->wdl[XQ_RULES_ASIAN][i] != g->wdl[XQ_RULES_FULL][i])
+            st->asian_differs[g->side[i]]++;
+    }
 }
