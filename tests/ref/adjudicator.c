@@ -26,46 +26,6 @@ static int parse_move(const char *s, xq_move *m)
     return 0;
 }
 
-/* Whether the side to move in b, playing only checks, mates within `moves`
- * of its moves whatever the other side answers.  b is changed and
- * restored. */
-static bool mates_by_checks(xq_board *b, int moves)
-{
-    xq_move mine[XQ_MAX_MOVES], theirs[XQ_MAX_MOVES];
-    int us = b->side, n = xq_gen_legal(b, mine);
-    for (int i = 0; i < n && moves > 0; i++) {
-        xq_undo u;
-        xq_make_move(b, mine[i], &u);
-        bool forced = false;
-        if (ref_king_attacked(b, us ^ 1)) {
-            int r = xq_gen_legal(b, theirs);
-            forced = true; /* no answer at all is mate */
-            for (int j = 0; j < r && forced; j++) {
-                xq_undo v;
-                xq_make_move(b, theirs[j], &v);
-                forced = mates_by_checks(b, moves - 1);
-                xq_unmake_move(b, theirs[j], &v);
-            }
-        }
-        xq_unmake_move(b, mine[i], &u);
-        if (forced) return true;
-    }
-    return false;
-}
-
-/* The CXA rules' mate threat (杀, docs/RULES.md "Rule sets for arbiters"):
- * a move that does not check, after which its side, were the other to
- * pass, mates by consecutive checks within 3 moves. */
-static bool threatens_mate(const xq_board *before, xq_move m)
-{
-    xq_board b = *before;
-    xq_undo u;
-    xq_make_move(&b, m, &u);
-    if (ref_king_attacked(&b, before->side ^ 1)) return false;
-    b.side ^= 1; /* the pass */
-    return mates_by_checks(&b, 3);
-}
-
 static void label(const xq_board *b, xq_move m, int rules, ref_label *l)
 {
     ref_label_move_as(b, m, rules == XQ_RULES_ASIAN || rules == XQ_RULES_CXA, l);
@@ -79,7 +39,7 @@ static bool attacks_throughout(const xq_board *before, const xq_move *mv, int n,
         if (before[k].side != side) continue;
         ref_label l;
         label(&before[k], mv[k], XQ_RULES_CXA, &l);
-        if (!l.check && l.nchased == 0 && !threatens_mate(&before[k], mv[k])) return false;
+        if (!l.check && l.nchased == 0 && !ref_threatens_mate(&before[k], mv[k])) return false;
     }
     return true;
 }

@@ -7,6 +7,8 @@
 
 #include <stdlib.h>
 
+#include "movegen.h"
+
 /* Pieces strictly between two squares on one rank or file; -1 if the
  * squares do not share a line. */
 static int count_between(const xq_board *b, int a, int c)
@@ -173,3 +175,40 @@ void ref_label_move_as(const xq_board *b, xq_move m, bool chases_on_checks, ref_
 }
 
 void ref_label_move(const xq_board *b, xq_move m, ref_label *out) { ref_label_move_as(b, m, false, out); }
+
+/* Whether the side to move in b, playing only checks, mates within `moves`
+ * of its moves whatever the other side answers.  b is changed and
+ * restored. */
+static bool mates_by_checks(xq_board *b, int moves)
+{
+    xq_move mine[XQ_MAX_MOVES], theirs[XQ_MAX_MOVES];
+    int us = b->side, n = xq_gen_legal(b, mine);
+    for (int i = 0; i < n && moves > 0; i++) {
+        xq_undo u;
+        xq_make_move(b, mine[i], &u);
+        bool forced = false;
+        if (ref_king_attacked(b, us ^ 1)) {
+            int r = xq_gen_legal(b, theirs);
+            forced = true; /* no answer at all is mate */
+            for (int j = 0; j < r && forced; j++) {
+                xq_undo v;
+                xq_make_move(b, theirs[j], &v);
+                forced = mates_by_checks(b, moves - 1);
+                xq_unmake_move(b, theirs[j], &v);
+            }
+        }
+        xq_unmake_move(b, mine[i], &u);
+        if (forced) return true;
+    }
+    return false;
+}
+
+bool ref_threatens_mate(const xq_board *before, xq_move m)
+{
+    xq_board b = *before;
+    xq_undo u;
+    xq_make_move(&b, m, &u);
+    if (ref_king_attacked(&b, before->side ^ 1)) return false;
+    b.side ^= 1; /* the pass */
+    return mates_by_checks(&b, 3);
+}

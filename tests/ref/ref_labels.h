@@ -4,7 +4,8 @@
  * tests.  It shares nothing with core/labels.c: its attack and protection
  * logic is its own (piece geometry written out here, legality by playing the
  * move on a copy and asking this file's own check test).  From the core it
- * uses only the board, make_move and the piece/square helpers.
+ * uses only the board, make_move and the piece/square helpers, and for the
+ * mate-threat search the legal move generator.
  *
  * A move of side S is labelled from the position after it:
  *   check      S attacks the opponent's king (flying general included);
@@ -58,5 +59,12 @@ bool ref_move_safe(const xq_board *b, int from, int to);
 
 /* True if some piece of `colour` can legally capture on sq. */
 bool ref_can_capture_on(const xq_board *b, int colour, int sq);
+
+/* The CXA rules' mate threat (杀, docs/RULES.md "Rule sets for arbiters"):
+ * whether move m (legal in b) does not check and leaves its side, were the
+ * other to pass, mating by consecutive checks within 3 moves whatever the
+ * answers.  The search uses the core's legal move generator and this
+ * file's check test. */
+bool ref_threatens_mate(const xq_board *b, xq_move m);
 
 #endif

@@ -98,6 +98,14 @@
  * solving full both ways and comparing is a check of this construction,
  * made whenever asian is solved.
  *
+ * ---- Rule set cxa: perpetual attack -------------------------------------
+ * Under cxa a move is an attack if it checks, threatens mate
+ * (ref_threatens_mate) or chases any piece (checks' chases counted), and a
+ * side that attacks on every move from some point on loses unless the
+ * other does too.  No piece needs following, so this is rules check with
+ * "attack" read for "check": the same product (chase sets empty) and
+ * priorities.
+ *
  * ---- Finite play ---------------------------------------------------------
  * Captures (and a side without legal moves, which loses) leave the product
  * through three sinks, red wins / black wins / draw, each a self-loop:
@@ -143,7 +151,8 @@ typedef struct {
     uint16_t chase;     /* chased enemy pieces, bits over their square order */
     uint16_t chase_all; /* the same, counting the chases of a checking move */
     uint8_t check;
-    uint8_t idx; /* moved piece's index before (high nibble) and after */
+    uint8_t attack; /* a check, a chase or a mate threat (rule set cxa; only when solved) */
+    uint8_t idx;    /* moved piece's index before (high nibble) and after */
 } qedge;
 
 typedef struct {
@@ -215,8 +224,9 @@ static int push_qedge(qedge **v, size_t *n, size_t *cap, qedge x)
     return 0;
 }
 
-/* The quiet edge of move m from board b (before) to position `to`. */
-static qedge make_qedge(const xq_board *b, xq_move m, uint32_t to)
+/* The quiet edge of move m from board b (before) to position `to`;
+ * threats: label mate threats (a search per move, for rule set cxa). */
+static qedge make_qedge(const xq_board *b, xq_move m, uint32_t to, bool threats)
 {
     int us = b->side, from = move_from(m), dest = move_to(m);
     ref_label lab;
@@ -227,6 +237,7 @@ static qedge make_qedge(const xq_board *b, xq_move m, uint32_t to)
     qedge e = {.to = to, .check = lab.check};
     for (int i = 0; i < lab.nchased; i++) e.chase_all |= (uint16_t)(1u << piece_index(&after, us ^ 1, lab.chased[i]));
     e.chase = lab.check ? 0 : e.chase_all;
+    e.attack = lab.check || lab.nchased > 0 || (threats && ref_threatens_mate(b, m));
     if (kind_of(b->sq[from]) == KING)
         e.idx = NO_INDEX << 4 | NO_INDEX;
     else
@@ -290,7 +301,8 @@ static int build_graph(ref_rules_db *db, int f, int flags)
                 g->fixed_exits[i] |= (uint8_t)(1 << (1 - g->wdl[XQ_RULES_NONE][id]));
                 continue;
             }
-            if (push_qedge(&g->q, &nq, &qcap, make_qedge(&b, list[j], (uint32_t)id))) return -1;
+            if (push_qedge(&g->q, &nq, &qcap, make_qedge(&b, list[j], (uint32_t)id, db->rules == XQ_RULES_CXA)))
+                return -1;
         }
     }
     g->qstart[n] = (uint32_t)nq;
@@ -425,7 +437,7 @@ static pstate successor(const pstate *s, int us, const qedge *e, int rules, bool
     t.m[us ^ 1] = remap(s->m[us ^ 1], e->idx >> 4, e->idx & 15); /* our pieces, chased by them */
     uint16_t chase = rules == XQ_RULES_FULL ? e->chase : 0;
     int cls; /* CLS_C, CLS_K, or CLS_U for class x */
-    if (e->check) {
+    if (rules == XQ_RULES_CXA ? e->attack : e->check) {
         cls = CLS_C;
         t.m[us] = 0;
     } else if (!chase) {
@@ -773,8 +785,13 @@ out:
 /* The rule set whose decided results rule set r keeps: the one before it;
  * for asian, check (perpetual check loses there as under check, but a
  * side that full says loses by a chase may draw under asian, chasing in
- * its turn with its checks). */
-static int base_rules(int r) { return r == XQ_RULES_ASIAN ? XQ_RULES_CHECK : r - 1; }
+ * its turn with its checks); for cxa only none (a perpetual check against
+ * a perpetual chase is a draw there). */
+static int base_rules(int r)
+{
+    if (r == XQ_RULES_CXA) return XQ_RULES_NONE;
+    return r == XQ_RULES_ASIAN ? XQ_RULES_CHECK : r - 1;
+}
 
 /* A result of a smaller rule set stands under a larger one. */
 static int check_monotone(const mat_graph *g, int r)
@@ -832,7 +849,7 @@ static int solve_member(ref_rules_db *db, int f, int flags)
     }
     for (int r = XQ_RULES_CHECK; r <= db->rules; r++)
         if (solve_rules(db, f, r, r == XQ_RULES_ASIAN, g->wdl[r]) || check_monotone(g, r)) return -1;
-    if (db->rules == XQ_RULES_ASIAN) return check_five_on_full(db, f);
+    if (db->rules >= XQ_RULES_ASIAN) return check_five_on_full(db, f);
     return 0;
 }
 
@@ -903,7 +920,7 @@ static ref_rules_value value_in(const mat_graph *g, int id, int r)
     int wdl = g->wdl[r][id];
     if (g->wdl[XQ_RULES_NONE][id] != 0) return (ref_rules_value){wdl, ref_value_at(g->base, id).dtm, XQ_BY_NONE};
     if (wdl == 0) return (ref_rules_value){0, 0, XQ_BY_NONE};
-    return (ref_rules_value){wdl, 0, g->wdl[XQ_RULES_CHECK][id] != 0 ? XQ_BY_CHECK : XQ_BY_CHASE};
+    return (ref_rules_value){wdl, 0, g->wdl[XQ_RULES_CHECK][id] == wdl ? XQ_BY_CHECK : XQ_BY_CHASE};
 }
 
 ref_rules_value ref_rules_lookup(const ref_rules_db *db, const xq_board *b)
@@ -926,7 +943,9 @@ void ref_rules_get_stats(const ref_rules_db *db, ref_rules_stats *st)
     for (int i = 0; i < g->n; i++) {
         for (int r = XQ_RULES_CHECK; r <= db->rules; r++)
             if (g->wdl[r][i] != 0 && g->wdl[base_rules(r)][i] == 0) st->decided[r][g->side[i]]++;
-        if (db->rules == XQ_RULES_ASIAN && g->wdl[XQ_RULES_ASIAN][i] != g->wdl[XQ_RULES_FULL][i])
+        if (db->rules >= XQ_RULES_ASIAN && g->wdl[XQ_RULES_ASIAN][i] != g->wdl[XQ_RULES_FULL][i])
             st->asian_differs[g->side[i]]++;
+        if (db->rules >= XQ_RULES_CXA && g->wdl[XQ_RULES_CXA][i] != g->wdl[XQ_RULES_FULL][i])
+            st->cxa_differs[g->side[i]]++;
     }
 }

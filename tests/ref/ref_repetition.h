@@ -23,8 +23,9 @@
 
 typedef struct ref_rules_db ref_rules_db;
 
-/* Rule sets the reference solves: the table sets and asian (ruleset.h). */
-enum { REF_RULES_NB = XQ_RULES_ASIAN + 1 };
+/* Rule sets the reference solves: the table sets, asian and cxa
+ * (ruleset.h). */
+enum { REF_RULES_NB = XQ_RULES_CXA + 1 };
 
 enum {
     /* Build the product over every position, not only over the draws of
@@ -38,7 +39,8 @@ enum {
 
 /* Solves material m (colours as given) and every material a capture leads
  * to, under XQ_RULES_NONE up to `rules` (every rule set in between too, for
- * by_rule; rules may be XQ_RULES_ASIAN, which also solves full).  Returns NULL on failure (out of memory, or a broken
+ * by_rule; rules may be XQ_RULES_ASIAN, which also solves full, or
+ * XQ_RULES_CXA, which also solves asian).  Returns NULL on failure (out of memory, or a broken
  * internal check, with a message on stderr). */
 ref_rules_db *ref_rules_solve(const xq_material *m, int rules, int flags);
 void ref_rules_free(ref_rules_db *db);
@@ -66,11 +68,12 @@ const ref_db *ref_rules_base(const ref_rules_db *db);
 
 /* Positions of the root material (per side to move) whose result the
  * ruling of rule set r decides: won or lost under r, drawn under r - 1
- * (asian: under check). */
+ * (asian: under check; cxa: under none). */
 typedef struct {
     int decided[REF_RULES_NB][2];
     int product_vertices[REF_RULES_NB]; /* size of the product game solved */
     int asian_differs[2];               /* asian's value is not full's (asian solved) */
+    int cxa_differs[2];                 /* cxa's value is not full's (cxa solved) */
 } ref_rules_stats;
 void ref_rules_get_stats(const ref_rules_db *db, ref_rules_stats *st);
 
