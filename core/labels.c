@@ -162,6 +162,17 @@ void xq_label_move_as(const xq_board *before, xq_move m, int rules, xq_move_labe
     if (rules == XQ_RULES_CXA && !out->check) out->threat = threatens_mate(&b);
 }
 
+bool xq_move_attacks(const xq_board *before, xq_move m)
+{
+    xq_board b = *before;
+    xq_undo u;
+    xq_make_move(&b, m, &u);
+    if (xq_in_check(&b, before->side ^ 1)) return true;
+    xq_move_label label = {0};
+    find_chases(before, &b, move_from(m), move_to(m), &label);
+    return label.nchased > 0 || threatens_mate(&b);
+}
+
 void xq_label_move(const xq_board *before, xq_move m, xq_move_label *out)
 {
     xq_label_move_as(before, m, XQ_RULES_FULL, out);

@@ -44,6 +44,12 @@ void xq_label_move(const xq_board *b, xq_move m, xq_move_label *out);
  * mover could mate by consecutive checks in at most XQ_THREAT_MOVES moves. */
 void xq_label_move_as(const xq_board *b, xq_move m, int rules, xq_move_label *out);
 
+/* Whether legal quiet move m of b->side is an attack (打) under the CXA
+ * rules: a check, a chase (checks' chases counted) or a mate threat, as
+ * xq_label_move_as labels it under cxa.  Cheaper than the label: it stops
+ * at the first kind found and searches for a threat last. */
+bool xq_move_attacks(const xq_board *b, xq_move m);
+
 /* Whether b->side can mate by consecutive checks within `moves` of its
  * moves, whatever the other side replies (b is left unchanged). */
 bool xq_mate_by_checks(xq_board *b, int moves);

@@ -6,15 +6,15 @@
 #ifndef XQ_RULESET_H
 #define XQ_RULESET_H
 
-/* Rule sets.  The first three are those a table can be built under, as
- * recorded in table files (format field "repetition rule"); the last two
- * are judged by the arbiter's verdict only (core/verdict.c, docs/RULES.md
- * "Rule sets for arbiters"): the generator does not build them yet. */
+/* Rule sets.  Tables can be built under none, check, full and cxa, as
+ * recorded in table files (format field "repetition rule"); asian is
+ * judged by the arbiter's verdict only (core/verdict.c, docs/RULES.md
+ * "Rule sets for arbiters"): the generator does not build it yet. */
 typedef enum {
     XQ_RULES_NONE = 0,  /* every repetition is a draw */
     XQ_RULES_CHECK = 1, /* perpetual check loses */
     XQ_RULES_FULL = 2,  /* perpetual check and perpetual chase lose */
-    XQ_RULES_NB = 3,    /* table rule sets are below this */
+    XQ_RULES_NB = 3,    /* the nested table rule sets (none, check, full) are below this */
     XQ_RULES_ASIAN = 3, /* full, with chases counted on checking moves too */
     XQ_RULES_CXA = 4,   /* any perpetual attack (check, mate threat, chase) loses */
     XQ_JUDGE_NB = 5,    /* every rule set a repetition can be judged under */
@@ -32,8 +32,11 @@ typedef enum {
 
 /* "none", "check", "full", "asian", "cxa"; NULL for an unknown value. */
 const char *xq_rules_name(int rules);
+/* Whether tables can be built under rule set `rules`: none, check, full or
+ * cxa. */
+int xq_rules_for_tables(int rules);
 /* Parses the name of a rule set tables can be built under.  Returns the
- * xq_rules value (below XQ_RULES_NB) or -1. */
+ * xq_rules value (one xq_rules_for_tables accepts) or -1. */
 int xq_rules_parse(const char *s);
 
 #endif

@@ -15,6 +15,8 @@
 #define XXH_STATIC_LINKING_ONLY /* XXH64_state_t on the stack: no allocation to fail */
 #include <xxhash.h>
 
+#include "ruleset.h"
+
 static const char *const kind_ext[XQF_KINDS] = {"xqw", "xqd", "xqc", "xqtb"};
 static const char *const kind_name[XQF_KINDS] = {"WDL", "DTM", "DTC", "raw"};
 static const char kind_magic[XQF_KINDS][8] = {
@@ -179,7 +181,7 @@ int xqf_check_meta(xqf_info *f, const uint8_t *meta, char why[XQF_WHY_MAX])
      * dictionary format (its magic and entropy tables), not raw content */
     if (f->dict_bytes && (f->codec != XQF_CODEC_ZSTD || ZSTD_getDictID_fromDict(f->dict, f->dict_bytes) == 0))
         return refuse(XQF_CORRUPT, why, "the codec dictionary is damaged");
-    if (f->rules > XQF_REPETITION_MAX)
+    if (f->rules > XQF_REPETITION_MAX || !xq_rules_for_tables((int)f->rules))
         return refuse(XQF_MISMATCH, why, "repetition rule %u is unknown to this reader", f->rules);
     if (f->limit > XQF_MAX_LIMIT)
         return refuse(XQF_MISMATCH, why, "move limit %u is beyond %d", f->limit, XQF_MAX_LIMIT);

@@ -116,8 +116,9 @@ enum { XQF_DTC_NONE = 0xFFFF, XQF_DTC_BEYOND = 0x8000 };
 enum { XQF_MAX_LIMIT = 10000 };
 
 /* Repetition rule field: 0 every repetition draws, 1 perpetual check loses,
- * 2 perpetual check and chase lose (core/labels.h's xq_rules). */
-enum { XQF_REPETITION_MAX = 2 };
+ * 2 perpetual check and chase lose, 4 perpetual attack loses (the CXA
+ * rules); 3 is never written (core/ruleset.h's xq_rules). */
+enum { XQF_REPETITION_MAX = 4 };
 
 /* Header field offsets (bytes). */
 enum {

@@ -372,8 +372,8 @@ static int raw_open(const char *dir, const xq_material *canon, uint8_t h[RAW_HEA
         goto fail;
     }
     int reserved = xqf_get64(h + RAW_OFF_RESERVED) != 0;
-    if ((width != 1 && width != 2) || strcmp(fname, name) || rules >= XQ_RULES_NB || limit > DTC_MAX_LIMIT ||
-        reserved) {
+    if ((width != 1 && width != 2) || strcmp(fname, name) || !xq_rules_for_tables((int)rules) ||
+        limit > DTC_MAX_LIMIT || reserved) {
         snprintf(err, XQ_ERR_MAX, "table %s: %.40s has a bad header (material %.16s, width %u, rules %u)", name, path,
                  fname, width & 0xFF, rules & 0xFF);
         goto fail;

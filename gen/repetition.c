@@ -70,7 +70,7 @@ static int priority(const rgraph *g, uint32_t u, uint8_t flags, int w, int mode)
 {
     if (flags & F_CHECK) return 1;
     int mover = rg_side_of(g, u);
-    if (mode == MODE_CHECK) return mover == w ? 2 : 3;
+    if (mode != MODE_FULL) return mover == w ? 2 : 3;
     if (mover == w) return (flags & F_RESET) || g->node_set[u][mover ^ 1] == 0 ? 2 : 1;
     return (flags & F_RESET) ? 3 : 1;
 }
@@ -316,10 +316,16 @@ static int solve_on_graph(rgraph *g, int w, int mode, uint8_t *res, uint64_t *de
  * either (they can only decide less).  Returns 0 or -1. */
 static int solve_winner_modes(rgraph *g, int w, int rules, uint8_t *by_chase, uint8_t *by_check, repetition_report *rep)
 {
-    int64_t left = build_graph(g, w, rules == XQ_RULES_FULL ? MODE_FULL : MODE_CHECK, rep);
+    int mode = rules == XQ_RULES_FULL ? MODE_FULL : rules == XQ_RULES_CXA ? MODE_ATTACK : MODE_CHECK;
+    int64_t left = build_graph(g, w, mode, rep);
     if (left <= 0) return (int)left;
     uint64_t decided = 1;
     int orders;
+    if (rules == XQ_RULES_CXA) { /* one ruling: every result is "by attack" */
+        if ((orders = solve_on_graph(g, w, MODE_ATTACK, by_chase, &decided)) < 0) return -1;
+        if (orders > rep->orders) rep->orders = orders;
+        return 0;
+    }
     if (rules == XQ_RULES_FULL) {
         if ((orders = solve_on_graph(g, w, MODE_FULL, by_chase, &decided)) < 0) return -1;
         if (orders > rep->orders) rep->orders = orders;

@@ -65,6 +65,7 @@ static int idle_move(const rgraph *g, const xq_board *b, xq_move m)
         xq_label_move(b, m, &label);
         return !label.check && label.nchased == 0;
     }
+    if (g->mode == MODE_ATTACK) return !xq_move_attacks(b, m);
     xq_board c = *b;
     xq_undo u;
     xq_make_move(&c, m, &u);

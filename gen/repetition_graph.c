@@ -304,6 +304,9 @@ static uint64_t quiet_target(const rgraph *g, uint32_t u, xq_board *b, const xq_
     xq_move_label label;
     if (g->mode == MODE_FULL) {
         xq_label_move(b, m, &label);
+    } else if (g->mode == MODE_ATTACK) {
+        memset(&label, 0, sizeof label);
+        label.check = xq_move_attacks(b, m); /* an attack plays the part of a check */
     } else {
         memset(&label, 0, sizeof label);
         xq_undo u0;

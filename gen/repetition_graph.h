@@ -25,8 +25,11 @@
 #define EXIT_WIN_CHASE ((uint32_t)0xFFFFFFF4u)  /* mover wins by the chase ruling in a subtable */
 #define NODE_MAX ((uint32_t)0xFFFFFFE0u)
 #define NODE_NONE ((uint32_t)0xFFFFFFFFu)
-enum { F_CHECK = 1, F_RESET = 2 };      /* edge flags */
-enum { MODE_CHECK = 0, MODE_FULL = 1 }; /* chases ignored / counted */
+enum { F_CHECK = 1, F_RESET = 2 }; /* edge flags */
+/* Rule modes: chases ignored (check), counted (full), or every attack
+ * (check, chase of any piece, mate threat) counted as a check is in
+ * MODE_CHECK (cxa: no piece needs following, so no chase sets). */
+enum { MODE_CHECK = 0, MODE_FULL = 1, MODE_ATTACK = 2 };
 
 typedef struct {
     tb_table *t;
@@ -91,11 +94,11 @@ static inline int rg_side_of(const rgraph *g, uint32_t u) { return g->node_set[u
 
 static inline int rg_exit_mover_loses(uint32_t x, int mode)
 {
-    return x == EXIT_LOSS || (x == EXIT_LOSS_CHASE && mode == MODE_FULL);
+    return x == EXIT_LOSS || (x == EXIT_LOSS_CHASE && mode != MODE_CHECK);
 }
 static inline int rg_exit_mover_wins(uint32_t x, int mode)
 {
-    return x == EXIT_WIN || (x == EXIT_WIN_CHASE && mode == MODE_FULL);
+    return x == EXIT_WIN || (x == EXIT_WIN_CHASE && mode != MODE_CHECK);
 }
 
 #endif

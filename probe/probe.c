@@ -178,7 +178,7 @@ xqtb_handle *xqtb_open(const char *paths, const xqtb_options *opt, xqtb_status *
         *status = XQTB_ERR_INVALID;
         return NULL;
     }
-    if (opt && (opt->require_rules < 0 || opt->require_rules > 1 + XQTB_RULES_FULL)) {
+    if (opt && opt->require_rules && !xq_rules_for_tables(opt->require_rules - 1)) {
         *status = XQTB_ERR_INVALID;
         return NULL;
     }
@@ -357,7 +357,7 @@ int xqtb_covered_counts(const xqtb_handle *h, const uint8_t counts[2][8])
 static int settle_rules(xqtb_handle *h, const xqf_file *f)
 {
     if (h->require_rules >= 0 && (int)f->info.rules != h->require_rules) return 0;
-    int key = (int)(f->info.rules | f->info.limit << 2), expected = -1;
+    int key = (int)(f->info.rules | f->info.limit << 3), expected = -1;
     if (__atomic_compare_exchange_n(&h->settled, &expected, key, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) return 1;
     return expected == key;
 }
@@ -366,13 +366,13 @@ int xqtb_rules(const xqtb_handle *h)
 {
     if (!h) return -1;
     int key = __atomic_load_n(&h->settled, __ATOMIC_ACQUIRE);
-    return key < 0 ? h->require_rules : key & 3;
+    return key < 0 ? h->require_rules : key & 7;
 }
 
 int xqtb_limit(const xqtb_handle *h)
 {
     int key = h ? __atomic_load_n(&h->settled, __ATOMIC_ACQUIRE) : -1;
-    return key < 0 ? -1 : key >> 2;
+    return key < 0 ? -1 : key >> 3;
 }
 
 static int ensure_open(xqtb_handle *h, tb_entry *e, int kind)
@@ -627,7 +627,10 @@ static int probe_full(xqtb_handle *h, const xq_board *b, int counter, xqtb_resul
         r->wdl = XQTB_DRAW;
     } else if (v & XQF_DTM_RULED) { /* checked when the file was opened */
         r->wdl = (v & 1) ? XQTB_WIN : XQTB_LOSS;
-        r->by_rule = (v & 2) ? XQTB_BY_PERPETUAL_CHASE : XQTB_BY_PERPETUAL_CHECK;
+        /* a cxa table records one ruling, perpetual attack, in the chase bit */
+        r->by_rule = !(v & 2)                          ? XQTB_BY_PERPETUAL_CHECK
+                     : xqtb_rules(h) == XQTB_RULES_CXA ? XQTB_BY_PERPETUAL_ATTACK
+                                                       : XQTB_BY_PERPETUAL_CHASE;
         r->order = (int)(v & 0xFF) >> 2;
     } else {
         r->wdl = (v & 1) ? XQTB_WIN : XQTB_LOSS;
@@ -825,7 +828,7 @@ static void judge_root_repetition(xq_game *g, int rules, xqtb_root_move *r)
     }
     r->wdl = (int8_t)(v.loser == mover ? XQTB_LOSS : XQTB_WIN);
     r->wdl5 = (int8_t)(2 * r->wdl);
-    r->by_rule = (int8_t)(v.by_rule == XQ_BY_CHECK ? XQTB_BY_PERPETUAL_CHECK : XQTB_BY_PERPETUAL_CHASE);
+    r->by_rule = (int8_t)v.by_rule; /* xq_by_rule and xqtb_ruling number the rulings alike */
 }
 
 /* Every legal move of b with its value, best first (xqtb_probe_root_ex);

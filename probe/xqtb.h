@@ -37,7 +37,7 @@ extern "C" {
 #endif
 
 #define XQTB_VERSION_MAJOR 0
-#define XQTB_VERSION_MINOR 4
+#define XQTB_VERSION_MINOR 5
 #define XQTB_VERSION_PATCH 0
 #define XQTB_VERSION_NUMBER (XQTB_VERSION_MAJOR * 10000 + XQTB_VERSION_MINOR * 100 + XQTB_VERSION_PATCH)
 
@@ -129,9 +129,9 @@ int xqtb_in_check(const xqtb_position *pos);
 void xqtb_move_name(uint16_t move, char buf[XQTB_MOVE_NAME_MAX]);
 uint16_t xqtb_move_parse(const char *text);
 
-/* Repetition rule sets.  NONE, CHECK and FULL are those tables are built
- * under, as recorded in table files; ASIAN and CXA are the arbiters' rule
- * sets (docs/RULES.md, "Rule sets for arbiters"), accepted by
+/* Repetition rule sets.  NONE, CHECK, FULL and CXA are those tables are
+ * built under, as recorded in table files; ASIAN is an arbiters' rule set
+ * (docs/RULES.md, "Rule sets for arbiters"), accepted by
  * xqtb_judge_repetition and xqtb_label_move_rules only. */
 typedef enum {
     XQTB_RULES_NONE = 0,
@@ -140,8 +140,11 @@ typedef enum {
     XQTB_RULES_ASIAN = 3, /* FULL, with the chases of checking moves counted */
     XQTB_RULES_CXA = 4    /* any perpetual attack (check, mate threat, chase) loses */
 } xqtb_rule_set;
-/* Which ruling decided a result.  Tables record only the first three; the
- * last two are verdicts under XQTB_RULES_CXA. */
+/* Which ruling decided a result.  Tables built under NONE, CHECK or FULL
+ * record the first three; in a table built under CXA every ruled result is
+ * XQTB_BY_PERPETUAL_ATTACK (the loser must check, threaten mate or chase on
+ * every move, in whatever mix); verdicts under XQTB_RULES_CXA name the kind
+ * (XQTB_BY_PERPETUAL_THREAT, _ATTACK for a mix with chases). */
 typedef enum {
     XQTB_BY_NONE = 0,
     XQTB_BY_PERPETUAL_CHECK = 1,
@@ -290,7 +293,7 @@ typedef struct {
      * decoded a Zstandard block, a decoding context (about 95 KiB). */
     size_t cache_bytes;
     /* 0: the rule set of the first table opened, every other must match;
-     * 1 + XQTB_RULES_x: exactly that rule set. */
+     * 1 + XQTB_RULES_x: exactly that rule set (not ASIAN: no table has it). */
     int require_rules;
     /* Files of at most this many bytes are read into memory whole when
      * first opened, so that a block missing from the cache costs no system

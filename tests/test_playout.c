@@ -12,7 +12,8 @@
  *     ordinary win within the DTM the table states; or
  *   - for a win by a ruling, in a repeated position whose last cycle the
  *     arbiter rules lost for the loser (checking, or chasing, on every one
- *     of its moves while the winner does not);
+ *     of its moves while the winner does not; under the CXA rule set,
+ *     attacking on every move while the winner does not);
  * and along the way the winner's moves must keep the win, and the order
  * of a ruled win must never grow (the order is the distance the table
  * states for such results: docs/RULES.md).
@@ -39,6 +40,7 @@ enum { MAX_PLIES = 400, BRANCH_PLIES = 2 };
 typedef struct {
     xqtb_handle *h;
     xq_board start;
+    int rules;  /* xq_rules the table was built under, and the arbiter judges by */
     int winner; /* colour */
     int ruled;  /* the start is a win by a ruling */
     int dtm;    /* ordinary win: plies stated by the table */
@@ -95,7 +97,7 @@ static void play_on(playout *po, xq_board *b, char names[][5], int n, int order)
         if (n > 0) {
             const char *mv[MAX_PLIES];
             for (int i = 0; i < n; i++) mv[i] = names[i];
-            adj_result r = adj_judge(&po->start, mv, n, NULL);
+            adj_result r = adj_judge_as(&po->start, mv, n, po->rules, NULL);
             if (r != ADJ_NO_REPETITION) {
                 adj_result want = po->winner == RED ? ADJ_BLACK_LOSES : ADJ_RED_LOSES;
                 if (r != want) fail_game(po, names, n, adj_result_name(r));
@@ -167,22 +169,22 @@ static void play_from(playout *po, const xq_board *start, int ruled, int dtm)
 /* Which wins to sample: every kind, or only those the chase ruling decides. */
 enum { ALL_WINS = 0, CHASE_WINS = 1 };
 
-/* Generates `name` under rules full and plays out `samples` ordinary and
- * `samples` ruled wins spread over the table.  Returns the ruled wins
- * played. */
-static int playout_table(const char *name, int samples, int which)
+/* Generates `name` under `rules` (full or cxa) and plays out `samples`
+ * ordinary and `samples` ruled wins spread over the table.  Returns the
+ * ruled wins played. */
+static int playout_table(const char *name, int rules, int samples, int which)
 {
     char dir[512], err[XQ_ERR_MAX];
-    snprintf(dir, sizeof dir, "%s/%s", test_tmpdir(), name);
+    snprintf(dir, sizeof dir, "%s/%s-%s", test_tmpdir(), name, xq_rules_name(rules));
     xq_material m;
     assert_int_equal(xq_material_parse(name, &m, err), 0);
-    tb_gen_options opt = {.dir = dir, .threads = 2, .quiet = 1, .rules = XQ_RULES_FULL};
+    tb_gen_options opt = {.dir = dir, .threads = 2, .quiet = 1, .rules = rules};
     if (tb_generate(&m, &opt, err)) fail_msg("%s", err);
     tb_set *set = tb_set_new(dir);
     tb_table *t = tb_set_get(set, &m, err);
     if (!t) fail_msg("%s", err);
     int st;
-    playout po = {.h = xqtb_open(dir, NULL, &st), .rng = 12345};
+    playout po = {.h = xqtb_open(dir, NULL, &st), .rules = rules, .rng = 12345};
     assert_non_null(po.h);
 
     /* Count the wins of each kind, then take every k-th. */
@@ -209,8 +211,9 @@ static int playout_table(const char *name, int samples, int which)
                 played[kind]++;
             }
     }
-    print_message("%s: %d ordinary and %d ruled wins played out, %d games (%d mates, %d judged repetitions)\n", name,
-                  played[0], played[1], po.games, po.by_mate, po.by_repetition);
+    print_message("%s (rules %s): %d ordinary and %d ruled wins played out, %d games (%d mates, %d judged "
+                  "repetitions)\n",
+                  name, xq_rules_name(rules), played[0], played[1], po.games, po.by_mate, po.by_repetition);
     xqtb_close(po.h);
     tb_set_free(set);
     return played[1];
@@ -219,13 +222,23 @@ static int playout_table(const char *name, int samples, int which)
 static void test_playout_krkn(void **state)
 {
     (void)state;
-    assert_true(playout_table("KRKN", 40, ALL_WINS) > 0);
+    assert_true(playout_table("KRKN", XQ_RULES_FULL, 40, ALL_WINS) > 0);
 }
 
 static void test_playout_krkca(void **state)
 {
     (void)state;
-    assert_true(playout_table("KRKCA", 40, ALL_WINS) > 0);
+    assert_true(playout_table("KRKCA", XQ_RULES_FULL, 40, ALL_WINS) > 0);
+}
+
+/* Under the CXA rule set, where a side that attacks (checks, threatens
+ * mate or chases) on every move loses unless the other does too: KRKNA is
+ * the smallest table measured where that decides positions otherwise than
+ * full, so the wins must be won without attacking forever. */
+static void test_playout_krkna_cxa(void **state)
+{
+    (void)state;
+    assert_true(playout_table("KRKNA", XQ_RULES_CXA, 40, ALL_WINS) > 0);
 }
 
 /* Wins by the perpetual-chase ruling: the smallest tables that have them
@@ -240,7 +253,7 @@ static void test_playout_kckpp_chases(void **state)
         printf("    KCKPP skipped under the sanitizer build (XQTB_SAN=1): too slow there\n");
         skip();
     }
-    assert_true(playout_table("KCKPP", 30, CHASE_WINS) > 0);
+    assert_true(playout_table("KCKPP", XQ_RULES_FULL, 30, CHASE_WINS) > 0);
 }
 
 int main(void)
@@ -248,6 +261,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_playout_krkn),
         cmocka_unit_test(test_playout_krkca),
+        cmocka_unit_test(test_playout_krkna_cxa),
         cmocka_unit_test(test_playout_kckpp_chases),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -667,6 +667,31 @@ static void test_ruled_results(void **state)
     o.require_rules = 99;
     assert_null(xqtb_open(dir, &o, &st));
     assert_int_equal(st, XQTB_ERR_INVALID);
+    o.require_rules = 1 + XQTB_RULES_ASIAN; /* no table is built under asian */
+    assert_null(xqtb_open(dir, &o, &st));
+    assert_int_equal(st, XQTB_ERR_INVALID);
+
+    /* KRKN under cxa: the same result, by the one ruling there, through a
+     * handle that requires cxa (and refuses the full files above). */
+    o.require_rules = 1 + XQTB_RULES_CXA;
+    h = xqtb_open(dir, &o, &st);
+    assert_non_null(h);
+    assert_int_equal(xqtb_probe_wdl(h, &p, &wdl), XQTB_ERR_MISMATCH);
+    xqtb_close(h);
+    tb_set *cxa_set;
+    (void)testgen_load_rules("KRKN", XQ_RULES_CXA, &cxa_set);
+    char cxa_dir[512];
+    snprintf(cxa_dir, sizeof cxa_dir, "%s/rules-%d", test_tmpdir(), XQ_RULES_CXA);
+    h = xqtb_open(cxa_dir, &o, &st);
+    assert_non_null(h);
+    assert_int_equal(xqtb_rules(h), XQTB_RULES_CXA);
+    xqtb_result res;
+    assert_int_equal(xqtb_probe(h, &p, &res), XQTB_OK);
+    assert_int_equal(res.wdl, XQTB_WIN);
+    assert_int_equal(res.by_rule, XQTB_BY_PERPETUAL_ATTACK);
+    assert_int_equal(res.order, 1);
+    xqtb_close(h);
+    tb_set_free(cxa_set);
 
     /* Two directories under different rule sets: the first table opened
      * fixes the handle's set, a table of the other is refused. */

@@ -677,7 +677,8 @@ static void resigned_header(subject *sj, int kind, uint64_t stride, tally *t)
     } fields[] = {
         {"generator revision + 1", XQF_OFF_GEN_REVISION, XQF_GEN_REVISION + 1, XQTB_ERR_MISMATCH},
         {"generator revision 0", XQF_OFF_GEN_REVISION, 0, XQTB_ERR_MISMATCH},
-        {"repetition rule 3", XQF_OFF_REPETITION, XQF_REPETITION_MAX + 1, XQTB_ERR_MISMATCH},
+        {"repetition rule 3", XQF_OFF_REPETITION, 3, XQTB_ERR_MISMATCH},
+        {"repetition rule 5", XQF_OFF_REPETITION, XQF_REPETITION_MAX + 1, XQTB_ERR_MISMATCH},
         {"move limit above the largest", XQF_OFF_MOVE_LIMIT, XQF_MAX_LIMIT + 1, XQTB_ERR_MISMATCH},
         {"format version + 1", XQF_OFF_VERSION, XQF_VERSION + 1, XQTB_ERR_MISMATCH},
         {"format version - 1", XQF_OFF_VERSION, XQF_VERSION - 1, XQTB_ERR_MISMATCH},

@@ -214,7 +214,21 @@ static void test_cli_reports_rulings(void **state)
     assert_int_equal(run_xqtb("probe --json -d %s '%s'", dir, fen), 0);
     assert_non_null(strstr(xqtb_out, "\"rules\":\"none\",\"limit\":120,\"counter\":0,\"wdl\":\"draw\""));
     assert_int_equal(run_xqtb("gen -q --rules sometimes -d %s KRKN", dir), 2);
-    assert_non_null(strstr(xqtb_out, "--rules takes none, check or full"));
+    assert_non_null(strstr(xqtb_out, "--rules takes none, check, full or cxa"));
+    /* asian is an arbiters' rule set only: no table is built under it */
+    assert_int_equal(run_xqtb("gen -q --rules asian -d %s KRKN", dir), 2);
+    assert_non_null(strstr(xqtb_out, "--rules takes none, check, full or cxa, not 'asian'"));
+
+    /* Under cxa the same position is won by the one ruling there. */
+    snprintf(dir, sizeof dir, "%s/cli-cxa", test_tmpdir());
+    assert_int_equal(run_xqtb("gen -q --rules cxa -d %s KRKN", dir), 0);
+    assert_int_equal(run_xqtb("probe --json -d %s '%s'", dir, fen), 0);
+    assert_non_null(strstr(xqtb_out, "\"rules\":\"cxa\""));
+    assert_non_null(strstr(xqtb_out, "\"by_rule\":\"perpetual_attack\",\"order\":1"));
+    assert_int_equal(run_xqtb("probe -d %s '%s'", dir, fen), 0);
+    assert_non_null(strstr(xqtb_out, "win by the perpetual-attack ruling (order 1)"));
+    assert_int_equal(run_xqtb("stats -d %s KRKN", dir), 0);
+    assert_non_null(strstr(xqtb_out, "won by the perpetual attack ruling"));
 }
 
 int main(void)

@@ -358,8 +358,7 @@ static void print_ply_json(const judged *j, const char *fen, const char *who, in
     } else if (j->covered) {
         printf("\"wdl\":\"%s\",", wdl5_word(j->r.wdl5));
         if (j->r.by_rule)
-            printf("\"dtm\":null,\"dtc\":null,\"by_rule\":\"%s\"",
-                   j->r.by_rule == XQTB_BY_PERPETUAL_CHECK ? "perpetual_check" : "perpetual_chase");
+            printf("\"dtm\":null,\"dtc\":null,\"by_rule\":\"%s\"", cli_ruling_name(j->r.by_rule));
         else if (j->r.wdl == XQTB_DRAW)
             printf("\"dtm\":null,\"dtc\":null,\"by_rule\":null");
         else
@@ -412,11 +411,7 @@ static const char *claim_reason(const judged *c, int limit, int *valid)
     return "premature: the counter has not reached the limit";
 }
 
-static const char *rules_word(int rules)
-{
-    static const char *const names[] = {"none", "check", "full", "asian", "cxa"};
-    return rules >= 0 && rules <= XQTB_RULES_CXA ? names[rules] : "full";
-}
+static const char *rules_word(int rules) { return cli_rules_name(rules); }
 
 /* The repetition the record ends in: the verdict, and the label of every
  * move of the repeating part, as text ("check", "idle", "chase c7 d8"). */
@@ -473,10 +468,8 @@ static int judge_repetition(const record *rec, repetition_info *ri)
  * docs/RULES.md ("Judging infinite play") it applies. */
 static void verdict_rule_cxa(const xqtb_repetition *r, const char **name, const char **clause)
 {
-    static const char *const kind[] = {"", "perpetual_check", "perpetual_chase", "perpetual_mate_threat",
-                                       "perpetual_attack"};
     if (r->by_rule != XQTB_BY_NONE) {
-        *name = kind[r->by_rule];
+        *name = cli_ruling_name(r->by_rule);
         *clause = "cxa: a side that checks, threatens mate or chases on every one of its moves (长打), while the "
                   "other does not, loses";
     } else if (r->chases_all[0] && r->chases_all[1]) {

@@ -37,6 +37,12 @@ int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format
 /* Parses a non-negative decimal integer no larger than max; -1 if malformed. */
 long cli_parse_uint(const char *s, long max);
 
+/* The name of an xqtb_ruling in output ("perpetual_check", ...); NULL for
+ * XQTB_BY_NONE or an unknown value. */
+const char *cli_ruling_name(int by_rule);
+/* The name of an xqtb_rule_set ("none", ... "cxa"); "?" if unknown. */
+const char *cli_rules_name(int rules);
+
 /* The kind (XQF_KIND_WDL, _DTM, _DTC) of a compressed table file name such
  * as "KRKNAA.xqd", with its canonical material in *m and name; -1 for any
  * other file (another extension, or a name not in canonical form). */

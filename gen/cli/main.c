@@ -31,7 +31,7 @@ static const command commands[] = {
     {"fen", cmd_fen, "xqtb fen FEN", "validate a position; print the board, whose move, the canonical FEN", ""},
     {"moves", cmd_moves, "xqtb moves FEN", "list the legal moves (none: the side to move has lost)", ""},
     {"gen", cmd_gen,
-     "xqtb gen [-t N] [-d DIR] [-q] [--rules none|check|full] [--limit PLIES]\n"
+     "xqtb gen [-t N] [-d DIR] [-q] [--rules none|check|full|cxa] [--limit PLIES]\n"
      "         [--force] [--max-memory MIB] [--wide] [--store-both] [--keep-raw]\n"
      "         MATERIAL...\n"
      "xqtb gen [OPTIONS] --set NAME [--pieces RANGE] [--attackers RANGE[/RANGE]]\n"

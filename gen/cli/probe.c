@@ -20,17 +20,9 @@ static const char *wdl5_word(int wdl5)
     return wdl5 >= -2 && wdl5 <= 2 ? w[wdl5 + 2] : "?";
 }
 
-static const char *rule_word(int by_rule)
-{
-    return by_rule == XQTB_BY_PERPETUAL_CHECK   ? "perpetual_check"
-           : by_rule == XQTB_BY_PERPETUAL_CHASE ? "perpetual_chase"
-                                                : NULL;
-}
+static const char *rule_word(int by_rule) { return cli_ruling_name(by_rule); }
 
-static const char *rules_word(int rules)
-{
-    return rules == XQTB_RULES_NONE ? "none" : rules == XQTB_RULES_CHECK ? "check" : "full";
-}
+static const char *rules_word(int rules) { return cli_rules_name(rules); }
 
 static int same_position(const xqtb_position *a, const xqtb_position *b)
 {
@@ -264,10 +256,13 @@ int cmd_probe(int argc, char **argv)
                pos.side == XQTB_RED ? "red" : "black");
         if (wdl == XQTB_DRAW)
             printf("draw\n");
-        else if (res.by_rule)
-            printf("%s by the %s ruling (order %d)\n", wdl_word(wdl),
-                   res.by_rule == XQTB_BY_PERPETUAL_CHECK ? "perpetual-check" : "perpetual-chase", res.order);
-        else if (dtm == 0)
+        else if (res.by_rule) {
+            char words[32]; /* "perpetual-check": the JSON name with a hyphen */
+            snprintf(words, sizeof words, "%s", rule_word(res.by_rule));
+            for (char *c = words; *c; c++)
+                if (*c == '_') *c = '-';
+            printf("%s by the %s ruling (order %d)\n", wdl_word(wdl), words, res.order);
+        } else if (dtm == 0)
             printf("lost: no legal move (%s)\n", "checkmate or stalemate");
         else
             printf("%s, mate in %d plies with best play\n", wdl_word(wdl), dtm);

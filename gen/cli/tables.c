@@ -30,7 +30,16 @@ static void compressed_sizes(const char *dir, const xq_material *m, uint64_t *wd
 
 static double bits_per(uint64_t bytes, uint64_t legal) { return legal ? 8.0 * (double)bytes / (double)legal : 0.0; }
 
-static void print_side_text(const char *who, const tb_side_stats *s)
+/* The rulings a table's ruled bit tells apart: check, and chase (or, in a
+ * table built under cxa, the one ruling there, perpetual attack). */
+static const char *ruling_word(int rules, int k, int json)
+{
+    if (k == 0) return json ? "perpetual_check" : "perpetual check";
+    if (rules == XQ_RULES_CXA) return json ? "perpetual_attack" : "perpetual attack";
+    return json ? "perpetual_chase" : "perpetual chase";
+}
+
+static void print_side_text(const char *who, int rules, const tb_side_stats *s)
 {
     printf("  %s to move: %llu legal, %llu win (%.1f%%), %llu draw (%.1f%%), %llu loss (%.1f%%)\n", who,
            (unsigned long long)s->legal, (unsigned long long)s->win,
@@ -39,13 +48,12 @@ static void print_side_text(const char *who, const tb_side_stats *s)
            s->legal ? 100.0 * (double)s->loss / (double)s->legal : 0.0);
     if (s->longest_win >= 0) printf("    longest win:  %3d plies  %s\n", s->longest_win, s->longest_win_fen);
     if (s->longest_loss >= 0) printf("    longest loss: %3d plies  %s\n", s->longest_loss, s->longest_loss_fen);
-    static const char *const by[2] = {"perpetual check", "perpetual chase"};
     for (int k = 0; k < 2; k++) {
         if (s->ruled_win[k])
-            printf("    won by the %s ruling (drawn under --rules none):  %llu  e.g. %s\n", by[k],
+            printf("    won by the %s ruling (drawn under --rules none):  %llu  e.g. %s\n", ruling_word(rules, k, 0),
                    (unsigned long long)s->ruled_win[k], s->ruled_win_fen[k]);
         if (s->ruled_loss[k])
-            printf("    lost by the %s ruling (drawn under --rules none): %llu  e.g. %s\n", by[k],
+            printf("    lost by the %s ruling (drawn under --rules none): %llu  e.g. %s\n", ruling_word(rules, k, 0),
                    (unsigned long long)s->ruled_loss[k], s->ruled_loss_fen[k]);
     }
 }
@@ -80,8 +88,8 @@ static void print_stats_text(const char *dir, const tb_stats *st, int histogram)
     } else {
         printf("  repetition rules: none (every repetition is a draw)\n");
     }
-    print_side_text("red", &st->side[0]);
-    print_side_text("black", &st->side[1]);
+    print_side_text("red", st->rules, &st->side[0]);
+    print_side_text("black", st->rules, &st->side[1]);
     if (!histogram) return;
     printf("  DTM histogram (plies: red to move, black to move)\n");
     for (int d = 0; d < TB_HIST_MAX; d++)
@@ -124,10 +132,10 @@ static void print_stats_json(FILE *out, const char *dir, const tb_stats *st, int
         fprintf(out, ",");
         print_longest_json(out, "longest_loss", ss->longest_loss, ss->longest_loss_fen);
         fprintf(out, ",\"by_rule\":{");
-        static const char *const by[2] = {"perpetual_check", "perpetual_chase"};
         for (int k = 0; k < 2; k++) {
-            fprintf(out, "%s\"%s\":{\"win\":%llu,\"loss\":%llu,\"win_example\":", k ? "," : "", by[k],
-                    (unsigned long long)ss->ruled_win[k], (unsigned long long)ss->ruled_loss[k]);
+            fprintf(out, "%s\"%s\":{\"win\":%llu,\"loss\":%llu,\"win_example\":", k ? "," : "",
+                    ruling_word(st->rules, k, 1), (unsigned long long)ss->ruled_win[k],
+                    (unsigned long long)ss->ruled_loss[k]);
             if (ss->ruled_win[k])
                 fprintf(out, "\"%s\"", ss->ruled_win_fen[k]);
             else

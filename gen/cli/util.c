@@ -46,3 +46,16 @@ int cli_table_file(const char *file, xq_material *m, char name[XQ_MATERIAL_MAX])
     xq_material_name(m, canon);
     return strcmp(name, canon) ? -1 : kind; /* only canonical names are tables the library reads */
 }
+
+const char *cli_ruling_name(int by_rule)
+{
+    static const char *const names[] = {NULL, "perpetual_check", "perpetual_chase", "perpetual_mate_threat",
+                                        "perpetual_attack"};
+    return by_rule >= XQTB_BY_NONE && by_rule <= XQTB_BY_PERPETUAL_ATTACK ? names[by_rule] : NULL;
+}
+
+const char *cli_rules_name(int rules)
+{
+    static const char *const names[] = {"none", "check", "full", "asian", "cxa"};
+    return rules >= XQTB_RULES_NONE && rules <= XQTB_RULES_CXA ? names[rules] : "?";
+}

@@ -920,6 +920,8 @@ static ref_rules_value value_in(const mat_graph *g, int id, int r)
     int wdl = g->wdl[r][id];
     if (g->wdl[XQ_RULES_NONE][id] != 0) return (ref_rules_value){wdl, ref_value_at(g->base, id).dtm, XQ_BY_NONE};
     if (wdl == 0) return (ref_rules_value){0, 0, XQ_BY_NONE};
+    /* cxa has one ruling, perpetual attack, which tables record as chase */
+    if (r == XQ_RULES_CXA) return (ref_rules_value){wdl, 0, XQ_BY_CHASE};
     return (ref_rules_value){wdl, 0, g->wdl[XQ_RULES_CHECK][id] == wdl ? XQ_BY_CHECK : XQ_BY_CHASE};
 }
 

@@ -11,8 +11,9 @@
  * by_rule (xq_by_rule) says which rule set first decides a result: NONE if
  * it is decided already when every repetition is a draw, CHECK if it needs
  * the perpetual-check ruling, CHASE if it needs the perpetual-chase ruling
- * as well.  dtm is the reference solver's (rules none) for BY_NONE results
- * and 0 otherwise.
+ * as well (under cxa: CHASE for every ruled result, the perpetual-attack
+ * ruling, as tables record it).  dtm is the reference solver's (rules none)
+ * for BY_NONE results and 0 otherwise.
  */
 #ifndef XQ_REF_RULES_H
 #define XQ_REF_RULES_H
