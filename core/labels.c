@@ -10,6 +10,7 @@
  */
 #include "labels.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "movegen.h"
@@ -107,17 +108,41 @@ static void find_chases(const xq_board *before, xq_board *b, int from, int to, x
     }
 }
 
+/* Whether move m (from -> to, of `kind`) could give check to a king on k,
+ * the king not in check before: only the moved piece attacking from `to`
+ * (a rook, cannon or pawn on k's rank or file, a horse a horse's move
+ * away), or a line through k opened or closed at `from` or `to` (rook and
+ * cannon checks, cannon screens), or a horse's leg cleared at `from` (the
+ * leg of a horse checking k is diagonally next to k) can make one.  A
+ * superset of the checking moves, so that the mate search tries the others
+ * without playing them. */
+static bool may_check(int kind, int from, int to, int k)
+{
+    int kf = file_of(k), kr = rank_of(k);
+    if (file_of(to) == kf || rank_of(to) == kr || file_of(from) == kf || rank_of(from) == kr) return true;
+    int df = abs(file_of(from) - kf), dr = abs(rank_of(from) - kr);
+    if (df == 1 && dr == 1) return true;
+    df = abs(file_of(to) - kf);
+    dr = abs(rank_of(to) - kr);
+    return kind == HORSE && df + dr == 3 && df && dr;
+}
+
 bool xq_mate_by_checks(xq_board *b, int moves)
 {
     if (moves <= 0) return false;
     xq_move list[XQ_MAX_MOVES], replies[XQ_MAX_MOVES];
-    int n = xq_gen_legal(b, list), us = b->side;
+    int n = xq_gen_pseudo(b, list), us = b->side, k = b->king[us ^ 1];
+    bool filter = !xq_in_check(b, us ^ 1); /* may_check's premise */
     for (int i = 0; i < n; i++) {
+        if (filter && !may_check(kind_of(b->sq[move_from(list[i])]), move_from(list[i]), move_to(list[i]), k)) continue;
         xq_undo u;
         xq_make_move(b, list[i], &u);
         bool mates = false;
-        if (xq_in_check(b, us ^ 1)) {
-            int r = xq_gen_legal(b, replies);
+        /* a check, and legal: the mover's king not attacked */
+        if (xq_in_check(b, us ^ 1) && !xq_in_check(b, us)) {
+            /* with no move left to mate in, only "no legal reply" counts:
+             * one legal reply settles it */
+            int r = moves > 1 ? xq_gen_legal(b, replies) : xq_has_legal_move(b);
             mates = r == 0; /* checkmate */
             for (int j = 0; j < r && moves > 1; j++) {
                 xq_undo v;

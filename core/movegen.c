@@ -99,6 +99,20 @@ int xq_gen_legal(xq_board *b, xq_move *list)
     return out;
 }
 
+bool xq_has_legal_move(xq_board *b)
+{
+    int k = b->king[b->side];
+    bool check = xq_in_check(b, b->side);
+    for (xq_mask pieces = b->occ[b->side]; pieces;) {
+        xq_move list[XQ_MAX_MOVES];
+        int n = xq_gen_piece(b, mask_pop_lsb(&pieces), list);
+        for (int i = 0; i < n; i++)
+            if (!(check || needs_check_test(move_from(list[i]), move_to(list[i]), k)) || xq_move_is_legal(b, list[i]))
+                return true;
+    }
+    return false;
+}
+
 int xq_gen_captures(xq_board *b, xq_move *list)
 {
     int out = 0, k = b->king[b->side];

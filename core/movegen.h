@@ -20,6 +20,10 @@ int xq_gen_piece(const xq_board *b, int from, xq_move *list);
  * A side with no legal move has lost: checkmate and stalemate alike. */
 int xq_gen_legal(xq_board *b, xq_move *list);
 
+/* Whether the side to move has a legal move (false: it has lost), found by
+ * stopping at the first one, a piece at a time.  The board is restored. */
+bool xq_has_legal_move(xq_board *b);
+
 /* The legal captures of the side to move, piece by piece from the lowest
  * square (not in xq_gen_legal's order): what a WDL file's capture search
  * needs (docs/FORMAT.md, "Captures in WDL files").  The board is restored. */

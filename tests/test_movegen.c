@@ -386,12 +386,15 @@ static int move_cmp(const void *a, const void *b)
 }
 
 /* At every node of the tree to `depth`, xq_gen_captures gives exactly the
- * captures among the legal moves (as a set); returns the nodes seen. */
+ * captures among the legal moves (as a set), and xq_has_legal_move says
+ * whether there is any; returns the nodes seen. */
 static long captures_agree(xq_board *b, int depth)
 {
     xq_move legal[XQ_MAX_MOVES], want[XQ_MAX_MOVES], got[XQ_MAX_MOVES];
     xq_board before = *b;
     int nl = xq_gen_legal(b, legal), nw = 0, ng = xq_gen_captures(b, got);
+    assert_board_identical(b, &before);
+    assert_int_equal(xq_has_legal_move(b), nl > 0);
     assert_board_identical(b, &before);
     for (int i = 0; i < nl; i++)
         if (b->sq[move_to(legal[i])]) want[nw++] = legal[i];
@@ -425,6 +428,11 @@ static void test_captures_are_the_legal_captures(void **state)
         parse_ok(fens[i], &b);
         assert_true(captures_agree(&b, i < 2 ? 2 : 3) > 20);
     }
+    /* checkmate: the rook checks, e9 faces the red king, d8 is covered */
+    xq_board mated;
+    parse_ok("3k5/9/3R5/9/9/9/9/9/9/4K4 b - - 0 1", &mated);
+    assert_false(xq_has_legal_move(&mated));
+    assert_int_equal(captures_agree(&mated, 0), 1);
 }
 
 /* ---- Symmetries --------------------------------------------------------- */
