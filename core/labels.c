@@ -187,7 +187,7 @@ void xq_label_move_as(const xq_board *before, xq_move m, int rules, xq_move_labe
     if (rules == XQ_RULES_CXA && !out->check) out->threat = threatens_mate(&b);
 }
 
-bool xq_move_attacks(const xq_board *before, xq_move m)
+bool xq_move_checks_or_chases(const xq_board *before, xq_move m)
 {
     xq_board b = *before;
     xq_undo u;
@@ -195,7 +195,18 @@ bool xq_move_attacks(const xq_board *before, xq_move m)
     if (xq_in_check(&b, before->side ^ 1)) return true;
     xq_move_label label = {0};
     find_chases(before, &b, move_from(m), move_to(m), &label);
-    return label.nchased > 0 || threatens_mate(&b);
+    return label.nchased > 0;
+}
+
+bool xq_threat_after(xq_board *after) { return threatens_mate(after); }
+
+bool xq_move_attacks(const xq_board *before, xq_move m)
+{
+    if (xq_move_checks_or_chases(before, m)) return true;
+    xq_board b = *before;
+    xq_undo u;
+    xq_make_move(&b, m, &u);
+    return threatens_mate(&b);
 }
 
 void xq_label_move(const xq_board *before, xq_move m, xq_move_label *out)

@@ -49,6 +49,12 @@ void xq_label_move_as(const xq_board *b, xq_move m, int rules, xq_move_label *ou
  * xq_label_move_as labels it under cxa.  Cheaper than the label: it stops
  * at the first kind found and searches for a threat last. */
 bool xq_move_attacks(const xq_board *b, xq_move m);
+/* The two halves of xq_move_attacks: whether m checks or chases; and, for
+ * `after`, the position after a move that does not check (the opponent to
+ * move), whether the mover threatens mate, which depends on that position
+ * alone (after is left unchanged). */
+bool xq_move_checks_or_chases(const xq_board *b, xq_move m);
+bool xq_threat_after(xq_board *after);
 
 /* Whether b->side can mate by consecutive checks within `moves` of its
  * moves, whatever the other side replies (b is left unchanged). */

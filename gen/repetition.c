@@ -263,6 +263,13 @@ static int64_t build_graph(rgraph *g, int w, int mode, repetition_report *rep)
     g->w = w;
     g->mode = mode;
     rg_clear(g);
+    if (mode == MODE_ATTACK && !g->threat) { /* kept for the other winner */
+        if (rg_charge(g, g->npos + 1)) return -1;
+        if (!(g->threat = calloc(g->npos + 1, 1))) {
+            snprintf(g->err, XQ_ERR_MAX, "out of memory for the repetition rulings");
+            return -1;
+        }
+    }
     int64_t left = rg_escapes(g);
     if (left <= 0) return left;
     if (rg_build(g)) return -1;

@@ -57,15 +57,16 @@
 #define WITNESS_NONE ((uint32_t)0xFFFFFFFFu)
 #define WITNESS_EXIT ((uint32_t)0xFFFFFFFEu)
 
-/* True if quiet move m of the side to move in b is idle under the mode. */
-static int idle_move(const rgraph *g, const xq_board *b, xq_move m)
+/* True if quiet move m of the side to move in b, into drawn position q,
+ * is idle under the mode. */
+static int idle_move(const rgraph *g, const xq_board *b, xq_move m, uint32_t q)
 {
     if (g->mode == MODE_FULL) {
         xq_move_label label;
         xq_label_move(b, m, &label);
         return !label.check && label.nchased == 0;
     }
-    if (g->mode == MODE_ATTACK) return !xq_move_attacks(b, m);
+    if (g->mode == MODE_ATTACK) return !rg_move_attacks(g, b, m, q);
     xq_board c = *b;
     xq_undo u;
     xq_make_move(&c, m, &u);
@@ -95,7 +96,7 @@ static uint32_t find_escape(const rgraph *g, xq_board *b, const xq_index_site *s
         if (j == XQ_INDEX_NONE || cell_get(t->cells[b->side ^ 1], t->width, j) != CELL_DRAW) continue;
         uint32_t q = rg_pos_id(g, b->side ^ 1, j);
         if (g->local[q] != NODE_NONE) continue; /* removed from S */
-        if (idle_move(g, b, list[k])) return q;
+        if (idle_move(g, b, list[k], q)) return q;
     }
     return WITNESS_NONE;
 }

@@ -306,7 +306,7 @@ static uint64_t quiet_target(const rgraph *g, uint32_t u, xq_board *b, const xq_
         xq_label_move(b, m, &label);
     } else if (g->mode == MODE_ATTACK) {
         memset(&label, 0, sizeof label);
-        label.check = xq_move_attacks(b, m); /* an attack plays the part of a check */
+        label.check = rg_move_attacks(g, b, m, q); /* an attack plays the part of a check */
     } else {
         memset(&label, 0, sizeof label);
         xq_undo u0;
@@ -496,6 +496,21 @@ void rg_clear(rgraph *g)
     g->psrc = NULL;
 }
 
+int rg_move_attacks(const rgraph *g, const xq_board *b, xq_move m, uint32_t q)
+{
+    if (xq_move_checks_or_chases(b, m)) return 1;
+    uint8_t known = __atomic_load_n(&g->threat[q], __ATOMIC_RELAXED);
+    if (!known) {
+        xq_board after = *b;
+        xq_undo u;
+        xq_make_move(&after, m, &u);
+        /* threads that race here store the same value */
+        known = xq_threat_after(&after) ? 2 : 1;
+        __atomic_store_n(&g->threat[q], known, __ATOMIC_RELAXED);
+    }
+    return known == 2;
+}
+
 void rg_free(rgraph *g)
 {
     for (int s = 0; s < 2; s++) {
@@ -505,6 +520,7 @@ void rg_free(rgraph *g)
     free(g->pos_entry);
     free(g->local);
     free(g->witness);
+    free(g->threat);
     free(g->node_pos);
     free(g->node_set);
     free(g->hkey);

@@ -44,6 +44,11 @@ typedef struct {
     uint64_t *pos_entry; /* position -> index << 1 | side to move */
     uint32_t *local;     /* position -> node with empty sets, NODE_NONE if w cannot win there */
     uint32_t *witness;   /* repetition_escape.c's scratch, per position */
+    /* MODE_ATTACK: per position, whether the side not to move in it would
+     * threaten mate if it were to move (xq_threat_after of any quiet move
+     * into it): 0 not known yet, 1 no, 2 yes.  A pure function of the
+     * position, found once for all the moves into it and both winners. */
+    uint8_t *threat;
     /* nodes: a position and, per colour c, the set of pieces of colour c^1
      * that c has chased on each of its moves since its chase was broken,
      * as a bit mask over those pieces in ascending square order on the
@@ -75,6 +80,10 @@ uint32_t rg_pos_id(const rgraph *g, int side, uint64_t i);
 /* Exit code of a capture (subtable value), from the mover's point of view;
  * NODE_NONE if the capture was not legal (it reaches an illegal position). */
 uint32_t rg_capture_exit(const tb_table *t, xq_piece taken, const xq_board *after);
+/* Whether quiet move m of b->side (b the position before it), into drawn
+ * position q, is an attack under cxa (xq_move_attacks), with the mate
+ * threat looked up in g->threat. */
+int rg_move_attacks(const rgraph *g, const xq_board *b, xq_move m, uint32_t q);
 /* Marks in g->local (NODE_NONE) the positions where g->w cannot win
  * because the other side can always idle (repetition_escape.c); the others get
  * 0.  Returns how many are left, or -1 on failure. */
