@@ -46,6 +46,14 @@
  * predecessor lists of an explicit graph of the drawn region.  Positions
  * outside the region are exits whose value retro.c (or a subtable) decided.
  *
+ * Under "cxa" (a perpetual attack loses: check, mate threat or chase of
+ * any piece, docs/RULES.md "Tables under cxa") no piece is followed, so the
+ * condition is "check"'s with every attack read as a check: the graph is
+ * built in MODE_ATTACK (edges flagged F_CHECK when the move attacks, sets
+ * empty) and solved once, every decision by the one ruling (the chase
+ * bit).  A result of "check" does not carry over to "cxa", so no
+ * check-only solve is made there.
+ *
  * Under "full" the game is solved with chases first and, if that decides
  * anything, again with checks only (which can only decide less, a checked
  * consistency condition): a decision that needs the chase ruling is flagged
