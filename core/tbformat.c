@@ -145,6 +145,23 @@ static int check_map(const xqf_info *f, char *why)
     return XQF_OK;
 }
 
+/* 9 (the rest): the rulings a DTM map's ruled values name are those of
+ * the file's rule set: none under none, perpetual check (bit 1 clear)
+ * under check, perpetual attack (bit 1 set) under cxa. */
+static int check_map_rulings(const xqf_info *f, char *why)
+{
+    if (f->kind != XQF_KIND_DTM) return XQF_OK;
+    for (uint32_t i = 0; i < f->nsymbols; i++) {
+        unsigned v = (unsigned)f->map[2 * i] | (unsigned)f->map[2 * i + 1] << 8;
+        if (v == XQF_SEARCH || v == XQF_DTM_DRAW || !(v & XQF_DTM_RULED)) continue;
+        int chase = (v & 2) != 0;
+        if (f->rules == XQ_RULES_NONE || (f->rules == XQ_RULES_CHECK && chase) || (f->rules == XQ_RULES_CXA && !chase))
+            return refuse(XQF_CORRUPT, why, "ruled map value %u in a file of rule set %s", v,
+                          xq_rules_name((int)f->rules));
+    }
+    return XQF_OK;
+}
+
 int xqf_check_meta(xqf_info *f, const uint8_t *meta, char why[XQF_WHY_MAX])
 {
     uint64_t map_bytes = f->kind != XQF_KIND_WDL ? xqf_pad8((uint64_t)f->nsymbols * 2) : 0;
@@ -183,6 +200,7 @@ int xqf_check_meta(xqf_info *f, const uint8_t *meta, char why[XQF_WHY_MAX])
         return refuse(XQF_CORRUPT, why, "the codec dictionary is damaged");
     if (f->rules > XQF_REPETITION_MAX || !xq_rules_for_tables((int)f->rules))
         return refuse(XQF_MISMATCH, why, "repetition rule %u is unknown to this reader", f->rules);
+    if ((rc = check_map_rulings(f, why)) != XQF_OK) return rc;
     if (f->limit > XQF_MAX_LIMIT)
         return refuse(XQF_MISMATCH, why, "move limit %u is beyond %d", f->limit, XQF_MAX_LIMIT);
     if (revision != XQF_GEN_REVISION)

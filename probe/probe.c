@@ -60,7 +60,7 @@ struct xqtb_handle {
     int n, largest;
     material_set ms;
     xq_cache *cache;
-    /* What the files opened so far were built under, rules | limit << 2,
+    /* What the files opened so far were built under, rules | limit << 3,
      * -1 before the first; and the rule set the options require, or -1. */
     int settled;
     int require_rules;

@@ -1116,13 +1116,71 @@ static void test_failure_remembered(void **state)
     subject_free(&sj);
 }
 
+/* A DTM map whose ruled values name a ruling the file's rule set does not
+ * have is damage (docs/FORMAT.md, reader check 9): KRKN under full, whose
+ * ruled values are all perpetual check (bit 1 clear), re-signed as built
+ * under none (no ruling) and under cxa (perpetual attack only, bit 1 set),
+ * and, as a control, under its own rule set. */
+static void test_ruled_map_against_rule_set(void **state)
+{
+    (void)state;
+    tb_set *rset;
+    testgen_load_rules("KRKN", XQ_RULES_FULL, &rset);
+    tb_set_free(rset);
+    char src[512], dir[512], path[600];
+    snprintf(src, sizeof src, "%s/rules-%d/KRKN.xqd", test_tmpdir(), XQ_RULES_FULL);
+    snprintf(dir, sizeof dir, "%s/ruled-map", test_tmpdir());
+    mkdir(dir, 0700);
+    /* the table and its subtables (no move limit: no DTC files), then the
+     * DTM file under test */
+    static const char *const names[] = {"KK", "KRK", "KNK", "KRKN"}, *const exts[] = {"xqw", "xqd"};
+    for (size_t n = 0; n < sizeof names / sizeof *names; n++)
+        for (size_t x = 0; x < 2; x++) {
+            char from[600];
+            snprintf(from, sizeof from, "%s/rules-%d/%s.%s", test_tmpdir(), XQ_RULES_FULL, names[n], exts[x]);
+            snprintf(path, sizeof path, "%s/%s.%s", dir, names[n], exts[x]);
+            size_t n_bytes;
+            uint8_t *data = slurp(from, &n_bytes);
+            spill(path, data, n_bytes);
+            free(data);
+        }
+    snprintf(path, sizeof path, "%s/KRKN.xqd", dir);
+    size_t size;
+    uint8_t *orig = slurp(src, &size), *buf = malloc(size);
+    assert_non_null(buf);
+    layout l = layout_of(orig, D);
+    xqtb_position p; /* red wins by the perpetual-check ruling */
+    assert_int_equal(xqtb_position_from_fen("9/9/4k4/9/9/9/9/9/1n7/R2K5 w - - 0 1", &p, NULL), XQTB_OK);
+    static const struct {
+        uint32_t rules;
+        int status;
+    } cases[] = {{XQ_RULES_NONE, XQTB_ERR_CORRUPT}, {XQ_RULES_CXA, XQTB_ERR_CORRUPT}, {XQ_RULES_FULL, XQTB_OK}};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        memcpy(buf, orig, size);
+        xqf_put32(buf + XQF_OFF_REPETITION, cases[i].rules);
+        resign_meta(buf, &l);
+        spill(path, buf, size);
+        int st;
+        xqtb_handle *h = xqtb_open(dir, NULL, &st);
+        assert_non_null(h);
+        int wdl, dtm;
+        if (xqtb_probe_dtm(h, &p, &wdl, &dtm) != cases[i].status)
+            fail_msg("KRKN.xqd re-signed with repetition rule %u: status %d, expected %d", cases[i].rules,
+                     xqtb_probe_dtm(h, &p, &wdl, &dtm), cases[i].status);
+        if (cases[i].status == XQTB_OK) assert_int_equal(wdl, XQTB_WIN);
+        xqtb_close(h);
+    }
+    free(buf);
+    free(orig);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_krk_every_byte),     cmocka_unit_test(test_krk_small_blocks),
         cmocka_unit_test(test_krkn_flips),         cmocka_unit_test(test_krkn_truncated_and_foreign),
         cmocka_unit_test(test_krkn_resigned),      cmocka_unit_test(test_krkn_dictionary),
-        cmocka_unit_test(test_failure_remembered),
+        cmocka_unit_test(test_failure_remembered), cmocka_unit_test(test_ruled_map_against_rule_set),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

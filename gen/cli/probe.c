@@ -292,7 +292,9 @@ int cmd_probe(int argc, char **argv)
                 }
                 if (repeats)
                     printf("  (the position repeats: the loser's perpetual %s loses)\n",
-                           res.by_rule == XQTB_BY_PERPETUAL_CHASE ? "check or chase" : "check");
+                           res.by_rule == XQTB_BY_PERPETUAL_CHASE    ? "check or chase"
+                           : res.by_rule == XQTB_BY_PERPETUAL_ATTACK ? "attack"
+                                                                     : "check");
                 else
                     printf("%s\n", nline ? "  (then no legal move: lost)" : " (no legal move: lost)");
             }
