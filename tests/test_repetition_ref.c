@@ -15,6 +15,8 @@
  * which also solves asian.  On KRKNA cxa decides 480 positions otherwise
  * than full: where the rook's side wins against perpetual checks only by
  * attacking on every move itself, both attack and the game is drawn.
+ * KCKPP under cxa (where the rulings decide ten times as many positions as
+ * under full, chases of any piece counting) runs with XQTB_SLOW_TESTS=1.
  *
  * The largest tables take most of the time.  Under the sanitizer build
  * (XQTB_SAN=1) KRKNA is skipped; KRKR, KNKN and KCKN (where both solvers
@@ -155,6 +157,15 @@ static void test_cxa_KRKNA(void **state)
     compare_cxa("KRKNA", 1);
 }
 
+/* KCKPP: under cxa a chase of any piece is an attack, and the rulings
+ * decide ten times as many positions as under full. */
+static void test_cxa_KCKPP(void **state)
+{
+    (void)state;
+    if (!runs_here("KCKPP", SLOW_ONLY)) skip();
+    compare_cxa("KCKPP", 1);
+}
+
 /* Tables where no repetition can matter: the rulings must change nothing. */
 RULES_TEST(KRK, 0, ALWAYS)
 RULES_TEST(KCK, 0, ALWAYS)
@@ -179,6 +190,7 @@ int main(void)
         cmocka_unit_test(test_rules_KNKA), cmocka_unit_test(test_rules_KRKR),  cmocka_unit_test(test_rules_KNKN),
         cmocka_unit_test(test_cxa_KRKN),   cmocka_unit_test(test_cxa_KRKNA),   cmocka_unit_test(test_rules_KCKN),
         cmocka_unit_test(test_rules_KRKN), cmocka_unit_test(test_rules_KRKNA), cmocka_unit_test(test_rules_KCKPP),
+        cmocka_unit_test(test_cxa_KCKPP),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
