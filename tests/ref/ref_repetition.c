@@ -807,22 +807,24 @@ static int check_monotone(const mat_graph *g, int r)
     return 0;
 }
 
-/* Solving full as a five-priority game must give what the three-priority
- * game gave (the file header's claim that the five priorities reduce to
- * full's condition when no move is of class b). */
-static int check_five_on_full(ref_rules_db *db, int f)
+/* Solves family member f again under rule set r (five: as the
+ * five-priority game) and requires the values already in g->wdl[r]:
+ * `what` says which claim a difference breaks. */
+static int solve_again_and_compare(ref_rules_db *db, int f, int r, bool five, const char *what)
 {
     mat_graph *g = &db->fam[f];
-    int8_t *five = malloc((size_t)g->n + 1);
-    int bad = !five || solve_rules(db, f, XQ_RULES_FULL, true, five);
+    int8_t *again = malloc((size_t)g->n + 1);
+    int vertices = g->product_vertices[r]; /* the stats keep the first solve's */
+    int bad = !again || solve_rules(db, f, r, five, again);
+    g->product_vertices[r] = vertices;
     for (int i = 0; !bad && i < g->n; i++)
-        if (five[i] != g->wdl[XQ_RULES_FULL][i]) {
+        if (again[i] != g->wdl[r][i]) {
             xq_board b;
             ref_board(g->base, i, &b);
-            report("full solved with five priorities differs from three", &b);
+            report(what, &b);
             bad = 1;
         }
-    free(five);
+    free(again);
     return bad ? -1 : 0;
 }
 
@@ -834,22 +836,17 @@ static int solve_member(ref_rules_db *db, int f, int flags)
         if (!(g->wdl[r] = malloc((size_t)g->n + 1))) return -1;
     for (int i = 0; i < g->n; i++) g->wdl[XQ_RULES_NONE][i] = (int8_t)ref_value_at(g->base, i).wdl;
     if (build_graph(db, f, flags)) return -1;
-    if (flags & REF_RULES_CHECK_NONE) {
-        int8_t *none = malloc((size_t)g->n + 1);
-        int bad = !none || solve_rules(db, f, XQ_RULES_NONE, false, none);
-        for (int i = 0; !bad && i < g->n; i++)
-            if (none[i] != g->wdl[XQ_RULES_NONE][i]) {
-                xq_board b;
-                ref_board(g->base, i, &b);
-                report("parity solver under rules none differs from the reference solver", &b);
-                bad = 1;
-            }
-        free(none);
-        if (bad) return -1;
-    }
+    if ((flags & REF_RULES_CHECK_NONE) &&
+        solve_again_and_compare(db, f, XQ_RULES_NONE, false,
+                                "parity solver under rules none differs from the reference solver"))
+        return -1;
     for (int r = XQ_RULES_CHECK; r <= db->rules; r++)
         if (solve_rules(db, f, r, r == XQ_RULES_ASIAN, g->wdl[r]) || check_monotone(g, r)) return -1;
-    if (db->rules >= XQ_RULES_ASIAN) return check_five_on_full(db, f);
+    /* the file header's claim that the five priorities reduce to full's
+     * condition when no move is of class b */
+    if (db->rules >= XQ_RULES_ASIAN &&
+        solve_again_and_compare(db, f, XQ_RULES_FULL, true, "full solved with five priorities differs from three"))
+        return -1;
     return 0;
 }
 
