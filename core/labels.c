@@ -200,15 +200,6 @@ bool xq_move_checks_or_chases(const xq_board *before, xq_move m)
 
 bool xq_threat_after(xq_board *after) { return threatens_mate(after); }
 
-bool xq_move_attacks(const xq_board *before, xq_move m)
-{
-    if (xq_move_checks_or_chases(before, m)) return true;
-    xq_board b = *before;
-    xq_undo u;
-    xq_make_move(&b, m, &u);
-    return threatens_mate(&b);
-}
-
 void xq_label_move(const xq_board *before, xq_move m, xq_move_label *out)
 {
     xq_label_move_as(before, m, XQ_RULES_FULL, out);

@@ -44,15 +44,13 @@ void xq_label_move(const xq_board *b, xq_move m, xq_move_label *out);
  * mover could mate by consecutive checks in at most XQ_THREAT_MOVES moves. */
 void xq_label_move_as(const xq_board *b, xq_move m, int rules, xq_move_label *out);
 
-/* Whether legal quiet move m of b->side is an attack (打) under the CXA
- * rules: a check, a chase (checks' chases counted) or a mate threat, as
- * xq_label_move_as labels it under cxa.  Cheaper than the label: it stops
- * at the first kind found and searches for a threat last. */
-bool xq_move_attacks(const xq_board *b, xq_move m);
-/* The two halves of xq_move_attacks: whether m checks or chases; and, for
- * `after`, the position after a move that does not check (the opponent to
- * move), whether the mover threatens mate, which depends on that position
- * alone (after is left unchanged). */
+/* A legal quiet move m of b->side is an attack (打) under the CXA rules if
+ * it checks, chases (checks' chases counted) or threatens mate, as
+ * xq_label_move_as labels it under cxa, in two halves cheaper than the
+ * label: whether m checks or chases; and, for `after`, the position after
+ * a move that does not check (the opponent to move), whether the mover
+ * threatens mate, which depends on that position alone (after is left
+ * unchanged), so that a caller can find it once per position. */
 bool xq_move_checks_or_chases(const xq_board *b, xq_move m);
 bool xq_threat_after(xq_board *after);
 

@@ -81,7 +81,8 @@ uint32_t rg_pos_id(const rgraph *g, int side, uint64_t i);
  * NODE_NONE if the capture was not legal (it reaches an illegal position). */
 uint32_t rg_capture_exit(const tb_table *t, xq_piece taken, const xq_board *after);
 /* Whether quiet move m of b->side (b the position before it), into drawn
- * position q, is an attack under cxa (xq_move_attacks), with the mate
+ * position q, is an attack under cxa (xq_move_checks_or_chases, else
+ * xq_threat_after of the position reached), with the mate
  * threat looked up in g->threat. */
 int rg_move_attacks(const rgraph *g, const xq_board *b, xq_move m, uint32_t q);
 /* Marks in g->local (NODE_NONE) the positions where g->w cannot win
