@@ -93,17 +93,24 @@ static int compare_rules(const char *name, const ref_rules_db *db, int r)
     return bad;
 }
 
-/* expect_ruled: whether the rulings should decide anything in this table
- * (-1: no expectation, just report). */
-static void compare_material(const char *name, int expect_ruled)
+/* The reference's solution of `name` under `rules`, and its stats. */
+static ref_rules_db *solve_reference(const char *name, int rules, ref_rules_stats *st)
 {
     char err[XQ_ERR_MAX];
     xq_material m;
     if (xq_material_parse(name, &m, err)) fail_msg("%s", err);
-    ref_rules_db *db = ref_rules_solve(&m, XQ_RULES_FULL, 0);
+    ref_rules_db *db = ref_rules_solve(&m, rules, 0);
     if (!db) fail_msg("reference solver failed on %s", name);
+    ref_rules_get_stats(db, st);
+    return db;
+}
+
+/* expect_ruled: whether the rulings should decide anything in this table
+ * (-1: no expectation, just report). */
+static void compare_material(const char *name, int expect_ruled)
+{
     ref_rules_stats st;
-    ref_rules_get_stats(db, &st);
+    ref_rules_db *db = solve_reference(name, XQ_RULES_FULL, &st);
     printf("    %s: by perpetual check %d (red to move) %d (black to move), by perpetual chase %d %d\n", name,
            st.decided[XQ_RULES_CHECK][RED], st.decided[XQ_RULES_CHECK][BLACK], st.decided[XQ_RULES_FULL][RED],
            st.decided[XQ_RULES_FULL][BLACK]);
@@ -129,13 +136,8 @@ static void compare_material(const char *name, int expect_ruled)
  * otherwise than full. */
 static void compare_cxa(const char *name, int differs)
 {
-    char err[XQ_ERR_MAX];
-    xq_material m;
-    if (xq_material_parse(name, &m, err)) fail_msg("%s", err);
-    ref_rules_db *db = ref_rules_solve(&m, XQ_RULES_CXA, 0);
-    if (!db) fail_msg("reference solver failed on %s", name);
     ref_rules_stats st;
-    ref_rules_get_stats(db, &st);
+    ref_rules_db *db = solve_reference(name, XQ_RULES_CXA, &st);
     printf("    %s under cxa: decided %d (red to move) %d (black to move); not as under full %d %d\n", name,
            st.decided[XQ_RULES_CXA][RED], st.decided[XQ_RULES_CXA][BLACK], st.cxa_differs[RED], st.cxa_differs[BLACK]);
     assert_int_equal(st.cxa_differs[RED] + st.cxa_differs[BLACK] > 0, differs);
