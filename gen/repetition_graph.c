@@ -454,14 +454,15 @@ out:
     return predecessors(g);
 }
 
-/* Predecessor lists: for each node, the nodes with an edge into it, by a
- * counting sort of the edges on their targets. */
+/* Predecessor lists: for each node, the nodes with an edge into it and
+ * that edge's flags, by a counting sort of the edges on their targets. */
 static int predecessors(rgraph *g)
 {
-    if (rg_charge(g, ((uint64_t)g->nnodes + 1) * 8 + g->nedges * 4)) return -1;
+    if (rg_charge(g, ((uint64_t)g->nnodes + 1) * 8 + g->nedges * 5)) return -1;
     g->pfirst = calloc((uint64_t)g->nnodes + 1, sizeof *g->pfirst);
     g->psrc = malloc((g->nedges + 1) * sizeof *g->psrc);
-    if (!g->pfirst || !g->psrc) {
+    g->pflags = malloc(g->nedges + 1);
+    if (!g->pfirst || !g->psrc || !g->pflags) {
         snprintf(g->err, XQ_ERR_MAX, "out of memory for the repetition rulings' game graph");
         return -1;
     }
@@ -477,7 +478,11 @@ static int predecessors(rgraph *g)
     memcpy(fill, g->pfirst, ((uint64_t)g->nnodes + 1) * sizeof *fill);
     for (uint32_t u = 0; u < g->nnodes; u++)
         for (uint64_t e = g->first[u]; e < g->first[u + 1]; e++)
-            if (g->to[e] < NODE_MAX) g->psrc[fill[g->to[e]]++] = u;
+            if (g->to[e] < NODE_MAX) {
+                uint64_t k = fill[g->to[e]]++;
+                g->psrc[k] = u;
+                g->pflags[k] = g->flags[e];
+            }
     free(fill);
     g->bytes -= ((uint64_t)g->nnodes + 1) * sizeof(uint64_t);
     return 0;
@@ -485,15 +490,17 @@ static int predecessors(rgraph *g)
 
 void rg_clear(rgraph *g)
 {
-    if (g->pfirst) g->bytes -= ((uint64_t)g->nnodes + 1) * 8 + g->nedges * 4;
+    if (g->pfirst) g->bytes -= ((uint64_t)g->nnodes + 1) * 8 + g->nedges * 5;
     g->nnodes = 0;
     g->nedges = 0;
     g->hcount = 0;
     if (g->hkey) memset(g->hkey, 0xFF, g->hcap * sizeof *g->hkey);
     free(g->pfirst);
     free(g->psrc);
+    free(g->pflags);
     g->pfirst = NULL;
     g->psrc = NULL;
+    g->pflags = NULL;
 }
 
 int rg_move_attacks(const rgraph *g, const xq_board *b, xq_move m, uint32_t q)
@@ -530,4 +537,5 @@ void rg_free(rgraph *g)
     free(g->flags);
     free(g->pfirst);
     free(g->psrc);
+    free(g->pflags);
 }

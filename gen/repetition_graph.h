@@ -59,13 +59,15 @@ typedef struct {
     uint64_t *hkey;         /* nodes with a non-empty set: key -> node */
     uint32_t *hval;
     uint64_t hcap, hcount;
-    /* successors, as compressed rows, and predecessors */
+    /* successors, as compressed rows, and predecessors (with the edges'
+     * flags, so that a predecessor's edge priority needs no search) */
     uint64_t *first, first_cap;
     uint32_t *to;
     uint8_t *flags;
     uint64_t nedges, edge_cap;
     uint64_t *pfirst;
     uint32_t *psrc;
+    uint8_t *pflags; /* the flags of the edge psrc[k] -> v */
     /* Memory held (everything the rulings allocate beside the table's ruled
      * bytes), the most held at once, and the most allowed (UINT64_MAX: no
      * bound). */
