@@ -43,8 +43,10 @@
  * "orders" (order k: won because L must, to avoid a position of order < k,
  * check or chase forever), the nu keeps the positions where W can hold L to
  * that, and the inner mu is an attractor computed with a worklist over the
- * predecessor lists of an explicit graph of the drawn region.  Positions
- * outside the region are exits whose value retro.c (or a subtable) decided.
+ * predecessor lists of an explicit graph of the drawn region.  The first
+ * steps of the nu loop are kept from one order to the next ("the first
+ * steps of every order's nu loop, kept", below).  Positions outside the
+ * region are exits whose value retro.c (or a subtable) decided.
  *
  * Under "cxa" (a perpetual attack loses: check, mate threat or chase of
  * any piece, docs/RULES.md "Tables under cxa") no piece is followed, so the
@@ -217,16 +219,23 @@ static void attract_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
     }
 }
 
+/* Runs fn over the queue a layer at a time, from j->head to the end, as
+ * long as fn queues more: an attractor, breadth first. */
+static void by_layers(solve_job *j, par_fn fn)
+{
+    while (j->head < j->qn) {
+        uint32_t tail = j->qn;
+        par_for(j->g->threads, tail - j->head, 256, fn, j);
+        j->head = tail;
+    }
+}
+
 /* Completes Z1 (the attractor through priority-1 edges) from the qn
- * queued seeds, a layer at a time; returns its size. */
+ * queued seeds; returns its size. */
 static uint32_t attract(const rgraph *g, solve_work *s, uint32_t qn, int w)
 {
     solve_job job = {.g = g, .s = s, .w = w, .qn = qn};
-    while (job.head < job.qn) {
-        uint32_t tail = job.qn;
-        par_for(g->threads, tail - job.head, 256, attract_chunk, &job);
-        job.head = tail;
-    }
+    by_layers(&job, attract_chunk);
     return job.qn;
 }
 
@@ -396,16 +405,11 @@ static void kept_rise_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
     }
 }
 
-/* Completes the step's G from the j->qn nodes queued in qcur, a layer at
- * a time. */
+/* Completes the step's G from the j->qn nodes queued in qcur. */
 static void kept_attract(solve_job *j)
 {
     j->head = 0;
-    while (j->head < j->qn) {
-        uint32_t tail = j->qn;
-        par_for(j->g->threads, tail - j->head, 256, kept_attract_chunk, j);
-        j->head = tail;
-    }
+    by_layers(j, kept_attract_chunk);
 }
 
 static void swap_queues(solve_work *s)
