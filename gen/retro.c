@@ -51,9 +51,12 @@ typedef struct {
     uint64_t legal[MAX_THREADS];
 } retro_ctx;
 
-static inline void note_code(retro_ctx *c, int thread, unsigned code)
+/* Tallies a code written into a cell: `fresh` when the cell was unknown
+ * (a provisional capture win shortened by a quiet one is written twice but
+ * decided once, and the progress line counts positions, not writes). */
+static inline void note_code(retro_ctx *c, int thread, unsigned code, int fresh)
 {
-    c->resolved[thread]++;
+    c->resolved[thread] += (uint64_t)fresh;
     if (code > c->max_code[thread]) c->max_code[thread] = code;
 }
 
@@ -137,7 +140,7 @@ static void initial_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
             unsigned code = initial_code(t, &b, &site);
             if (code == CELL_UNKNOWN) continue;
             cell_set(t->cells[s], t->width, i, code);
-            note_code(c, thread, code);
+            note_code(c, thread, code, 1);
         }
     }
 }
@@ -224,7 +227,7 @@ static void verify_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
                  * sooner; shortens a provisional capture win */
                 if (v == CELL_ILLEGAL || (v != CELL_UNKNOWN && v <= ply)) continue;
                 cell_set(cells, t->width, j, ply);
-                note_code(c, thread, ply);
+                note_code(c, thread, ply, v == CELL_UNKNOWN);
             } else {
                 if (v != CELL_UNKNOWN) continue;
                 xq_index_site site;
@@ -233,7 +236,7 @@ static void verify_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
                 unsigned code = loss_code(t, &b, &site, ply);
                 if (code == CELL_UNKNOWN) continue;
                 cell_set(cells, t->width, j, code);
-                note_code(c, thread, code);
+                note_code(c, thread, code, 1);
             }
         }
     }
