@@ -567,57 +567,99 @@ static int64_t train_dict(const kind_blocks *kb, const tb_table *t, uint32_t blo
     return got;
 }
 
-/* Writes the WDL file.  With Zstandard a dictionary is trained on the
- * file's own blocks, the same sample of blocks (the searched side's sample,
- * or the whole of a small file) is compressed without and with it, and the
- * file is written the way that makes the sample with its share of the
- * dictionary smaller: a dictionary's entropy tables, digested once by the
- * reader, spare a block the cost of decoding its own, which is most of a
- * cold WDL probe (docs/BENCHMARKS.md, "A dictionary for WDL files"), but on
- * a file whose blocks differ from each other it costs more bytes than it
- * saves. */
-static int write_wdl(const tb_table *t, const char *dir, uint32_t block_entries, int codec, int level, int threads,
-                     uint64_t *file_bytes, uint64_t *raw_bytes, char err[XQ_ERR_MAX])
+/* A WDL file's blocks at one block size, compressed on a sample (or whole,
+ * for a small file), with or without the dictionary trained on them. */
+typedef struct {
+    uint32_t block_entries, every; /* the sample: one block in `every` */
+    kind_blocks kb;                /* the sample's blocks, the chosen way */
+    ZSTD_CDict *cdict;             /* the trained dictionary, NULL if none */
+    uint8_t dict[TB_WDL_DICT_BYTES];
+    uint32_t dict_bytes;
+    int use; /* whether the file is written with the dictionary */
+} wdl_sample;
+
+static void wdl_sample_free(wdl_sample *w)
+{
+    kind_blocks_free(&w->kb);
+    ZSTD_freeCDict(w->cdict);
+    w->cdict = NULL;
+}
+
+/* With Zstandard a dictionary is trained on the file's own blocks, the
+ * same sample of blocks (the searched side's sample, or the whole of a
+ * small file) is compressed without and with it, and the file is written
+ * the way that makes the sample with its share of the dictionary smaller:
+ * a dictionary's entropy tables, digested once by the reader, spare a
+ * block the cost of decoding its own, which is most of a cold WDL probe
+ * (docs/BENCHMARKS.md, "A dictionary for WDL files"), but on a file whose
+ * blocks differ from each other it costs more bytes than it saves. */
+static int sample_wdl(const tb_table *t, uint32_t block_entries, int codec, int level, int dict_ok, int threads,
+                      wdl_sample *w, char err[XQ_ERR_MAX])
 {
     uint64_t blocks = (t->ix.size + block_entries - 1) / block_entries;
-    uint32_t every = blocks > SIDE_SAMPLE_BLOCKS ? (uint32_t)(blocks / SIDE_SAMPLE_BLOCKS) : 1;
-    kind_blocks kb, with;
-    if (build_kind(t, XQF_KIND_WDL, -1, NULL, block_entries, every, codec, level, NULL, threads, &kb, err)) return -1;
-    uint8_t dict[TB_WDL_DICT_BYTES];
-    int64_t trained =
-        tries_dict(codec, t->ix.size, block_entries) ? train_dict(&kb, t, block_entries, dict, sizeof dict) : 0;
-    uint32_t dict_bytes = trained > 0 ? (uint32_t)trained : 0;
-    ZSTD_CDict *cdict = dict_bytes ? ZSTD_createCDict(dict, dict_bytes, level) : NULL;
-    if (trained < 0 || (dict_bytes && !cdict) ||
-        (cdict &&
-         build_kind(t, XQF_KIND_WDL, -1, NULL, block_entries, every, codec, level, cdict, threads, &with, err))) {
-        kind_blocks_free(&kb);
-        ZSTD_freeCDict(cdict);
+    w->block_entries = block_entries;
+    w->every = blocks > SIDE_SAMPLE_BLOCKS ? (uint32_t)(blocks / SIDE_SAMPLE_BLOCKS) : 1;
+    w->cdict = NULL;
+    w->use = 0;
+    kind_blocks with;
+    if (build_kind(t, XQF_KIND_WDL, -1, NULL, block_entries, w->every, codec, level, NULL, threads, &w->kb, err))
+        return -1;
+    int64_t trained = dict_ok ? train_dict(&w->kb, t, block_entries, w->dict, sizeof w->dict) : 0;
+    w->dict_bytes = trained > 0 ? (uint32_t)trained : 0;
+    w->cdict = w->dict_bytes ? ZSTD_createCDict(w->dict, w->dict_bytes, level) : NULL;
+    if (trained < 0 || (w->dict_bytes && !w->cdict) ||
+        (w->cdict &&
+         build_kind(t, XQF_KIND_WDL, -1, NULL, block_entries, w->every, codec, level, w->cdict, threads, &with, err))) {
+        wdl_sample_free(w);
         snprintf(err, XQ_ERR_MAX, "out of memory compressing");
         return -1;
     }
-    int use = 0;
-    if (cdict) {
+    if (w->cdict) {
         /* the sample is one block in `every`: it carries that share of the
          * dictionary */
-        uint64_t plain = kb.side_bytes[0] + kb.side_bytes[1], dicted = with.side_bytes[0] + with.side_bytes[1];
-        use = dicted * every + xqf_pad8(dict_bytes) < plain * every;
-        kind_blocks_free(use ? &kb : &with);
-        if (use) kb = with;
+        uint64_t plain = w->kb.side_bytes[0] + w->kb.side_bytes[1], dicted = with.side_bytes[0] + with.side_bytes[1];
+        w->use = dicted * w->every + xqf_pad8(w->dict_bytes) < plain * w->every;
+        kind_blocks_free(w->use ? &w->kb : &with);
+        if (w->use) w->kb = with;
+    }
+    return 0;
+}
+
+/* Mean compressed bytes of a sampled block (the dictionary, read once when
+ * the file is opened, not counted). */
+static uint64_t sample_block_bytes(const wdl_sample *w)
+{
+    uint64_t per_side = (w->kb.blocks + w->every - 1) / w->every;
+    return (w->kb.side_bytes[0] + w->kb.side_bytes[1]) / (2 * per_side);
+}
+
+/* Writes the WDL file, in blocks of block_entries, or with 0 of the size
+ * its sample chooses (TB_WDL_BLOCK_BYTES). */
+static int write_wdl(const tb_table *t, const char *dir, uint32_t block_entries, int codec, int level, int threads,
+                     uint64_t *file_bytes, uint64_t *raw_bytes, char err[XQ_ERR_MAX])
+{
+    wdl_sample w;
+    /* whether a dictionary is tried is decided at the size the file starts
+     * from: halving the blocks of a small file does not make training pay */
+    uint32_t start = block_entries ? block_entries : TB_WDL_BLOCK_ENTRIES;
+    int dict_ok = tries_dict(codec, t->ix.size, start);
+    for (uint32_t b = start;; b /= 2) {
+        if (sample_wdl(t, b, codec, level, dict_ok, threads, &w, err)) return -1;
+        if (block_entries || b / 2 < TB_WDL_BLOCK_ENTRIES_MIN || sample_block_bytes(&w) <= TB_WDL_BLOCK_BYTES) break;
+        wdl_sample_free(&w);
     }
     /* a small file's sample is the whole file, written as chosen; a larger
      * one is compressed whole, once, the way its sample chose */
     int rc = 0;
-    if (every > 1) {
-        kind_blocks_free(&kb);
-        rc = build_kind(t, XQF_KIND_WDL, -1, NULL, block_entries, 1, codec, level, use ? cdict : NULL, threads, &kb,
-                        err);
+    if (w.every > 1) {
+        kind_blocks_free(&w.kb);
+        rc = build_kind(t, XQF_KIND_WDL, -1, NULL, w.block_entries, 1, codec, level, w.use ? w.cdict : NULL, threads,
+                        &w.kb, err);
     }
     if (rc == 0)
-        rc = write_kind_file(t, dir, XQF_KIND_WDL, block_entries, codec, &kb, dict, use ? dict_bytes : 0, file_bytes,
-                             raw_bytes, err);
-    kind_blocks_free(&kb); /* empty if build_kind failed */
-    ZSTD_freeCDict(cdict);
+        rc = write_kind_file(t, dir, XQF_KIND_WDL, w.block_entries, codec, &w.kb, w.dict, w.use ? w.dict_bytes : 0,
+                             file_bytes, raw_bytes, err);
+    wdl_sample_free(&w); /* its blocks are empty if build_kind failed */
     return rc;
 }
 
@@ -673,10 +715,13 @@ uint64_t tb_compress_work_bytes(uint64_t entries, int width, int rules, int limi
      * and with it, for a file small enough to be its own sample) and its
      * training: the sample, and what zdict.h and the digested
      * dictionaries take, measured at 9.4 MB (docs/BENCHMARKS.md) */
-    uint64_t most = kind_work_bytes(entries, XQF_KIND_WDL, 0, TB_WDL_BLOCK_ENTRIES, TB_WDL_CODEC,
-                                    default_level(TB_WDL_CODEC), threads);
-    if (tries_dict(TB_WDL_CODEC, entries, TB_WDL_BLOCK_ENTRIES))
-        most = 2 * most + (uint64_t)DICT_SAMPLE_BLOCKS * xqf_block_bytes(0, TB_WDL_BLOCK_ENTRIES) + (12u << 20);
+    uint64_t most = 0;
+    for (uint32_t b = TB_WDL_BLOCK_ENTRIES; b >= TB_WDL_BLOCK_ENTRIES_MIN; b /= 2) { /* the sizes write_wdl tries */
+        uint64_t wdl = kind_work_bytes(entries, XQF_KIND_WDL, 0, b, TB_WDL_CODEC, default_level(TB_WDL_CODEC), threads);
+        if (tries_dict(TB_WDL_CODEC, entries, TB_WDL_BLOCK_ENTRIES))
+            wdl = 2 * wdl + (uint64_t)DICT_SAMPLE_BLOCKS * xqf_block_bytes(0, b) + (12u << 20);
+        if (wdl > most) most = wdl;
+    }
     uint64_t dtm = kind_work_bytes(entries, XQF_KIND_DTM, dtm_bytes, TB_DTM_BLOCK_ENTRIES, TB_DTM_CODEC,
                                    default_level(TB_DTM_CODEC), threads) +
                    (rules != XQ_RULES_NONE ? 2 * ((entries + 7) / 8) : 0); /* searched.h's bitmaps */
@@ -702,7 +747,7 @@ int tb_compress_write(const tb_table *t, const char *dir, const tb_compress_opti
         return -1;
     }
     int wl = o->level > 0 ? o->level : default_level(wc), dl = o->level > 0 ? o->level : default_level(dc);
-    uint32_t wb = o->wdl_block_entries ? o->wdl_block_entries : TB_WDL_BLOCK_ENTRIES;
+    uint32_t wb = o->wdl_block_entries; /* 0: chosen per file */
     uint32_t db = o->dtm_block_entries ? o->dtm_block_entries : TB_DTM_BLOCK_ENTRIES;
     if (wb % 4 || wb > 4u * XQF_MAX_BLOCK_BYTES || db > XQF_MAX_BLOCK_BYTES / 2) {
         snprintf(err, XQ_ERR_MAX, "block size out of range");

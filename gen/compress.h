@@ -9,7 +9,7 @@
 #include "tbformat.h"
 
 typedef struct {
-    uint32_t wdl_block_entries; /* 0 = default */
+    uint32_t wdl_block_entries; /* 0 = chosen per file (TB_WDL_BLOCK_BYTES) */
     uint32_t dtm_block_entries; /* for DTM and DTC; 0 = default */
     int level;                  /* the codec's level; 0 = its default (TB_LZ4HC_LEVEL, TB_ZSTD_LEVEL) */
     int threads;                /* 0 = all cores */
@@ -35,6 +35,15 @@ typedef struct {
  * four times the time. */
 enum {
     TB_WDL_BLOCK_ENTRIES = 1 << 14,
+    /* A WDL file's blocks are halved, down to TB_WDL_BLOCK_ENTRIES_MIN
+     * entries, until its sampled blocks average at most TB_WDL_BLOCK_BYTES
+     * compressed: decoding a block is most of a cold WDL probe and grows
+     * with its compressed bytes, and at about 200 bytes a block a cold
+     * probe stayed near issue 14's 3 us budget, where files like KRKNN's
+     * (974 bytes a block of 16384 entries) took 7.4 us (docs/BENCHMARKS.md,
+     * "WDL blocks sized per file"). */
+    TB_WDL_BLOCK_ENTRIES_MIN = 1 << 11,
+    TB_WDL_BLOCK_BYTES = 192,
     TB_DTM_BLOCK_ENTRIES = 1 << 12,
     TB_WDL_CODEC = XQF_CODEC_ZSTD,
     TB_DTM_CODEC = XQF_CODEC_ZSTD,

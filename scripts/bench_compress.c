@@ -6,6 +6,7 @@
  *
  *   bench_compress SRC_DIR MATERIAL OUT_DIR WDL_BLOCK_ENTRIES DTM_BLOCK_ENTRIES [CODEC [LEVEL]]
  *
+ * A block size of 0 is the writer's choice (for WDL, per file).
  * CODEC is lz4 or zstd (default: the writer's), LEVEL the codec's level
  * (default: the writer's).  Prints: legal entries, WDL, DTM and DTC file
  * bytes (DTC 0 without a move limit), and the seconds compression took;
@@ -85,9 +86,10 @@ int main(int argc, char **argv)
     clock_gettime(CLOCK_MONOTONIC, &t1);
     xq_material_name(&t->mat, name);
     snprintf(path, sizeof path, "%s/%s.wdl.sym", argv[3], name);
-    if (dump(t, XQF_KIND_WDL, o.wdl_block_entries, path)) return 1;
+    /* the streams in the default block sizes when the writer chose */
+    if (dump(t, XQF_KIND_WDL, o.wdl_block_entries ? o.wdl_block_entries : TB_WDL_BLOCK_ENTRIES, path)) return 1;
     snprintf(path, sizeof path, "%s/%s.dtm.sym", argv[3], name);
-    if (dump(t, XQF_KIND_DTM, o.dtm_block_entries, path)) return 1;
+    if (dump(t, XQF_KIND_DTM, o.dtm_block_entries ? o.dtm_block_entries : TB_DTM_BLOCK_ENTRIES, path)) return 1;
     printf("%llu %llu %llu %llu %.3f\n", (unsigned long long)r.legal_entries, (unsigned long long)r.wdl_bytes,
            (unsigned long long)r.dtm_bytes, (unsigned long long)r.dtc_bytes,
            (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);

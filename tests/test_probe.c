@@ -505,6 +505,97 @@ static void test_wdl_capture_fill(void **state)
     tb_set_free(set);
 }
 
+/* Copies the files of the tables named in sub (NULL-ended) from the test
+ * directory into dir: the subtables a capture search reads. */
+static void copy_subtables(const char *const *sub, const char *dir)
+{
+    for (int i = 0; sub[i]; i++)
+        for (int kind = 0; kind < XQF_COMPRESSED_KINDS; kind++) {
+            char from[700], to[700];
+            xqf_path(test_tmpdir(), sub[i], kind, from, sizeof from);
+            xqf_path(dir, sub[i], kind, to, sizeof to);
+            if (access(from, F_OK) == 0) testgen_copy_file(from, to);
+        }
+}
+
+/* Every legal entry of t, probed through the library from the files in
+ * dir, gives the generator's WDL. */
+static void expect_every_wdl(const char *dir, const tb_table *t)
+{
+    int st;
+    xqtb_handle *h = xqtb_open(dir, NULL, &st);
+    assert_non_null(h);
+    uint64_t checked = 0;
+    for (uint64_t i = 0; i < t->ix.size; i++)
+        for (int s = 0; s < 2; s++) {
+            unsigned code = cell_get(t->cells[s], t->width, i);
+            if (code == CELL_ILLEGAL) continue;
+            xq_board b;
+            xq_index_decode(&t->ix, i, &b);
+            b.side = (uint8_t)s;
+            xqtb_position p;
+            to_position(&b, &p);
+            int wdl = 99;
+            assert_int_equal(xqtb_probe_wdl(h, &p, &wdl), XQTB_OK);
+            assert_int_equal(wdl, tb_value_of_cell(code).wdl);
+            checked++;
+        }
+    assert_true(checked > 0);
+    xqtb_close(h);
+}
+
+/* The file's block size, and its blocks' mean compressed bytes. */
+static uint32_t wdl_blocks_of(const char *path, const char *name, uint64_t entries, uint64_t *mean)
+{
+    char *file, why[XQF_WHY_MAX];
+    long n;
+    testgen_read_file(path, &file, &n);
+    xqf_info f;
+    if (xqf_parse_header(&f, (const uint8_t *)file, (uint64_t)n, XQF_KIND_WDL, name, entries, why) != XQF_OK ||
+        xqf_check_meta(&f, (const uint8_t *)file, why) != XQF_OK)
+        fail_msg("%s: %s", path, why);
+    *mean = (xqf_block_end(&f, 2 * (uint64_t)f.blocks - 1) - xqf_block_begin(&f, 0)) / (2 * (uint64_t)f.blocks);
+    free(file);
+    return f.block_entries;
+}
+
+/* A WDL file whose blocks of 16384 entries would be dear to decode (KNKP:
+ * about 466 bytes a block) is written in smaller blocks, the largest that
+ * bring its blocks to TB_WDL_BLOCK_BYTES or the smallest size tried; the
+ * same bytes for 1 and 2 threads, and every entry reads back right. */
+static void test_wdl_blocks_sized_per_file(void **state)
+{
+    (void)state;
+    tb_set *set;
+    tb_table *t = testgen_load("KNKP", &set);
+    char dir[3][600], path[3][2048], err[XQ_ERR_MAX];
+    uint64_t mean[3];
+    uint32_t b[3];
+    for (int k = 0; k < 3; k++) {
+        snprintf(dir[k], sizeof dir[k], "%s/sized-%d", test_tmpdir(), k);
+        assert_int_equal(mkdir(dir[k], 0755), 0);
+        /* 0, 1: the writer's choice on 1 and 2 threads; 2: twice that size */
+        tb_compress_options o = {.wdl_block_entries = k < 2 ? 0 : 2 * b[0], .threads = k == 0 ? 1 : 2};
+        if (tb_compress_write(t, dir[k], &o, NULL, err)) fail_msg("%s", err);
+        snprintf(path[k], sizeof path[k], "%s/KNKP.xqw", dir[k]);
+        b[k] = wdl_blocks_of(path[k], "KNKP", t->ix.size, &mean[k]);
+    }
+    assert_true(b[0] < TB_WDL_BLOCK_ENTRIES && b[0] >= TB_WDL_BLOCK_ENTRIES_MIN);
+    assert_true(b[0] == TB_WDL_BLOCK_ENTRIES_MIN || mean[0] <= TB_WDL_BLOCK_BYTES + TB_WDL_BLOCK_BYTES / 4);
+    assert_true(mean[2] > TB_WDL_BLOCK_BYTES); /* the next size up was too dear */
+    long n[2];
+    char *file[2];
+    for (int k = 0; k < 2; k++) testgen_read_file(path[k], &file[k], &n[k]);
+    assert_int_equal(n[0], n[1]);
+    assert_memory_equal(file[0], file[1], (size_t)n[0]);
+    free(file[0]);
+    free(file[1]);
+    static const char *const sub[] = {"KNK", "KPK", "KK", NULL};
+    copy_subtables(sub, dir[0]);
+    expect_every_wdl(dir[0], t);
+    tb_set_free(set);
+}
+
 /* A WDL file of many blocks (KRKN in 512-entry blocks, 683 a side): the
  * writer decides on its dictionary from a sample of the blocks, then
  * compresses the whole file once.  The file has a dictionary, comes out the
@@ -531,35 +622,9 @@ static void test_wdl_dictionary_by_sample(void **state)
     const uint8_t *header = (const uint8_t *)file[0];
     assert_true(xqf_get32(header + XQF_OFF_BLOCKS) > 512); /* more than the sample of 256 a side */
     assert_true(xqf_get32(header + XQF_OFF_DICT_BYTES) > 0);
-    /* the subtables the capture search reads, beside it */
-    static const char *const sub[] = {"KRK", "KNK", "KK"};
-    for (int i = 0; i < 3; i++)
-        for (int kind = 0; kind < XQF_COMPRESSED_KINDS; kind++) {
-            char from[700], to[700];
-            xqf_path(test_tmpdir(), sub[i], kind, from, sizeof from);
-            xqf_path(dir[0], sub[i], kind, to, sizeof to);
-            if (access(from, F_OK) == 0) testgen_copy_file(from, to);
-        }
-    int st;
-    xqtb_handle *h = xqtb_open(dir[0], NULL, &st);
-    assert_non_null(h);
-    uint64_t checked = 0;
-    for (uint64_t i = 0; i < t->ix.size; i++)
-        for (int s = 0; s < 2; s++) {
-            unsigned code = cell_get(t->cells[s], t->width, i);
-            if (code == CELL_ILLEGAL) continue;
-            xq_board b;
-            xq_index_decode(&t->ix, i, &b);
-            b.side = (uint8_t)s;
-            xqtb_position p;
-            to_position(&b, &p);
-            int wdl = 99;
-            assert_int_equal(xqtb_probe_wdl(h, &p, &wdl), XQTB_OK);
-            assert_int_equal(wdl, tb_value_of_cell(code).wdl);
-            checked++;
-        }
-    assert_true(checked > 0);
-    xqtb_close(h);
+    static const char *const sub[] = {"KRK", "KNK", "KK", NULL};
+    copy_subtables(sub, dir[0]);
+    expect_every_wdl(dir[0], t);
     free(file[0]);
     free(file[1]);
     tb_set_free(set);
@@ -777,6 +842,7 @@ int main(void)
         cmocka_unit_test(test_root_history),
         cmocka_unit_test(test_wdl_capture_fill),
         cmocka_unit_test(test_wdl_dictionary_by_sample),
+        cmocka_unit_test(test_wdl_blocks_sized_per_file),
         cmocka_unit_test(test_ruled_results),
         cmocka_unit_test(test_ruled_results_searched),
     };
