@@ -274,12 +274,15 @@ static int add_edge(rgraph *g, uint32_t to, uint8_t flags)
 
 /* ---- expansion ---------------------------------------------------------------
  * Where an edge leads, as worked out from a node's board: an exit (or
- * NODE_NONE for an illegal move), or a position with the two sets, whose
- * node number only the sequential part of rg_build may give (it creates
- * nodes).  Kept as one 64-bit value: SPEC_EXIT | code, or the key of
- * node_of. */
-#define SPEC_EXIT ((uint64_t)1 << 63)
-static uint64_t spec_exit(uint32_t code) { return SPEC_EXIT | code; }
+ * NODE_NONE for an illegal move), a position's own node (empty sets: the
+ * positions are numbered before any expansion, so this is read, not
+ * made), or a position with non-empty sets, whose node number only the
+ * sequential part of rg_build may give (it creates nodes).  Kept as one
+ * 64-bit value: SPEC_FINAL | target, or the key of node_of.  Resolving
+ * the position nodes here, in parallel, leaves the sequential part a copy
+ * for most edges instead of a look-up at a random place. */
+#define SPEC_FINAL ((uint64_t)1 << 63)
+static uint64_t spec_exit(uint32_t code) { return SPEC_FINAL | code; }
 static uint64_t spec_node(uint32_t pos, uint8_t red_set, uint8_t black_set)
 {
     return (uint64_t)pos << 16 | (uint64_t)red_set << 8 | black_set;
@@ -331,8 +334,8 @@ static uint64_t quiet_target(const rgraph *g, uint32_t u, xq_board *b, const xq_
         }
     }
     for (int i = 0; i < opp.n; i++)
-        if (opp.sq[i] == from) opp.sq[i] = (uint8_t)to; /* the chased piece moved */
-    if (own2.n == 0 && opp.n == 0) return spec_node(q, 0, 0);
+        if (opp.sq[i] == from) opp.sq[i] = (uint8_t)to;             /* the chased piece moved */
+    if (own2.n == 0 && opp.n == 0) return SPEC_FINAL | g->local[q]; /* node_of's answer for empty sets */
 
     /* Sets are kept on the decoded board of the target entry, which may be
      * the mirror image of the board after the move. */
@@ -434,8 +437,8 @@ int rg_build(rgraph *g)
             g->first[u] = g->nedges;
             for (int k = 0; k < job.count[i]; k++) {
                 uint64_t sp = job.spec[(uint64_t)i * XQ_MAX_MOVES + k];
-                uint32_t target =
-                    (sp & SPEC_EXIT) ? (uint32_t)sp : node_of(g, (uint32_t)(sp >> 16), (uint8_t)(sp >> 8), (uint8_t)sp);
+                uint32_t target = (sp & SPEC_FINAL) ? (uint32_t)sp
+                                                    : node_of(g, (uint32_t)(sp >> 16), (uint8_t)(sp >> 8), (uint8_t)sp);
                 if (target == NODE_MAX || add_edge(g, target, job.flags[(uint64_t)i * XQ_MAX_MOVES + k])) goto out;
             }
         }
