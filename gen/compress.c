@@ -567,23 +567,24 @@ static int64_t train_dict(const kind_blocks *kb, const tb_table *t, uint32_t blo
     return got;
 }
 
+/* A WDL file's dictionary: trained once, on the sample of the first block
+ * size tried, and offered at every size after it (training costs more than
+ * compressing a sample, and a smaller block's contents are those of a
+ * larger one's parts). */
+typedef struct {
+    int wanted, trained;
+    ZSTD_CDict *cdict; /* NULL if none */
+    uint8_t bytes[TB_WDL_DICT_BYTES];
+    uint32_t size;
+} wdl_dict;
+
 /* A WDL file's blocks at one block size, compressed on a sample (or whole,
- * for a small file), with or without the dictionary trained on them. */
+ * for a small file), with or without the dictionary. */
 typedef struct {
     uint32_t block_entries, every; /* the sample: one block in `every` */
     kind_blocks kb;                /* the sample's blocks, the chosen way */
-    ZSTD_CDict *cdict;             /* the trained dictionary, NULL if none */
-    uint8_t dict[TB_WDL_DICT_BYTES];
-    uint32_t dict_bytes;
-    int use; /* whether the file is written with the dictionary */
+    int use;                       /* whether the file is written with the dictionary */
 } wdl_sample;
-
-static void wdl_sample_free(wdl_sample *w)
-{
-    kind_blocks_free(&w->kb);
-    ZSTD_freeCDict(w->cdict);
-    w->cdict = NULL;
-}
 
 /* With Zstandard a dictionary is trained on the file's own blocks, the
  * same sample of blocks (the searched side's sample, or the whole of a
@@ -593,35 +594,38 @@ static void wdl_sample_free(wdl_sample *w)
  * block the cost of decoding its own, which is most of a cold WDL probe
  * (docs/BENCHMARKS.md, "A dictionary for WDL files"), but on a file whose
  * blocks differ from each other it costs more bytes than it saves. */
-static int sample_wdl(const tb_table *t, uint32_t block_entries, int codec, int level, int dict_ok, int threads,
+static int sample_wdl(const tb_table *t, uint32_t block_entries, int codec, int level, wdl_dict *d, int threads,
                       wdl_sample *w, char err[XQ_ERR_MAX])
 {
     uint64_t blocks = (t->ix.size + block_entries - 1) / block_entries;
     w->block_entries = block_entries;
     w->every = blocks > SIDE_SAMPLE_BLOCKS ? (uint32_t)(blocks / SIDE_SAMPLE_BLOCKS) : 1;
-    w->cdict = NULL;
     w->use = 0;
     kind_blocks with;
     if (build_kind(t, XQF_KIND_WDL, -1, NULL, block_entries, w->every, codec, level, NULL, threads, &w->kb, err))
         return -1;
-    int64_t trained = dict_ok ? train_dict(&w->kb, t, block_entries, w->dict, sizeof w->dict) : 0;
-    w->dict_bytes = trained > 0 ? (uint32_t)trained : 0;
-    w->cdict = w->dict_bytes ? ZSTD_createCDict(w->dict, w->dict_bytes, level) : NULL;
-    if (trained < 0 || (w->dict_bytes && !w->cdict) ||
-        (w->cdict &&
-         build_kind(t, XQF_KIND_WDL, -1, NULL, block_entries, w->every, codec, level, w->cdict, threads, &with, err))) {
-        wdl_sample_free(w);
-        snprintf(err, XQ_ERR_MAX, "out of memory compressing");
+    if (d->wanted && !d->trained) {
+        int64_t got = train_dict(&w->kb, t, block_entries, d->bytes, sizeof d->bytes);
+        d->trained = 1;
+        d->size = got > 0 ? (uint32_t)got : 0;
+        d->cdict = d->size ? ZSTD_createCDict(d->bytes, d->size, level) : NULL;
+        if (got < 0 || (d->size && !d->cdict)) {
+            kind_blocks_free(&w->kb);
+            snprintf(err, XQ_ERR_MAX, "out of memory compressing");
+            return -1;
+        }
+    }
+    if (!d->cdict) return 0;
+    if (build_kind(t, XQF_KIND_WDL, -1, NULL, block_entries, w->every, codec, level, d->cdict, threads, &with, err)) {
+        kind_blocks_free(&w->kb);
         return -1;
     }
-    if (w->cdict) {
-        /* the sample is one block in `every`: it carries that share of the
-         * dictionary */
-        uint64_t plain = w->kb.side_bytes[0] + w->kb.side_bytes[1], dicted = with.side_bytes[0] + with.side_bytes[1];
-        w->use = dicted * w->every + xqf_pad8(w->dict_bytes) < plain * w->every;
-        kind_blocks_free(w->use ? &w->kb : &with);
-        if (w->use) w->kb = with;
-    }
+    /* the sample is one block in `every`: it carries that share of the
+     * dictionary */
+    uint64_t plain = w->kb.side_bytes[0] + w->kb.side_bytes[1], dicted = with.side_bytes[0] + with.side_bytes[1];
+    w->use = dicted * w->every + xqf_pad8(d->size) < plain * w->every;
+    kind_blocks_free(w->use ? &w->kb : &with);
+    if (w->use) w->kb = with;
     return 0;
 }
 
@@ -642,24 +646,26 @@ static int write_wdl(const tb_table *t, const char *dir, uint32_t block_entries,
     /* whether a dictionary is tried is decided at the size the file starts
      * from: halving the blocks of a small file does not make training pay */
     uint32_t start = block_entries ? block_entries : TB_WDL_BLOCK_ENTRIES;
-    int dict_ok = tries_dict(codec, t->ix.size, start);
+    wdl_dict d = {.wanted = tries_dict(codec, t->ix.size, start)};
+    int rc = 0;
     for (uint32_t b = start;; b /= 2) {
-        if (sample_wdl(t, b, codec, level, dict_ok, threads, &w, err)) return -1;
+        if ((rc = sample_wdl(t, b, codec, level, &d, threads, &w, err))) break;
         if (block_entries || b / 2 < TB_WDL_BLOCK_ENTRIES_MIN || sample_block_bytes(&w) <= TB_WDL_BLOCK_BYTES) break;
-        wdl_sample_free(&w);
+        kind_blocks_free(&w.kb);
     }
     /* a small file's sample is the whole file, written as chosen; a larger
      * one is compressed whole, once, the way its sample chose */
-    int rc = 0;
-    if (w.every > 1) {
+    if (rc == 0 && w.every > 1) {
         kind_blocks_free(&w.kb);
-        rc = build_kind(t, XQF_KIND_WDL, -1, NULL, w.block_entries, 1, codec, level, w.use ? w.cdict : NULL, threads,
+        rc = build_kind(t, XQF_KIND_WDL, -1, NULL, w.block_entries, 1, codec, level, w.use ? d.cdict : NULL, threads,
                         &w.kb, err);
     }
-    if (rc == 0)
-        rc = write_kind_file(t, dir, XQF_KIND_WDL, w.block_entries, codec, &w.kb, w.dict, w.use ? w.dict_bytes : 0,
+    if (rc == 0) {
+        rc = write_kind_file(t, dir, XQF_KIND_WDL, w.block_entries, codec, &w.kb, d.bytes, w.use ? d.size : 0,
                              file_bytes, raw_bytes, err);
-    wdl_sample_free(&w); /* its blocks are empty if build_kind failed */
+        kind_blocks_free(&w.kb); /* empty if build_kind failed */
+    }
+    ZSTD_freeCDict(d.cdict);
     return rc;
 }
 
