@@ -35,7 +35,8 @@
  * where the rulings decide much over many orders, a round each.  So W_L is
  * computed only where L cannot check; elsewhere the graph is built outside
  * the safety region S, the positions where L can idle on *every* move,
- * which W_L contains: a sound place to build it, found in one removal pass.
+ * which W_L contains: a sound place to build it, found by one removal (a
+ * layer at a time, on every thread).
  * S alone left KRAABBKAABB (one attacker against full defence) 47 million
  * of its 51 million drawn positions, a graph of 542 million edges in which
  * w won nothing; W_L leaves none.  On KRPKR, W_L would leave 7.4 million
@@ -158,41 +159,78 @@ static void first_pass(void *arg, uint64_t begin, uint64_t end, int thread)
 }
 
 /* ---- the safety region ---------------------------------------------------- */
+/* Marks a position takes in its witness while the removal below visits a
+ * layer (beyond any position id, like the two above). */
+#define WITNESS_LEAVES ((uint32_t)0xFFFFFFFDu)  /* w to move: leaves S with this layer */
+#define WITNESS_RECHECK ((uint32_t)0xFFFFFFFCu) /* L to move: its witness left S */
+
+/* The removal, a layer at a time on every thread.  A layer is the
+ * positions that left S last, queue[lo, hi).  Three steps, each reading
+ * only what the step before it wrote, so no position is lost to a race:
+ *   visit:   their predecessors still in S are appended at queue[hi...):
+ *            every w one, and every L one whose witness left (one atomic
+ *            compare-and-swap on the witness each, so none twice);
+ *   rescue:  each such L position looks for another escape into S as it
+ *            stands (a position appended but not yet out may become its
+ *            witness: when it leaves, the next layer's visit finds it);
+ *   commit:  the others leave S, compacted into the next layer.
+ * S, a greatest fixed point, does not depend on the order of removal, so
+ * the graph built on it is the same for any thread count. */
 typedef struct {
     rgraph *g;
-    uint32_t removed; /* the position just removed */
-    int side;         /* side to move in the predecessors */
     uint32_t *queue;
-    uint64_t *qn;
+    uint64_t lo, hi; /* the layer */
+    uint64_t qn;     /* the next free slot, taken atomically */
+} removal;
+
+typedef struct {
+    removal *r;
+    uint32_t removed; /* the position whose predecessors are visited */
+    int side;         /* side to move in them */
 } pred_arg;
 
-static void remove_pos(rgraph *g, uint32_t p, uint32_t *queue, uint64_t *qn)
-{
-    g->local[p] = 0; /* out of S: w might win */
-    queue[(*qn)++] = p;
-}
-
-/* A predecessor q of a removed position: w to move there can now move out
- * of S; L to move must look for another escape if that was its witness. */
-static void recheck(void *arg, uint64_t j)
+static void visit_predecessor(void *arg, uint64_t j)
 {
     pred_arg *a = arg;
-    rgraph *g = a->g;
+    rgraph *g = a->r->g;
     const tb_table *t = g->t;
     if (j == XQ_INDEX_NONE || cell_get(t->cells[a->side], t->width, j) != CELL_DRAW) return;
     uint32_t q = rg_pos_id(g, a->side, j);
     if (g->local[q] != NODE_NONE) return; /* already out */
-    if (a->side == g->w) {
-        remove_pos(g, q, a->queue, a->qn);
-        return;
+    int mine = a->side == g->w;
+    uint32_t expect = mine ? WITNESS_NONE : a->removed, mark = mine ? WITNESS_LEAVES : WITNESS_RECHECK;
+    if (__atomic_compare_exchange_n(&g->witness[q], &expect, mark, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+        a->r->queue[__atomic_fetch_add(&a->r->qn, 1, __ATOMIC_RELAXED)] = q;
+}
+
+static void visit_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
+{
+    (void)thread;
+    removal *r = arg;
+    for (uint64_t k = r->lo + begin; k < r->lo + end; k++) {
+        uint32_t p = r->queue[k];
+        xq_board b;
+        xq_index_site site;
+        decode_position(r->g, p, &b, &site);
+        pred_arg a = {r, p, b.side ^ 1};
+        xq_for_each_predecessor(&r->g->t->ix, &site, &b, visit_predecessor, &a);
     }
-    if (g->witness[q] != a->removed) return;
-    xq_board b;
-    xq_index_site site;
-    xq_index_decode_at(&t->ix, j, &b, &site);
-    b.side = (uint8_t)a->side;
-    g->witness[q] = find_escape(g, &b, &site);
-    if (g->witness[q] == WITNESS_NONE) remove_pos(g, q, a->queue, a->qn);
+}
+
+static void rescue_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
+{
+    (void)thread;
+    removal *r = arg;
+    rgraph *g = r->g;
+    for (uint64_t k = r->hi + begin; k < r->hi + end; k++) {
+        uint32_t q = r->queue[k];
+        if (g->witness[q] != WITNESS_RECHECK) continue;
+        xq_board b;
+        xq_index_site site;
+        decode_position(g, q, &b, &site);
+        g->witness[q] = find_escape(g, &b, &site);
+        if (g->witness[q] != WITNESS_NONE) r->queue[k] = WITNESS_NONE; /* stays in S */
+    }
 }
 
 /* The complement of the safety region S: the positions where L can idle on
@@ -202,32 +240,37 @@ static void recheck(void *arg, uint64_t j)
  * from first_pass. */
 static int64_t safety_complement(rgraph *g)
 {
-    const tb_table *t = g->t;
     if (rg_charge(g, (g->npos ? g->npos : 1) * sizeof(uint32_t))) return -1;
-    uint32_t *queue = malloc((g->npos ? g->npos : 1) * sizeof *queue);
-    if (!queue) {
+    removal r = {.g = g, .queue = malloc((g->npos ? g->npos : 1) * sizeof(uint32_t))};
+    if (!r.queue) {
         snprintf(g->err, XQ_ERR_MAX, "out of memory for the repetition rulings");
         return -1;
     }
-    uint64_t qn = 0;
     for (uint64_t p = 0; p < g->npos; p++) {
+        if (g->witness[p] == WITNESS_NONE) {
+            g->local[p] = 0; /* out of S: w might win */
+            r.queue[r.hi++] = (uint32_t)p;
+        }
         /* w's positions keep no witness: any move out of S removes them */
-        if (g->witness[p] == WITNESS_NONE) remove_pos(g, (uint32_t)p, queue, &qn);
         if ((g->pos_entry[p] & 1) == (uint64_t)g->w) g->witness[p] = WITNESS_NONE;
     }
-    for (uint64_t k = 0; k < qn; k++) {
-        uint32_t p = queue[k];
-        uint64_t entry = g->pos_entry[p];
-        xq_board b;
-        xq_index_site site;
-        xq_index_decode_at(&t->ix, entry >> 1, &b, &site);
-        b.side = (uint8_t)(entry & 1);
-        pred_arg a = {g, p, b.side ^ 1, queue, &qn};
-        xq_for_each_predecessor(&t->ix, &site, &b, recheck, &a);
+    while (r.lo < r.hi) {
+        r.qn = r.hi;
+        par_for(g->threads, r.hi - r.lo, 1 << 8, visit_chunk, &r);
+        par_for(g->threads, r.qn - r.hi, 1 << 8, rescue_chunk, &r);
+        uint64_t next = r.hi;
+        for (uint64_t k = r.hi; k < r.qn; k++) {
+            uint32_t q = r.queue[k];
+            if (q == WITNESS_NONE) continue;
+            g->local[q] = 0;
+            r.queue[next++] = q;
+        }
+        r.lo = r.hi;
+        r.hi = next;
     }
-    free(queue);
+    free(r.queue);
     g->bytes -= (g->npos ? g->npos : 1) * sizeof(uint32_t);
-    return (int64_t)qn;
+    return (int64_t)r.hi;
 }
 
 /* ---- W_L, by rounds ---------------------------------------------------------- */
