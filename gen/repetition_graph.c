@@ -458,7 +458,39 @@ out:
 }
 
 /* Predecessor lists: for each node, the nodes with an edge into it and
- * that edge's flags, by a counting sort of the edges on their targets. */
+ * that edge's flags, by a counting sort of the edges on their targets.
+ * Each thread sorts the edges into one range of targets, scanning them
+ * all (in order, which is cheap) and writing only its own lists (at
+ * random, which is not): the lists come out in node order whatever the
+ * threads. */
+typedef struct {
+    rgraph *g;
+    uint64_t *fill; /* NULL while counting */
+    uint64_t parts;
+} pred_job;
+
+static void sort_part(void *arg, uint64_t begin, uint64_t end, int thread)
+{
+    (void)thread;
+    pred_job *j = arg;
+    rgraph *g = j->g;
+    for (uint64_t part = begin; part < end; part++) {
+        uint32_t lo = (uint32_t)(g->nnodes * part / j->parts), hi = (uint32_t)(g->nnodes * (part + 1) / j->parts);
+        if (!j->fill) {
+            for (uint64_t e = 0; e < g->nedges; e++)
+                if (g->to[e] >= lo && g->to[e] < hi) g->pfirst[g->to[e] + 1]++;
+            continue;
+        }
+        for (uint32_t u = 0; u < g->nnodes; u++)
+            for (uint64_t e = g->first[u]; e < g->first[u + 1]; e++)
+                if (g->to[e] >= lo && g->to[e] < hi) {
+                    uint64_t k = j->fill[g->to[e]]++;
+                    g->psrc[k] = u;
+                    g->pflags[k] = g->flags[e];
+                }
+    }
+}
+
 static int predecessors(rgraph *g)
 {
     if (rg_charge(g, ((uint64_t)g->nnodes + 1) * 8 + g->nedges * 5)) return -1;
@@ -469,24 +501,18 @@ static int predecessors(rgraph *g)
         snprintf(g->err, XQ_ERR_MAX, "out of memory for the repetition rulings' game graph");
         return -1;
     }
-    for (uint64_t e = 0; e < g->nedges; e++)
-        if (g->to[e] < NODE_MAX) g->pfirst[g->to[e] + 1]++;
+    pred_job job = {g, NULL, (uint64_t)g->threads};
+    par_for(g->threads, job.parts, 1, sort_part, &job);
     for (uint32_t v = 0; v < g->nnodes; v++) g->pfirst[v + 1] += g->pfirst[v];
     if (rg_charge(g, ((uint64_t)g->nnodes + 1) * sizeof(uint64_t))) return -1;
-    uint64_t *fill = malloc(((uint64_t)g->nnodes + 1) * sizeof *fill);
-    if (!fill) {
+    job.fill = malloc(((uint64_t)g->nnodes + 1) * sizeof *job.fill);
+    if (!job.fill) {
         snprintf(g->err, XQ_ERR_MAX, "out of memory for the repetition rulings' game graph");
         return -1;
     }
-    memcpy(fill, g->pfirst, ((uint64_t)g->nnodes + 1) * sizeof *fill);
-    for (uint32_t u = 0; u < g->nnodes; u++)
-        for (uint64_t e = g->first[u]; e < g->first[u + 1]; e++)
-            if (g->to[e] < NODE_MAX) {
-                uint64_t k = fill[g->to[e]]++;
-                g->psrc[k] = u;
-                g->pflags[k] = g->flags[e];
-            }
-    free(fill);
+    memcpy(job.fill, g->pfirst, ((uint64_t)g->nnodes + 1) * sizeof *job.fill);
+    par_for(g->threads, job.parts, 1, sort_part, &job);
+    free(job.fill);
     g->bytes -= ((uint64_t)g->nnodes + 1) * sizeof(uint64_t);
     return 0;
 }
