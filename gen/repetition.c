@@ -129,6 +129,7 @@ typedef struct {
     uint32_t qn;          /* nodes queued */
     int step;             /* the kept step worked on */
     const uint32_t *list; /* kept_settle_chunk, kept_rise_chunk: the nodes that joined A, or step-1's G */
+    const uint8_t *live;  /* kept_init_chunk: nonzero for the nodes the solve may decide; NULL: all */
 } solve_job;
 
 static void enqueue(solve_job *j, uint32_t u) { j->s->queue[__atomic_fetch_add(&j->qn, 1, __ATOMIC_RELAXED)] = u; }
@@ -289,16 +290,23 @@ static void kept_init_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
     solve_job *j = arg;
     const rgraph *g = j->g;
     solve_work *s = j->s;
+    const uint8_t *live = j->live;
     for (uint64_t u = begin; u < end; u++) {
+        if (live && !live[u]) { /* a draw exit, as far as this solve goes */
+            for (int i = 0; i < KEPT; i++) s->kept[i][u] = KEPT_NEVER;
+            continue;
+        }
         int mine = rg_side_of(g, (uint32_t)u) == j->w, in = 0, never = 0;
         unsigned out = 0, out3 = 0;
         for (uint64_t e = g->first[u]; e < g->first[u + 1] && !in && !never; e++) {
             uint32_t v = g->to[e];
             if (mine)
                 in = v >= NODE_MAX ? rg_exit_mover_wins(v, j->mode)
-                                   : priority(g, (uint32_t)u, g->flags[e], j->w, j->mode) == 2;
+                                   : priority(g, (uint32_t)u, g->flags[e], j->w, j->mode) == 2 && (!live || live[v]);
             else if (v >= NODE_MAX)
                 never = !rg_exit_mover_loses(v, j->mode);
+            else if (live && !live[v])
+                never = 1;
             else {
                 out++;
                 out3 += (unsigned)loser_p3(g->flags[e], j->mode);
@@ -328,7 +336,7 @@ static void kept_seed_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
     const uint8_t *before = s->kept[j->step - 1];
     for (uint64_t u = begin; u < end; u++) {
         int in = kept[u] & KEPT_IN;
-        if (!in && rg_side_of(g, (uint32_t)u) == j->w)
+        if (!in && !(kept[u] & KEPT_NEVER) && rg_side_of(g, (uint32_t)u) == j->w)
             for (uint64_t e = g->first[u]; e < g->first[u + 1] && !in; e++) {
                 uint32_t v = g->to[e];
                 in = v >= NODE_MAX ? rg_exit_mover_wins(v, j->mode)
@@ -420,12 +428,12 @@ static void swap_queues(solve_work *s)
 }
 
 /* The kept steps with A empty. */
-static void kept_start(const rgraph *g, solve_work *s, int w, int mode)
+static void kept_start(const rgraph *g, solve_work *s, int w, int mode, const uint8_t *live)
 {
     s->qcur = (uint32_t *)s->need;
     s->qlast = s->queue;
     for (int i = 0; i < KEPT; i++) {
-        solve_job job = {.g = g, .s = s, .w = w, .mode = mode, .step = i};
+        solve_job job = {.g = g, .s = s, .w = w, .mode = mode, .step = i, .live = live};
         par_for(g->threads, g->nnodes, 1 << 12, i ? kept_seed_chunk : kept_init_chunk, &job);
         kept_attract(&job);
     }
@@ -451,8 +459,11 @@ static void kept_grow(const rgraph *g, solve_work *s, int w, int mode, const uin
 }
 
 /* Orders (1..) of the nodes w wins under `mode`; 0 where w does not win.
- * Returns the highest order, or -1 if out of memory. */
-static int solve_winner(const rgraph *g, int w, int mode, uint8_t *order, int *orders_out)
+ * If `live` is set (it may be `order` itself: it is read only until the
+ * kept steps are set up), only the nodes with live[u] != 0 may be won: the
+ * others are taken as draw exits.  Returns the highest order, or -1 if out
+ * of memory. */
+static int solve_winner(const rgraph *g, int w, int mode, const uint8_t *live, uint8_t *order, int *orders_out)
 {
     uint64_t n = (uint64_t)g->nnodes + 1;
     solve_work s;
@@ -469,8 +480,8 @@ static int solve_winner(const rgraph *g, int w, int mode, uint8_t *order, int *o
         ok = ok && s.kept[i] && s.out[i] && s.out3[i];
     }
     if (!ok) goto out;
+    kept_start(g, &s, w, mode, live);
     memset(order, 0, g->nnodes);
-    kept_start(g, &s, w, mode);
     const uint8_t *last = s.kept[KEPT - 1];
     int k = 0;
     for (;;) {
@@ -535,24 +546,41 @@ static int64_t build_graph(rgraph *g, int w, int mode, repetition_report *rep)
     return left;
 }
 
+/* Frees a solve's orders and their charge. */
+static void free_orders(rgraph *g, uint8_t *order)
+{
+    if (!order) return;
+    free(order);
+    g->bytes -= (uint64_t)g->nnodes + 1;
+}
+
 /* Solves "where does w win under mode" on the graph built for w into res
  * (per position), counting the positions decided in *decided; returns the
- * highest order, or -1. */
-static int solve_on_graph(rgraph *g, int w, int mode, uint8_t *res, uint64_t *decided)
+ * highest order, or -1.  With `kept` set: if *kept is NULL, the solve's
+ * orders per node are left there; else the solve may decide only the nodes
+ * with orders in *kept (which it overwrites, then frees). */
+static int solve_on_graph(rgraph *g, int w, int mode, uint8_t *res, uint64_t *decided, uint8_t **kept)
 {
-    /* solve_winner's state, counters and queue, and the orders */
-    uint64_t solver = ((uint64_t)g->nnodes + 1) * SOLVE_NODE_BYTES;
-    if (rg_charge(g, solver)) return -1;
-    uint8_t *order = malloc((uint64_t)g->nnodes + 1);
+    /* solve_winner's state, counters and queue, and the orders (already
+     * charged if kept from the solve before) */
+    uint8_t *live = kept ? *kept : NULL;
+    uint64_t solver = ((uint64_t)g->nnodes + 1) * SOLVE_NODE_BYTES - (live ? (uint64_t)g->nnodes + 1 : 0);
+    if (kept) *kept = NULL;
+    if (rg_charge(g, solver)) {
+        free_orders(g, live);
+        return -1;
+    }
+    uint8_t *order = live ? live : malloc((uint64_t)g->nnodes + 1);
     int orders = 0;
-    if (!order || solve_winner(g, w, mode, order, &orders)) {
+    if (!order || solve_winner(g, w, mode, live, order, &orders)) {
         free(order);
+        g->bytes -= solver + (live ? (uint64_t)g->nnodes + 1 : 0);
         snprintf(g->err, XQ_ERR_MAX, "out of memory for the repetition rulings");
         return -1;
     }
-    g->bytes -= solver - ((uint64_t)g->nnodes + 1); /* the orders stay until below */
+    g->bytes -= solver - (live ? 0 : (uint64_t)g->nnodes + 1); /* the orders stay until below */
     if (orders > RULED_ORDER_MAX) {
-        free(order);
+        free_orders(g, order);
         snprintf(g->err, XQ_ERR_MAX, "the rulings need %d orders, more than the %d a table records", orders,
                  RULED_ORDER_MAX);
         return -1;
@@ -565,8 +593,10 @@ static int solve_on_graph(rgraph *g, int w, int mode, uint8_t *res, uint64_t *de
             (*decided)++;
         }
     }
-    free(order);
-    g->bytes -= (uint64_t)g->nnodes + 1;
+    if (kept && !live)
+        *kept = order;
+    else
+        free_orders(g, order);
     return orders;
 }
 
@@ -577,7 +607,21 @@ static int solve_on_graph(rgraph *g, int w, int mode, uint8_t *res, uint64_t *de
  * positions pruned for "full" (where the other side can idle forever,
  * neither checking nor chasing) are pruned for checks alone a fortiori;
  * and where chases decide nothing for w, checks alone decide nothing
- * either (they can only decide less).  Returns 0 or -1. */
+ * either (they can only decide less).  Returns 0 or -1.
+ *
+ * The check-only solve may decide only the nodes the solve with chases
+ * won: the others are taken as draw exits.  That changes neither its
+ * result nor its orders.  Let W be the nodes won with checks alone; every
+ * play a check-only strategy wins is won with chases counted too, so W
+ * lies inside the nodes kept.  Each order's set Y_k is the greatest fixed
+ * point of F_k(Z) = mu Z1. CPre(3: Y_(k-1), 2: Z, 1: Z1), and lies in W.
+ * Taking nodes outside W as draw exits only removes options from w and
+ * adds escapes for the other side, so the new F'_k is below F_k and its
+ * greatest fixed point inside Y_k; and Y_k is still a fixed point of F'_k,
+ * since the least fixed point that gives F_k(Y_k) = Y_k climbs through
+ * subsets of Y_k, where the two games agree.  By induction on k every Y_k,
+ * so every order, is the same.  On KRPKR the nodes won with chases are 78%
+ * of red's graph. */
 static int solve_winner_modes(rgraph *g, int w, int rules, uint8_t *by_chase, uint8_t *by_check, repetition_report *rep)
 {
     int mode = rules == XQ_RULES_FULL ? MODE_FULL : rules == XQ_RULES_CXA ? MODE_ATTACK : MODE_CHECK;
@@ -586,16 +630,20 @@ static int solve_winner_modes(rgraph *g, int w, int rules, uint8_t *by_chase, ui
     uint64_t decided = 1;
     int orders;
     if (rules == XQ_RULES_CXA) { /* one ruling: every result is "by attack" */
-        if ((orders = solve_on_graph(g, w, MODE_ATTACK, by_chase, &decided)) < 0) return -1;
+        if ((orders = solve_on_graph(g, w, MODE_ATTACK, by_chase, &decided, NULL)) < 0) return -1;
         if (orders > rep->orders) rep->orders = orders;
         return 0;
     }
+    uint8_t *won = NULL; /* the nodes won with chases, under "full" */
     if (rules == XQ_RULES_FULL) {
-        if ((orders = solve_on_graph(g, w, MODE_FULL, by_chase, &decided)) < 0) return -1;
+        if ((orders = solve_on_graph(g, w, MODE_FULL, by_chase, &decided, &won)) < 0) return -1;
         if (orders > rep->orders) rep->orders = orders;
     }
-    if (decided == 0) return 0;
-    if ((orders = solve_on_graph(g, w, MODE_CHECK, by_check, &decided)) < 0) return -1;
+    if (decided == 0) {
+        free_orders(g, won);
+        return 0;
+    }
+    if ((orders = solve_on_graph(g, w, MODE_CHECK, by_check, &decided, won ? &won : NULL)) < 0) return -1;
     if (orders > rep->orders) rep->orders = orders;
     return 0;
 }
