@@ -57,9 +57,9 @@
  * check-only solve is made there.
  *
  * Under "full" the game is solved with chases first and, if that decides
- * anything, again with checks only (which can only decide less, a checked
- * consistency condition): a decision that needs the chase ruling is flagged
- * so.  Both solves use the graph built for chases (solve_winner_modes says
+ * anything, again with checks only, among the nodes the first solve won
+ * (checks alone can only decide less: solve_winner_modes): a decision that
+ * needs the chase ruling is flagged so.  Both solves use the graph built for chases (solve_winner_modes says
  * why that is exact): building a second graph for checks alone cost more
  * than solving on the larger one (KRPKR: 10.8 s of pruning and building
  * against 1-2 s more solving).
@@ -693,14 +693,6 @@ int repetition_solve(tb_table *t, int threads, uint64_t max_memory, repetition_r
         uint64_t i = g.pos_entry[p] >> 1;
         const uint8_t *res = by_check[p] ? by_check : by_chase;
         if (!res[p]) continue;
-        if (t->rules == XQ_RULES_FULL && res == by_check &&
-            (!by_chase[p] || (by_check[p] & WON_BY_BLACK) != (by_chase[p] & WON_BY_BLACK))) {
-            snprintf(err, XQ_ERR_MAX,
-                     "internal error: a result decided by checks alone is not decided the same "
-                     "way with chases (entry %llu)",
-                     (unsigned long long)i);
-            goto out;
-        }
         int w = (res[p] & WON_BY_BLACK) ? BLACK : RED;
         t->ruled[side][i] = (uint8_t)ruled_code(side == w, res == by_chase, res[p] & 0x7F);
         rep->decided[res == by_chase]++;
