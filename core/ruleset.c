@@ -9,7 +9,7 @@ static const char *const rules_names[XQ_JUDGE_NB] = {"none", "check", "full", "a
 
 const char *xq_rules_name(int rules) { return rules >= 0 && rules < XQ_JUDGE_NB ? rules_names[rules] : NULL; }
 
-int xq_rules_for_tables(int rules) { return (rules >= 0 && rules < XQ_RULES_NB) || rules == XQ_RULES_CXA; }
+int xq_rules_for_tables(int rules) { return rules >= 0 && rules < XQ_JUDGE_NB; }
 
 int xq_rules_parse(const char *s)
 {

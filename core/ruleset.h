@@ -6,10 +6,9 @@
 #ifndef XQ_RULESET_H
 #define XQ_RULESET_H
 
-/* Rule sets.  Tables can be built under none, check, full and cxa, as
- * recorded in table files (format field "repetition rule"); asian is
- * judged by the arbiter's verdict only (core/verdict.c, docs/RULES.md
- * "Rule sets for arbiters"): the generator does not build it yet. */
+/* Rule sets, all of which tables can be built under, as recorded in table
+ * files (format field "repetition rule"); asian and cxa are also the
+ * arbiter's (core/verdict.c, docs/RULES.md "Rule sets for arbiters"). */
 typedef enum {
     XQ_RULES_NONE = 0,  /* every repetition is a draw */
     XQ_RULES_CHECK = 1, /* perpetual check loses */
@@ -32,8 +31,7 @@ typedef enum {
 
 /* "none", "check", "full", "asian", "cxa"; NULL for an unknown value. */
 const char *xq_rules_name(int rules);
-/* Whether tables can be built under rule set `rules`: none, check, full or
- * cxa. */
+/* Whether tables can be built under rule set `rules` (every rule set). */
 int xq_rules_for_tables(int rules);
 /* Parses the name of a rule set tables can be built under.  Returns the
  * xq_rules value (one xq_rules_for_tables accepts) or -1. */

@@ -147,7 +147,8 @@ static int check_map(const xqf_info *f, char *why)
 
 /* 9 (the rest): the rulings a DTM map's ruled values name are those of
  * the file's rule set: none under none, perpetual check (bit 1 clear)
- * under check, perpetual attack (bit 1 set) under cxa. */
+ * under check, perpetual attack (bit 1 set) under cxa (full and asian
+ * name both). */
 static int check_map_rulings(const xqf_info *f, char *why)
 {
     if (f->kind != XQF_KIND_DTM) return XQF_OK;

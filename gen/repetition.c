@@ -56,6 +56,12 @@
  * bit).  A result of "check" does not carry over to "cxa", so no
  * check-only solve is made there.
  *
+ * Under "asian" (checks' chases counted) the graph is built in MODE_ASIAN,
+ * nodes keeping each side's last class of move and edges their priority
+ * in a five-priority game, solved by repetition_asian.c; the check-only
+ * solve then runs on that graph as under full (a win of rules check is a
+ * win under asian: perpetual check loses there as under check).
+ *
  * Under "full" the game is solved with chases first and, if that decides
  * anything, again with checks only, among the nodes the first solve won
  * (checks alone can only decide less: solve_winner_modes): a decision that
@@ -572,7 +578,8 @@ static int solve_on_graph(rgraph *g, int w, int mode, uint8_t *res, uint64_t *de
     }
     uint8_t *order = live ? live : malloc((uint64_t)g->nnodes + 1);
     int orders = 0;
-    if (!order || solve_winner(g, w, mode, live, order, &orders)) {
+    if (!order ||
+        (mode == MODE_ASIAN ? rg_solve_asian(g, order, &orders) : solve_winner(g, w, mode, live, order, &orders))) {
         free(order);
         g->bytes -= solver + (live ? (uint64_t)g->nnodes + 1 : 0);
         snprintf(g->err, XQ_ERR_MAX, "out of memory for the repetition rulings");
@@ -624,7 +631,10 @@ static int solve_on_graph(rgraph *g, int w, int mode, uint8_t *res, uint64_t *de
  * of red's graph. */
 static int solve_winner_modes(rgraph *g, int w, int rules, uint8_t *by_chase, uint8_t *by_check, repetition_report *rep)
 {
-    int mode = rules == XQ_RULES_FULL ? MODE_FULL : rules == XQ_RULES_CXA ? MODE_ATTACK : MODE_CHECK;
+    int mode = rules == XQ_RULES_FULL    ? MODE_FULL
+               : rules == XQ_RULES_ASIAN ? MODE_ASIAN
+               : rules == XQ_RULES_CXA   ? MODE_ATTACK
+                                         : MODE_CHECK;
     int64_t left = build_graph(g, w, mode, rep);
     if (left <= 0) return (int)left;
     uint64_t decided = 1;
@@ -634,9 +644,9 @@ static int solve_winner_modes(rgraph *g, int w, int rules, uint8_t *by_chase, ui
         if (orders > rep->orders) rep->orders = orders;
         return 0;
     }
-    uint8_t *won = NULL; /* the nodes won with chases, under "full" */
-    if (rules == XQ_RULES_FULL) {
-        if ((orders = solve_on_graph(g, w, MODE_FULL, by_chase, &decided, &won)) < 0) return -1;
+    uint8_t *won = NULL; /* the nodes won with chases, under "full" and "asian" */
+    if (rules == XQ_RULES_FULL || rules == XQ_RULES_ASIAN) {
+        if ((orders = solve_on_graph(g, w, mode, by_chase, &decided, &won)) < 0) return -1;
         if (orders > rep->orders) rep->orders = orders;
     }
     if (decided == 0) {

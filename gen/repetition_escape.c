@@ -61,7 +61,7 @@
  * is idle under the mode. */
 static int idle_move(const rgraph *g, const xq_board *b, xq_move m, uint32_t q)
 {
-    if (g->mode == MODE_FULL) {
+    if (g->mode == MODE_FULL || g->mode == MODE_ASIAN) { /* a check is never idle: its chases do not matter */
         xq_move_label label;
         xq_label_move(b, m, &label);
         return !label.check && label.nchased == 0;

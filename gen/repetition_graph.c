@@ -109,7 +109,7 @@ static uint64_t hash64(uint64_t k)
     return k ^ (k >> 33);
 }
 
-static int add_node(rgraph *g, uint32_t pos, uint8_t red_set, uint8_t black_set)
+static int add_node(rgraph *g, uint32_t pos, uint8_t red_set, uint8_t black_set, uint8_t last)
 {
     uint64_t cap = g->node_cap;
     void *p = grow(g, g->node_pos, &cap, (uint64_t)g->nnodes + 1, sizeof *g->node_pos);
@@ -130,6 +130,7 @@ static int add_node(rgraph *g, uint32_t pos, uint8_t red_set, uint8_t black_set)
     g->node_set[g->nnodes][RED] = red_set;
     g->node_set[g->nnodes][BLACK] = black_set;
     g->node_set[g->nnodes][NODE_SIDE] = (uint8_t)(g->pos_entry[pos] & 1);
+    g->node_set[g->nnodes][NODE_LAST] = last;
     g->nnodes++;
     return 0;
 }
@@ -163,20 +164,20 @@ static int hash_grow(rgraph *g)
     return 0;
 }
 
-/* Node of (pos, sets), created if new; EXIT_DRAW for a position outside
- * the graph.  Returns NODE_MAX on failure. */
-static uint32_t node_of(rgraph *g, uint32_t pos, uint8_t red_set, uint8_t black_set)
+/* Node of (pos, sets, last classes), created if new; EXIT_DRAW for a
+ * position outside the graph.  Returns NODE_MAX on failure. */
+static uint32_t node_of(rgraph *g, uint32_t pos, uint8_t red_set, uint8_t black_set, uint8_t last)
 {
     if (g->local[pos] == NODE_NONE) return EXIT_DRAW; /* w cannot win there, whatever the sets */
-    if (!red_set && !black_set) return g->local[pos];
+    if (!red_set && !black_set && !last) return g->local[pos];
     if (2 * (g->hcount + 1) > g->hcap && hash_grow(g)) return NODE_MAX;
-    uint64_t key = (uint64_t)pos << 16 | (uint64_t)red_set << 8 | black_set;
+    uint64_t key = (uint64_t)last << 48 | (uint64_t)pos << 16 | (uint64_t)red_set << 8 | black_set;
     uint64_t h = hash64(key) & (g->hcap - 1);
     while (g->hkey[h] != UINT64_MAX) {
         if (g->hkey[h] == key) return g->hval[h];
         h = (h + 1) & (g->hcap - 1);
     }
-    if (g->nnodes >= NODE_MAX - 1 || add_node(g, pos, red_set, black_set)) {
+    if (g->nnodes >= NODE_MAX - 1 || add_node(g, pos, red_set, black_set, last)) {
         if (!g->err[0]) snprintf(g->err, XQ_ERR_MAX, "too many game-graph nodes for the repetition rulings");
         return NODE_MAX;
     }
@@ -283,9 +284,63 @@ static int add_edge(rgraph *g, uint32_t to, uint8_t flags)
  * for most edges instead of a look-up at a random place. */
 #define SPEC_FINAL ((uint64_t)1 << 63)
 static uint64_t spec_exit(uint32_t code) { return SPEC_FINAL | code; }
-static uint64_t spec_node(uint32_t pos, uint8_t red_set, uint8_t black_set)
+static uint64_t spec_node(uint32_t pos, uint8_t red_set, uint8_t black_set, uint8_t last)
 {
-    return (uint64_t)pos << 16 | (uint64_t)red_set << 8 | black_set;
+    return (uint64_t)last << 48 | (uint64_t)pos << 16 | (uint64_t)red_set << 8 | black_set;
+}
+
+/* ---- rule set asian ---------------------------------------------------------
+ * A move of side S with label (check, C), from S's set M, is of class
+ *   b  a check that keeps the chase,   c  a check that does not,
+ *   k  a chase that keeps it,          x  neither (idle, or a break),
+ * where a move keeps the chase when C is not empty and M is empty or
+ * shares a piece with C; S's set becomes M & C, or C when M was empty, if
+ * the move keeps, else C.  S's last class (NODE_LAST) is that of its last
+ * move other than b, LAST_NONE after an x.  A move of class c or k whose
+ * class differs from a last class c or k "switches".  The proof that the
+ * priorities below decide rule set asian's condition (docs/RULES.md: the
+ * side that checks perpetually loses unless the other does too; else the
+ * side that chases one same piece perpetually, checks with chases counted,
+ * unless the other checks or chases perpetually too) runs by the highest
+ * priority seen infinitely often, with W the side asked about and L the
+ * other:
+ *   5  (L: x or a switch) L makes infinitely many c-or-x and k-or-x moves,
+ *      so L neither checks nor chases perpetually: W cannot win;
+ *   4  (W: x or a switch) L settles on checks (b, c), on chases (b, k) or
+ *      on b alone, and W does neither: W wins;
+ *   3  (L: k) L chases perpetually, not checking, and W's moves settle as
+ *      well (no 4s): W checks or chases perpetually and does not win;
+ *   2  (W: k) L's k are finitely many, so L checks perpetually (b and c
+ *      only), and W does not: W wins;
+ *   1  (anything else) W's moves are b and c from some point: W checks
+ *      perpetually and does not win.
+ * "Perpetually" follows from the classes: a side chases one piece on every
+ * move from some point iff its c and x moves are finitely many (after the
+ * last one its set is a running intersection, never empty, of finite sets,
+ * so some piece stays in all), and checks on every move iff its k and x
+ * moves are finitely many.  Returns the node's new last classes and sets
+ * *own2 (S's new set) and *flags. */
+enum { CLASS_B, CLASS_C, CLASS_K, CLASS_X };
+
+static uint8_t asian_move(const rgraph *g, int us, const xq_move_label *label, const sqset *own, uint8_t last,
+                          sqset *own2, uint8_t *flags)
+{
+    for (int i = 0; i < label->nchased; i++)
+        if (set_has(own, label->chased[i])) own2->sq[own2->n++] = label->chased[i];
+    int keeps = label->nchased > 0 && (own->n == 0 || own2->n > 0);
+    if (!keeps || own->n == 0) {
+        own2->n = label->nchased;
+        memcpy(own2->sq, label->chased, (size_t)label->nchased);
+    }
+    int cls = label->check ? (keeps ? CLASS_B : CLASS_C) : (keeps ? CLASS_K : CLASS_X);
+    int before = last >> (2 * us) & 3, after = before;
+    if (cls == CLASS_C) after = LAST_CHECK;
+    if (cls == CLASS_K) after = LAST_CHASE;
+    if (cls == CLASS_X) after = LAST_NONE;
+    int breaks = cls == CLASS_X || (cls != CLASS_B && before != LAST_NONE && after != before);
+    int prio = us == g->w ? (breaks ? 4 : cls == CLASS_K ? 2 : 1) : (breaks ? 5 : cls == CLASS_K ? 3 : 1);
+    *flags = (uint8_t)((label->check ? F_CHECK : 0) | prio << F_PRIO_SHIFT);
+    return (uint8_t)((last & ~(3u << (2 * us))) | (unsigned)after << (2 * us));
 }
 
 /* Where a quiet move m leads from node u (board b, the entry at site, mover
@@ -307,6 +362,8 @@ static uint64_t quiet_target(const rgraph *g, uint32_t u, xq_board *b, const xq_
     xq_move_label label;
     if (g->mode == MODE_FULL) {
         xq_label_move(b, m, &label);
+    } else if (g->mode == MODE_ASIAN) {
+        xq_label_move_as(b, m, XQ_RULES_ASIAN, &label); /* checks list their chases too */
     } else if (g->mode == MODE_ATTACK) {
         memset(&label, 0, sizeof label);
         label.check = rg_move_attacks(g, b, m, q); /* an attack plays the part of a check */
@@ -322,7 +379,10 @@ static uint64_t quiet_target(const rgraph *g, uint32_t u, xq_board *b, const xq_
     set_from_mask(b, us, g->node_set[u][them], &opp);
     *flags = label.check ? F_CHECK : 0;
     sqset own2 = {0, {0}};
-    if (label.check) {
+    uint8_t last = g->node_set[u][NODE_LAST];
+    if (g->mode == MODE_ASIAN) {
+        last = asian_move(g, us, &label, &own, last, &own2, flags);
+    } else if (label.check) {
         *flags |= F_RESET;
     } else {
         for (int i = 0; i < label.nchased; i++)
@@ -334,8 +394,8 @@ static uint64_t quiet_target(const rgraph *g, uint32_t u, xq_board *b, const xq_
         }
     }
     for (int i = 0; i < opp.n; i++)
-        if (opp.sq[i] == from) opp.sq[i] = (uint8_t)to;             /* the chased piece moved */
-    if (own2.n == 0 && opp.n == 0) return SPEC_FINAL | g->local[q]; /* node_of's answer for empty sets */
+        if (opp.sq[i] == from) opp.sq[i] = (uint8_t)to;                          /* the chased piece moved */
+    if (own2.n == 0 && opp.n == 0 && last == 0) return SPEC_FINAL | g->local[q]; /* node_of's answer */
 
     /* Sets are kept on the decoded board of the target entry, which may be
      * the mirror image of the board after the move. */
@@ -348,7 +408,7 @@ static uint64_t quiet_target(const rgraph *g, uint32_t u, xq_board *b, const xq_
     uint8_t sets[2];
     sets[us] = mask_from_set(&d, them, &own2, mirrored);
     sets[them] = mask_from_set(&d, us, &opp, mirrored);
-    return spec_node(q, sets[RED], sets[BLACK]);
+    return spec_node(q, sets[RED], sets[BLACK], last);
 }
 
 /* The edges of node u, in move order, into spec[] and flags[]; returns
@@ -415,7 +475,7 @@ int rg_build(rgraph *g)
     for (uint32_t p = 0; p < g->npos; p++) {
         if (g->local[p] == NODE_NONE) continue;
         g->local[p] = g->nnodes;
-        if (add_node(g, p, 0, 0)) return -1;
+        if (add_node(g, p, 0, 0, 0)) return -1;
     }
     uint64_t scratch = (uint64_t)BATCH * XQ_MAX_MOVES * (sizeof(uint64_t) + 1) + BATCH;
     if (rg_charge(g, scratch)) return -1;
@@ -438,7 +498,8 @@ int rg_build(rgraph *g)
             for (int k = 0; k < job.count[i]; k++) {
                 uint64_t sp = job.spec[(uint64_t)i * XQ_MAX_MOVES + k];
                 uint32_t target = (sp & SPEC_FINAL) ? (uint32_t)sp
-                                                    : node_of(g, (uint32_t)(sp >> 16), (uint8_t)(sp >> 8), (uint8_t)sp);
+                                                    : node_of(g, (uint32_t)(sp >> 16), (uint8_t)(sp >> 8), (uint8_t)sp,
+                                                              (uint8_t)(sp >> 48));
                 if (target == NODE_MAX || add_edge(g, target, job.flags[(uint64_t)i * XQ_MAX_MOVES + k])) goto out;
             }
         }

@@ -25,11 +25,15 @@
 #define EXIT_WIN_CHASE ((uint32_t)0xFFFFFFF4u)  /* mover wins by the chase ruling in a subtable */
 #define NODE_MAX ((uint32_t)0xFFFFFFE0u)
 #define NODE_NONE ((uint32_t)0xFFFFFFFFu)
-enum { F_CHECK = 1, F_RESET = 2 }; /* edge flags */
+/* Edge flags.  Under MODE_ASIAN an edge also carries its priority in
+ * the five-priority game (repetition_asian.c) above F_PRIO_SHIFT. */
+enum { F_CHECK = 1, F_RESET = 2, F_PRIO_SHIFT = 2 };
 /* Rule modes: chases ignored (check), counted (full), or every attack
  * (check, chase of any piece, mate threat) counted as a check is in
- * MODE_CHECK (cxa: no piece needs following, so no chase sets). */
-enum { MODE_CHECK = 0, MODE_FULL = 1, MODE_ATTACK = 2 };
+ * MODE_CHECK (cxa: no piece needs following, so no chase sets); asian:
+ * full with the chases of checking moves counted, which needs each
+ * side's last class of move in the node as well (repetition_asian.c). */
+enum { MODE_CHECK = 0, MODE_FULL = 1, MODE_ATTACK = 2, MODE_ASIAN = 3 };
 
 typedef struct {
     tb_table *t;
@@ -52,10 +56,12 @@ typedef struct {
     /* nodes: a position and, per colour c, the set of pieces of colour c^1
      * that c has chased on each of its moves since its chase was broken,
      * as a bit mask over those pieces in ascending square order on the
-     * decoded board */
+     * decoded board; under MODE_ASIAN also each side's last class of move
+     * (LAST_* << 2 * colour) */
     uint32_t nnodes, node_cap;
     uint32_t *node_pos;
-    uint8_t (*node_set)[4]; /* [RED], [BLACK]: the sets; [NODE_SIDE]: side to move (kept here for the solver's scans) */
+    uint8_t (*node_set)[4]; /* [RED], [BLACK]: the sets; [NODE_SIDE]: side to move (kept here for the solver's
+                               scans); [NODE_LAST]: the last classes */
     uint64_t *hkey;         /* nodes with a non-empty set: key -> node */
     uint32_t *hval;
     uint64_t hcap, hcount;
@@ -94,6 +100,10 @@ int64_t rg_escapes(rgraph *g);
 /* Builds nodes, edges and predecessor lists over the positions g->local
  * leaves (numbering them).  0 or -1. */
 int rg_build(rgraph *g);
+/* Orders (1..) of the nodes g->w wins on a graph built under MODE_ASIAN,
+ * 0 where it does not win (repetition_asian.c); *orders the highest.
+ * Returns 0, or -1 if out of memory (no message). */
+int rg_solve_asian(const rgraph *g, uint8_t *order, int *orders);
 /* Forgets the graph, keeping the region (and the allocations). */
 void rg_clear(rgraph *g);
 void rg_free(rgraph *g);
@@ -101,7 +111,10 @@ void rg_free(rgraph *g);
  * message past the limit.  Callers subtract what they free. */
 int rg_charge(rgraph *g, uint64_t bytes);
 
-enum { NODE_SIDE = 2 };
+enum { NODE_SIDE = 2, NODE_LAST = 3 };
+/* A side's last class of move other than "check that keeps the chase"
+ * (MODE_ASIAN): none since its last idle move or break, a check, a chase. */
+enum { LAST_NONE = 0, LAST_CHECK = 1, LAST_CHASE = 2 };
 static inline int rg_side_of(const rgraph *g, uint32_t u) { return g->node_set[u][NODE_SIDE]; }
 
 static inline int rg_exit_mover_loses(uint32_t x, int mode)

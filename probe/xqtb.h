@@ -263,7 +263,8 @@ uint64_t xqtb_perft(const xqtb_position *pos, int depth);
  * Repetitions are judged by the rule set each table was built under
  * (docs/RULES.md): under "check" a side that checks perpetually loses,
  * under "full" (the default of `xqtb gen`) perpetual chasing loses too,
- * under "none" every repetition is a draw, under "cxa" a side that attacks
+ * under "none" every repetition is a draw, under "asian" as under "full"
+ * with the chases of checking moves counted, under "cxa" a side that attacks
  * (checks, threatens mate or chases) on every move loses.  A result that only a ruling
  * decides has no distance to mate: xqtb_probe reports which ruling and its
  * order.  Values assume no earlier history; at the root, an engine that

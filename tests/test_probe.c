@@ -732,9 +732,32 @@ static void test_ruled_results(void **state)
     o.require_rules = 99;
     assert_null(xqtb_open(dir, &o, &st));
     assert_int_equal(st, XQTB_ERR_INVALID);
-    o.require_rules = 1 + XQTB_RULES_ASIAN; /* no table is built under asian */
+    o.require_rules = 1 + XQ_JUDGE_NB; /* one past the last rule set */
     assert_null(xqtb_open(dir, &o, &st));
     assert_int_equal(st, XQTB_ERR_INVALID);
+
+    /* KRKN under asian: the same result and ruling as under full (only
+     * perpetual checks decide anything there), through a handle that
+     * requires asian and refuses the full files. */
+    o.require_rules = 1 + XQTB_RULES_ASIAN;
+    h = xqtb_open(dir, &o, &st);
+    assert_non_null(h);
+    assert_int_equal(xqtb_probe_wdl(h, &p, &wdl), XQTB_ERR_MISMATCH);
+    xqtb_close(h);
+    tb_set *asian_set;
+    (void)testgen_load_rules("KRKN", XQ_RULES_ASIAN, &asian_set);
+    char asian_dir[512];
+    snprintf(asian_dir, sizeof asian_dir, "%s/rules-%d", test_tmpdir(), XQ_RULES_ASIAN);
+    h = xqtb_open(asian_dir, &o, &st);
+    assert_non_null(h);
+    assert_int_equal(xqtb_rules(h), XQTB_RULES_ASIAN);
+    xqtb_result ares;
+    assert_int_equal(xqtb_probe(h, &p, &ares), XQTB_OK);
+    assert_int_equal(ares.wdl, XQTB_WIN);
+    assert_int_equal(ares.by_rule, XQTB_BY_PERPETUAL_CHECK);
+    assert_int_equal(ares.order, 1);
+    xqtb_close(h);
+    tb_set_free(asian_set);
 
     /* KRKN under cxa: the same result, by the one ruling there, through a
      * handle that requires cxa (and refuses the full files above). */

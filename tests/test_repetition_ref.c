@@ -168,6 +168,41 @@ static void test_cxa_KCKPP(void **state)
     compare_cxa("KCKPP", 1);
 }
 
+/* The generator's asian table (checks' chases counted, five priorities)
+ * against the reference's, which solves full on the same product too. */
+static void compare_asian(const char *name)
+{
+    ref_rules_stats st;
+    ref_rules_db *db = solve_reference(name, XQ_RULES_ASIAN, &st);
+    printf("    %s under asian: decided %d (red to move) %d (black to move) beyond check; not as under full %d %d\n",
+           name, st.decided[XQ_RULES_ASIAN][RED], st.decided[XQ_RULES_ASIAN][BLACK], st.asian_differs[RED],
+           st.asian_differs[BLACK]);
+    int bad = compare_rules(name, db, XQ_RULES_ASIAN);
+    ref_rules_free(db);
+    assert_int_equal(bad, 0);
+}
+
+static void test_asian_KRKN(void **state)
+{
+    (void)state;
+    compare_asian("KRKN");
+}
+
+static void test_asian_KRKNA(void **state)
+{
+    (void)state;
+    if (!runs_here("KRKNA", NOT_UNDER_SAN)) skip();
+    compare_asian("KRKNA");
+}
+
+/* KCKPP: the smallest table where chases decide positions. */
+static void test_asian_KCKPP(void **state)
+{
+    (void)state;
+    if (!runs_here("KCKPP", SLOW_ONLY)) skip();
+    compare_asian("KCKPP");
+}
+
 /* Tables where no repetition can matter: the rulings must change nothing. */
 RULES_TEST(KRK, 0, ALWAYS)
 RULES_TEST(KCK, 0, ALWAYS)
@@ -188,11 +223,12 @@ RULES_TEST(KCKPP, 1, SLOW_ONLY)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_rules_KRK),  cmocka_unit_test(test_rules_KCK),   cmocka_unit_test(test_rules_KPK),
-        cmocka_unit_test(test_rules_KNKA), cmocka_unit_test(test_rules_KRKR),  cmocka_unit_test(test_rules_KNKN),
-        cmocka_unit_test(test_cxa_KRKN),   cmocka_unit_test(test_cxa_KRKNA),   cmocka_unit_test(test_rules_KCKN),
-        cmocka_unit_test(test_rules_KRKN), cmocka_unit_test(test_rules_KRKNA), cmocka_unit_test(test_rules_KCKPP),
-        cmocka_unit_test(test_cxa_KCKPP),
+        cmocka_unit_test(test_rules_KRK),   cmocka_unit_test(test_rules_KCK),   cmocka_unit_test(test_rules_KPK),
+        cmocka_unit_test(test_rules_KNKA),  cmocka_unit_test(test_rules_KRKR),  cmocka_unit_test(test_rules_KNKN),
+        cmocka_unit_test(test_cxa_KRKN),    cmocka_unit_test(test_cxa_KRKNA),   cmocka_unit_test(test_rules_KCKN),
+        cmocka_unit_test(test_rules_KRKN),  cmocka_unit_test(test_rules_KRKNA), cmocka_unit_test(test_rules_KCKPP),
+        cmocka_unit_test(test_cxa_KCKPP),   cmocka_unit_test(test_asian_KRKN),  cmocka_unit_test(test_asian_KRKNA),
+        cmocka_unit_test(test_asian_KCKPP),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -31,7 +31,8 @@ static const command commands[] = {
     {"fen", cmd_fen, "xqtb fen FEN", "validate a position; print the board, whose move, the canonical FEN", ""},
     {"moves", cmd_moves, "xqtb moves FEN", "list the legal moves (none: the side to move has lost)", ""},
     {"gen", cmd_gen,
-     "xqtb gen [-t N] [-d DIR] [-q] [--rules none|check|full|cxa] [--limit PLIES]\n"
+     "xqtb gen [-t N] [-d DIR] [-q] [--rules none|check|full|asian|cxa]\n"
+     "         [--limit PLIES]\n"
      "         [--force] [--max-memory MIB] [--wide] [--store-both] [--keep-raw]\n"
      "         MATERIAL...\n"
      "xqtb gen [OPTIONS] --set NAME [--pieces RANGE] [--attackers RANGE[/RANGE]]\n"
@@ -44,8 +45,9 @@ static const command commands[] = {
      "  -q                no progress and no summary\n"
      "  --rules SET       repetition rulings: full (default; perpetual check and\n"
      "                    perpetual chase lose), check (perpetual check loses),\n"
-     "                    none (every repetition is a draw) or cxa (a perpetual\n"
-     "                    attack, check, mate threat or chase, loses)\n"
+     "                    none (every repetition is a draw), asian (full, with\n"
+     "                    the chases of checking moves counted) or cxa (a\n"
+     "                    perpetual attack, check, mate threat or chase, loses)\n"
      "  --limit PLIES     move limit for DTC, 0 (none) to 10000 (default: 120)\n"
      "  --force           rebuild the named tables even if valid files exist\n"
      "  --max-memory MIB  refuse a table that needs more (default: memory available)\n"

@@ -87,7 +87,7 @@ int parse_table_args(const char *cmd, int argc, char **argv, const char *allowed
             if (++i == argc) return cli_usage_error(cmd, "option %s needs a value", o);
             a->rules = xq_rules_parse(argv[i]);
             if (a->rules < 0)
-                return cli_usage_error(cmd, "--rules takes none, check, full or cxa, not '%.40s'", argv[i]);
+                return cli_usage_error(cmd, "--rules takes none, check, full, asian or cxa, not '%.40s'", argv[i]);
         } else if (flag == 'w') {
             a->wide = 1;
         } else if (flag == 'b') {

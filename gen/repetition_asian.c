@@ -1,0 +1,207 @@
+/*
+ * repetition_asian.c - the game of rule set asian (repetition_graph.c,
+ * "rule set asian", gives the priorities and why they decide it) solved
+ * for one winner w.
+ *
+ * Five priorities, edges of W and L alternating, max-parity with the even
+ * ones W's: W's winning region is the nested fixed point
+ *   mu Z5. nu Z4. mu Z3. nu Z2. mu Z1. CPre(5: Z5, 4: Z4, 3: Z3, 2: Z2, 1: Z1)
+ * (Emerson and Jutla, "Tree automata, mu-calculus and determinacy", 1991),
+ * where CPre holds at a W node with an edge of priority p into Z_p (or an
+ * exit W wins), and at an L node whose every edge of priority p goes into
+ * Z_p (or to an exit L loses).  The outer mu counts the orders, as under
+ * full (repetition.c): order k is won because L, to avoid positions of
+ * order below k, must keep from breaking off both its checks and its
+ * chases, and then W wins the inner game.  The inner fixed points are
+ * computed afresh, each mu Z1 an attractor with a counter per L node,
+ * seeded and then grown a layer at a time on all threads; the iterates
+ * and orders are sets defined without regard to the order nodes are
+ * visited in, so the result is the same for any thread count.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "parallel.h"
+#include "repetition_graph.h"
+
+/* Z2..Z5 per node; Z1, the attractor being built, apart (threads write it
+ * while they read these). */
+enum { IN_Z2 = 2, IN_Z3 = 4, IN_Z4 = 8, IN_Z5 = 16 };
+
+typedef struct {
+    const rgraph *g;
+    uint8_t *st;   /* IN_* bits per node */
+    uint8_t *z1;   /* 1 for the nodes of Z1 */
+    int32_t *need; /* L nodes: priority-1 edges still to fall into Z1; -1 never */
+    uint32_t *queue;
+    uint32_t qn, head; /* nodes queued; the attractor's layer is queue[head..qn) */
+} asian_work;
+
+static int prio_of(uint8_t flags) { return flags >> F_PRIO_SHIFT & 7; }
+
+/* The bit of Z_p, for p >= 2. */
+static uint8_t set_bit(int p) { return (uint8_t)(1u << (p - 1)); }
+
+static void enqueue(asian_work *s, uint32_t u) { s->queue[__atomic_fetch_add(&s->qn, 1, __ATOMIC_RELAXED)] = u; }
+
+/* Whether node u starts Z1 with Z1 empty, and its counter.  A node of Z5
+ * (won at a lower order) is in every iterate (rg_solve_asian), so it
+ * starts Z1 unexamined. */
+static int seed_node(const asian_work *s, uint32_t u)
+{
+    const rgraph *g = s->g;
+    if (s->st[u] & IN_Z5) return 1;
+    int mine = rg_side_of(g, u) == g->w;
+    int32_t need = 0;
+    for (uint64_t e = g->first[u]; e < g->first[u + 1]; e++) {
+        uint32_t v = g->to[e];
+        int p = prio_of(g->flags[e]);
+        if (mine) {
+            if (v >= NODE_MAX ? rg_exit_mover_wins(v, MODE_ASIAN) : p >= 2 && (s->st[v] & set_bit(p))) return 1;
+        } else if (v >= NODE_MAX ? !rg_exit_mover_loses(v, MODE_ASIAN) : p >= 2 && !(s->st[v] & set_bit(p))) {
+            need = -1;
+            break;
+        } else if (v < NODE_MAX && p == 1) {
+            need++;
+        }
+    }
+    s->need[u] = mine ? 1 : need;
+    return !mine && need == 0;
+}
+
+static void seed_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
+{
+    (void)thread;
+    asian_work *s = arg;
+    for (uint64_t u = begin; u < end; u++) {
+        int in = seed_node(s, (uint32_t)u);
+        __atomic_store_n(&s->z1[u], (uint8_t)in, __ATOMIC_RELAXED);
+        if (in) enqueue(s, (uint32_t)u);
+    }
+}
+
+/* One layer of the attractor: the predecessors, by priority-1 edges, of
+ * the nodes that joined Z1 last.  A W node joins by any of them; an L
+ * node when its counter reaches 0 (one thread sees that). */
+static void attract_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
+{
+    (void)thread;
+    asian_work *s = arg;
+    const rgraph *g = s->g;
+    for (uint64_t i = begin; i < end; i++) {
+        uint32_t v = s->queue[s->head + i];
+        for (uint64_t k = g->pfirst[v]; k < g->pfirst[v + 1]; k++) {
+            uint32_t u = g->psrc[k];
+            if (prio_of(g->pflags[k]) != 1 || __atomic_load_n(&s->z1[u], __ATOMIC_RELAXED)) continue;
+            if (rg_side_of(g, u) != g->w) {
+                if (__atomic_load_n(&s->need[u], __ATOMIC_RELAXED) < 0 ||
+                    __atomic_sub_fetch(&s->need[u], 1, __ATOMIC_RELAXED) != 0)
+                    continue;
+                __atomic_store_n(&s->z1[u], 1, __ATOMIC_RELAXED);
+            } else if (__atomic_exchange_n(&s->z1[u], 1, __ATOMIC_RELAXED)) {
+                continue; /* another thread took it */
+            }
+            enqueue(s, u);
+        }
+    }
+}
+
+/* Z1 = mu Z1. CPre(...) for the Z2..Z5 in st, into z1; returns its size.
+ * Which nodes join in which layer does not depend on the threads. */
+static uint32_t attract(asian_work *s)
+{
+    const rgraph *g = s->g;
+    s->qn = 0;
+    par_for(g->threads, g->nnodes, 1 << 12, seed_chunk, s);
+    for (s->head = 0; s->head < s->qn;) {
+        uint32_t tail = s->qn;
+        par_for(g->threads, tail - s->head, 256, attract_chunk, s);
+        s->head = tail;
+    }
+    return s->qn;
+}
+
+/* Sets bit `to` exactly where bit `from` is set (from 0: where z1 is). */
+static void copy_set(const asian_work *s, uint8_t from, uint8_t to)
+{
+    for (uint32_t u = 0; u < s->g->nnodes; u++) {
+        int in = from ? (s->st[u] & from) != 0 : s->z1[u];
+        s->st[u] = (uint8_t)((s->st[u] & ~to) | (in ? to : 0));
+    }
+}
+
+static void fill_set(const asian_work *s, uint8_t bit, int on)
+{
+    for (uint32_t u = 0; u < s->g->nnodes; u++) s->st[u] = (uint8_t)(on ? s->st[u] | bit : s->st[u] & ~bit);
+}
+
+/* The inner game for the Z5 in st (of `won` nodes): nu Z4. mu Z3. nu Z2.
+ * mu Z1, left in IN_Z4; returns its size.  Each iterate is monotone in the
+ * one before, so an iteration has converged when its size stops changing.
+ *
+ * Every iterate holds Z5, so its nodes are not examined.  Z5 = Y_j, the
+ * last order's result, is a fixed point at every level of order j's
+ * computation: Y_j = mu Z1. CPre(Y_(j-1), Y_j, Y_j, Y_j, Z1) and
+ * Y_j = mu Z3. nu Z2. mu Z1. CPre(Y_(j-1), Y_j, Z3, Z2, Z1).  CPre is
+ * monotone in every set and Y_(j-1) lies in Y_j, so
+ *   mu Z1. CPre(Z5, Z4, Z3, Z2, Z1) holds Z5 whenever Z4, Z3 and Z2 do;
+ *   mu Z3 (for any Z4 holding Z5) holds Z5: it is at least order j's.
+ * Z4 and Z2 start from every node (nu) and Z3 from Z5: by the first line
+ * the step from Z5 holds Z5, so the climb from there is monotone, ends at
+ * a fixed point, and that is the least one because it lies below any
+ * fixed point holding Z5, which the second line says the least one is. */
+static uint32_t inner(asian_work *s, uint32_t won)
+{
+    uint32_t z4 = s->g->nnodes;
+    fill_set(s, IN_Z4, 1);
+    for (;;) {
+        uint32_t z3 = won;
+        copy_set(s, IN_Z5, IN_Z3);
+        for (;;) {
+            uint32_t z2 = s->g->nnodes;
+            fill_set(s, IN_Z2, 1);
+            for (;;) {
+                uint32_t z1 = attract(s);
+                copy_set(s, 0, IN_Z2);
+                if (z1 == z2) break;
+                z2 = z1;
+            }
+            copy_set(s, IN_Z2, IN_Z3);
+            if (z2 == z3) break;
+            z3 = z2;
+        }
+        copy_set(s, IN_Z3, IN_Z4);
+        if (z3 == z4) return z4;
+        z4 = z3;
+    }
+}
+
+int rg_solve_asian(const rgraph *g, uint8_t *order, int *orders)
+{
+    uint64_t n = (uint64_t)g->nnodes + 1;
+    asian_work s = {g, calloc(n, 1), calloc(n, 1), malloc(n * sizeof(int32_t)), malloc(n * sizeof(uint32_t)), 0, 0};
+    int rc = -1;
+    if (!s.st || !s.z1 || !s.need || !s.queue) goto out;
+    memset(order, 0, g->nnodes);
+    uint32_t won = 0;
+    int k = 0;
+    for (;;) {
+        k++;
+        uint32_t z4 = inner(&s, won);
+        if (z4 == won) break;
+        for (uint32_t u = 0; u < g->nnodes; u++)
+            if ((s.st[u] & IN_Z4) && !(s.st[u] & IN_Z5)) {
+                s.st[u] |= IN_Z5;
+                order[u] = (uint8_t)(k > 255 ? 255 : k);
+            }
+        won = z4;
+    }
+    *orders = k - 1;
+    rc = 0;
+out:
+    free(s.st);
+    free(s.z1);
+    free(s.need);
+    free(s.queue);
+    return rc;
+}
