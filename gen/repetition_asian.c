@@ -130,6 +130,17 @@ static void copy_set(const asian_work *s, uint8_t from, uint8_t to)
     }
 }
 
+/* Z2 := Z2 & Z1; returns its size. */
+static uint32_t keep_z1(const asian_work *s)
+{
+    uint32_t n = 0;
+    for (uint32_t u = 0; u < s->g->nnodes; u++) {
+        if (!s->z1[u]) s->st[u] &= (uint8_t)~IN_Z2;
+        n += (s->st[u] & IN_Z2) != 0;
+    }
+    return n;
+}
+
 static void fill_set(const asian_work *s, uint8_t bit, int on)
 {
     for (uint32_t u = 0; u < s->g->nnodes; u++) s->st[u] = (uint8_t)(on ? s->st[u] | bit : s->st[u] & ~bit);
@@ -146,7 +157,11 @@ static void fill_set(const asian_work *s, uint8_t bit, int on)
  * monotone in every set and Y_(j-1) lies in Y_j, so
  *   mu Z1. CPre(Z5, Z4, Z3, Z2, Z1) holds Z5 whenever Z4, Z3 and Z2 do;
  *   mu Z3 (for any Z4 holding Z5) holds Z5: it is at least order j's.
- * Z4 and Z2 start from every node (nu) and Z3 from Z5: by the first line
+ * Z4 starts from every node (nu), and Z2 from Z4: the nu Z2 loop ends in
+ * mu Z3's next iterate, which lies in its least fixed point, which is the
+ * next Z4, which lies in this one (the nu Z4 loop only shrinks); each step
+ * keeps what both the step before and the attractor hold, so it shrinks
+ * from there to the same greatest fixed point.  Z3 starts from Z5: by the first line
  * the step from Z5 holds Z5, so the climb from there is monotone, ends at
  * a fixed point, and that is the least one because it lies below any
  * fixed point holding Z5, which the second line says the least one is. */
@@ -158,11 +173,11 @@ static uint32_t inner(asian_work *s, uint32_t won)
         uint32_t z3 = won;
         copy_set(s, IN_Z5, IN_Z3);
         for (;;) {
-            uint32_t z2 = s->g->nnodes;
-            fill_set(s, IN_Z2, 1);
+            uint32_t z2 = z4;
+            copy_set(s, IN_Z4, IN_Z2);
             for (;;) {
-                uint32_t z1 = attract(s);
-                copy_set(s, 0, IN_Z2);
+                attract(s);
+                uint32_t z1 = keep_z1(s);
                 if (z1 == z2) break;
                 z2 = z1;
             }
