@@ -634,6 +634,32 @@ static void test_wdl_dictionary_by_sample(void **state)
  * in both colourings gives the generator's value, ruled results with their
  * ruling and order; root moves of ruled wins lead to ruled losses no
  * higher in order. */
+
+/* KRKN built under `rules`: a handle that requires them refuses the files
+ * of full_dir and finds position p won by `by_rule`, order 1. */
+static void expect_ruled_under(const char *full_dir, const xqtb_position *p, int rules, int by_rule)
+{
+    xqtb_options o = {.require_rules = 1 + rules};
+    int st, wdl;
+    xqtb_handle *h = xqtb_open(full_dir, &o, &st);
+    assert_non_null(h);
+    assert_int_equal(xqtb_probe_wdl(h, p, &wdl), XQTB_ERR_MISMATCH);
+    xqtb_close(h);
+    tb_set *set;
+    (void)testgen_load_rules("KRKN", rules, &set);
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s/rules-%d", test_tmpdir(), rules);
+    h = xqtb_open(dir, &o, &st);
+    assert_non_null(h);
+    assert_int_equal(xqtb_rules(h), rules);
+    xqtb_result res;
+    assert_int_equal(xqtb_probe(h, p, &res), XQTB_OK);
+    assert_int_equal(res.wdl, XQTB_WIN);
+    assert_int_equal(res.by_rule, by_rule);
+    assert_int_equal(res.order, 1);
+    xqtb_close(h);
+    tb_set_free(set);
+}
 static void test_ruled_results(void **state)
 {
     (void)state;
@@ -737,49 +763,11 @@ static void test_ruled_results(void **state)
     assert_int_equal(st, XQTB_ERR_INVALID);
 
     /* KRKN under asian: the same result and ruling as under full (only
-     * perpetual checks decide anything there), through a handle that
-     * requires asian and refuses the full files. */
-    o.require_rules = 1 + XQTB_RULES_ASIAN;
-    h = xqtb_open(dir, &o, &st);
-    assert_non_null(h);
-    assert_int_equal(xqtb_probe_wdl(h, &p, &wdl), XQTB_ERR_MISMATCH);
-    xqtb_close(h);
-    tb_set *asian_set;
-    (void)testgen_load_rules("KRKN", XQ_RULES_ASIAN, &asian_set);
-    char asian_dir[512];
-    snprintf(asian_dir, sizeof asian_dir, "%s/rules-%d", test_tmpdir(), XQ_RULES_ASIAN);
-    h = xqtb_open(asian_dir, &o, &st);
-    assert_non_null(h);
-    assert_int_equal(xqtb_rules(h), XQTB_RULES_ASIAN);
-    xqtb_result ares;
-    assert_int_equal(xqtb_probe(h, &p, &ares), XQTB_OK);
-    assert_int_equal(ares.wdl, XQTB_WIN);
-    assert_int_equal(ares.by_rule, XQTB_BY_PERPETUAL_CHECK);
-    assert_int_equal(ares.order, 1);
-    xqtb_close(h);
-    tb_set_free(asian_set);
-
-    /* KRKN under cxa: the same result, by the one ruling there, through a
-     * handle that requires cxa (and refuses the full files above). */
-    o.require_rules = 1 + XQTB_RULES_CXA;
-    h = xqtb_open(dir, &o, &st);
-    assert_non_null(h);
-    assert_int_equal(xqtb_probe_wdl(h, &p, &wdl), XQTB_ERR_MISMATCH);
-    xqtb_close(h);
-    tb_set *cxa_set;
-    (void)testgen_load_rules("KRKN", XQ_RULES_CXA, &cxa_set);
-    char cxa_dir[512];
-    snprintf(cxa_dir, sizeof cxa_dir, "%s/rules-%d", test_tmpdir(), XQ_RULES_CXA);
-    h = xqtb_open(cxa_dir, &o, &st);
-    assert_non_null(h);
-    assert_int_equal(xqtb_rules(h), XQTB_RULES_CXA);
-    xqtb_result res;
-    assert_int_equal(xqtb_probe(h, &p, &res), XQTB_OK);
-    assert_int_equal(res.wdl, XQTB_WIN);
-    assert_int_equal(res.by_rule, XQTB_BY_PERPETUAL_ATTACK);
-    assert_int_equal(res.order, 1);
-    xqtb_close(h);
-    tb_set_free(cxa_set);
+     * perpetual checks decide anything there); under cxa, by the one
+     * ruling there.  Each through a handle that requires the rule set and
+     * refuses the full files above. */
+    expect_ruled_under(dir, &p, XQ_RULES_ASIAN, XQTB_BY_PERPETUAL_CHECK);
+    expect_ruled_under(dir, &p, XQ_RULES_CXA, XQTB_BY_PERPETUAL_ATTACK);
 
     /* Two directories under different rule sets: the first table opened
      * fixes the handle's set, a table of the other is refused. */
