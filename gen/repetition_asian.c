@@ -121,13 +121,10 @@ static uint32_t attract(asian_work *s)
     return s->qn;
 }
 
-/* Sets bit `to` exactly where bit `from` is set (from 0: where z1 is). */
+/* Sets bit `to` exactly where bit `from` is set. */
 static void copy_set(const asian_work *s, uint8_t from, uint8_t to)
 {
-    for (uint32_t u = 0; u < s->g->nnodes; u++) {
-        int in = from ? (s->st[u] & from) != 0 : s->z1[u];
-        s->st[u] = (uint8_t)((s->st[u] & ~to) | (in ? to : 0));
-    }
+    for (uint32_t u = 0; u < s->g->nnodes; u++) s->st[u] = (uint8_t)((s->st[u] & ~to) | ((s->st[u] & from) ? to : 0));
 }
 
 /* Z2 := Z2 & Z1; returns its size. */
@@ -161,10 +158,11 @@ static void fill_set(const asian_work *s, uint8_t bit, int on)
  * mu Z3's next iterate, which lies in its least fixed point, which is the
  * next Z4, which lies in this one (the nu Z4 loop only shrinks); each step
  * keeps what both the step before and the attractor hold, so it shrinks
- * from there to the same greatest fixed point.  Z3 starts from Z5: by the first line
- * the step from Z5 holds Z5, so the climb from there is monotone, ends at
- * a fixed point, and that is the least one because it lies below any
- * fixed point holding Z5, which the second line says the least one is. */
+ * from there to the same greatest fixed point.  Z3 starts from Z5: by the
+ * first line the step from Z5 holds Z5, so the climb from there is
+ * monotone, ends at a fixed point, and that is the least one because it
+ * lies below any fixed point holding Z5, which the second line says the
+ * least one is. */
 static uint32_t inner(asian_work *s, uint32_t won)
 {
     uint32_t z4 = s->g->nnodes;
