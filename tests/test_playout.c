@@ -241,6 +241,16 @@ static void test_playout_krkna_cxa(void **state)
     assert_true(playout_table("KRKNA", XQ_RULES_CXA, 40, ALL_WINS) > 0);
 }
 
+/* Whether this is the sanitizer build (XQTB_SAN=1), where `name` is too
+ * slow to generate; says so. */
+static int under_sanitizers(const char *name)
+{
+    const char *san = getenv("XQTB_SAN");
+    if (!san || *san != '1') return 0;
+    printf("    %s skipped under the sanitizer build (XQTB_SAN=1): too slow there\n", name);
+    return 1;
+}
+
 /* Wins by the perpetual-chase ruling: the smallest tables that have them
  * are 5-piece tables with pawns (KCKPP: 66 with red to move and 90 with
  * black to move of 6M-entry sides), too slow to generate under the
@@ -248,11 +258,7 @@ static void test_playout_krkna_cxa(void **state)
 static void test_playout_kckpp_chases(void **state)
 {
     (void)state;
-    const char *san = getenv("XQTB_SAN");
-    if (san && *san == '1') {
-        printf("    KCKPP skipped under the sanitizer build (XQTB_SAN=1): too slow there\n");
-        skip();
-    }
+    if (under_sanitizers("KCKPP")) skip();
     assert_true(playout_table("KCKPP", XQ_RULES_FULL, 30, CHASE_WINS) > 0);
 }
 
@@ -262,11 +268,7 @@ static void test_playout_kckpp_chases(void **state)
 static void test_playout_kckpp_asian(void **state)
 {
     (void)state;
-    const char *san = getenv("XQTB_SAN");
-    if (san && *san == '1') {
-        printf("    KCKPP skipped under the sanitizer build (XQTB_SAN=1): too slow there\n");
-        skip();
-    }
+    if (under_sanitizers("KCKPP")) skip();
     assert_true(playout_table("KCKPP", XQ_RULES_ASIAN, 30, CHASE_WINS) > 0);
 }
 
