@@ -32,7 +32,7 @@ BUILD   ?= build
 endif
 PREFIX  ?= /usr/local
 
-VERSION       = 0.6.0
+VERSION       = 0.7.0
 SOVERSION     = 1
 CSTD          = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 WARN          = -Wall -Wextra -Wshadow -Wmissing-prototypes

@@ -2,7 +2,9 @@
  * labels.c - move labels for the repetition rulings (labels.h).
  *
  * The chase test follows the Chinese Xiangqi Association's rules as
- * simplified in docs/RULES.md: an attack counts only if it is new, the
+ * simplified in docs/RULES.md: an attack counts only if it is new (under
+ * the arbiters' sets asian and cxa: if the threat is new, the CXA's "did
+ * not exist before the move", clauses (a)-(d) of "A chase made real"), the
  * capture it threatens is legal, and the target is either unprotected or
  * worth more than the attacker.  Protection is judged in the position after
  * the threatened capture, so a protector that is pinned, or that would
@@ -82,12 +84,54 @@ static bool attack_is_chase(xq_board *b, int us, int a, int t)
     return !protected_;
 }
 
+/* The enemy pieces that attack `colour`'s king in b (the enemy king along
+ * an open file included). */
+static xq_mask king_attackers(const xq_board *b, int colour)
+{
+    xq_mask found = 0;
+    for (xq_mask m = b->occ[colour ^ 1]; m;) {
+        int s = mask_pop_lsb(&m);
+        if (attacks_square(b, s, b->king[colour])) found |= mask_of(s);
+    }
+    return found;
+}
+
+/* Whether the attack of `us`'s piece on `a` against the enemy piece on `t`
+ * already threatened to win t in `before`, the position before the move
+ * (us to move): the test of attack_is_chase, except that a capture that
+ * would only leave standing a check `us` is already under counts as
+ * possible.  A check suspends a threat without undoing it, so answering
+ * the check does not make the threat new (docs/RULES.md, "A chase made
+ * real", clause (d)); a capture that would expose the king to a new
+ * attacker (a pin, the flying general) is no threat. */
+static bool threat_stood(xq_board *before, int us, int a, int t)
+{
+    int ka = kind_of(before->sq[a]), kt = kind_of(before->sq[t]);
+    xq_mask checkers = king_attackers(before, us);
+    xq_undo u;
+    xq_move cap = make_move(a, t);
+    xq_make_move(before, cap, &u);
+    bool exposed = (king_attackers(before, us) & ~checkers) != 0;
+    bool protected_ = can_capture_on(before, us ^ 1, t);
+    xq_unmake_move(before, cap, &u);
+    if (exposed) return false;
+    if (cheaper(ka, kt)) return true;
+    if (ka == kt && attacks_square(before, t, a) && legal_for(before, us ^ 1, t, a)) return false;
+    return !protected_;
+}
+
 /* The chases of the move that led to b (b->side is the chased side):
  * every new attack (docs/RULES.md, "Move labels") of a piece of `us` that
- * counts as a chase.  `before` is the position before the move. */
-static void find_chases(const xq_board *before, xq_board *b, int from, int to, xq_move_label *out)
+ * counts as a chase, and with `made_real` (the arbiters' rule sets) every
+ * attack that counts as one now and did not before the move: the move
+ * pinned the protector (clause (a)), blocked its line or changed a guarding
+ * cannon's screens (b), or freed the attacker or pinned through the flying
+ * general (c); threat_stood gives clause (d).  `before` is the position
+ * before the move. */
+static void find_chases(const xq_board *before, xq_board *b, int from, int to, bool made_real, xq_move_label *out)
 {
     int us = before->side;
+    xq_board pre = *before; /* threat_stood plays captures on it */
     for (xq_mask pieces = b->occ[us]; pieces;) {
         int a = mask_pop_lsb(&pieces);
         int ka = kind_of(b->sq[a]);
@@ -99,10 +143,12 @@ static void find_chases(const xq_board *before, xq_board *b, int from, int to, x
             int t = targets[i];
             xq_piece tp = b->sq[t];
             if (!chaseable(tp) || (kind_of(tp) == PAWN && !pawn_crossed(us ^ 1, t))) continue;
-            if (attacks_square(before, a_before, t)) continue; /* not a new attack */
+            bool stood = attacks_square(before, a_before, t);
+            if (stood && !made_real) continue; /* not a new attack */
             bool seen = false;
             for (int k = 0; k < out->nchased; k++) seen |= out->chased[k] == t;
             if (seen || !attack_is_chase(b, us, a, t)) continue;
+            if (stood && threat_stood(&pre, us, a_before, t)) continue; /* nothing changed */
             out->chased[out->nchased++] = (uint8_t)t;
         }
     }
@@ -183,7 +229,7 @@ void xq_label_move_as(const xq_board *before, xq_move m, int rules, xq_move_labe
      * count what a checking move chases too, which is what makes one
      * check, one chase (一将一捉) a perpetual chase of one piece. */
     if (out->check && rules < XQ_RULES_ASIAN) return;
-    find_chases(before, &b, move_from(m), move_to(m), out);
+    find_chases(before, &b, move_from(m), move_to(m), rules >= XQ_RULES_ASIAN, out);
     if (rules == XQ_RULES_CXA && !out->check) out->threat = threatens_mate(&b);
 }
 
@@ -194,7 +240,7 @@ bool xq_move_checks_or_chases(const xq_board *before, xq_move m)
     xq_make_move(&b, m, &u);
     if (xq_in_check(&b, before->side ^ 1)) return true;
     xq_move_label label = {0};
-    find_chases(before, &b, move_from(m), move_to(m), &label);
+    find_chases(before, &b, move_from(m), move_to(m), true, &label);
     return label.nchased > 0;
 }
 

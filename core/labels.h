@@ -39,13 +39,17 @@ void xq_label_move(const xq_board *b, xq_move m, xq_move_label *out);
 
 /* Labels move m as rule set `rules` (xq_rules) does.  none, check, full:
  * as xq_label_move.  asian and cxa: a checking move also carries the pieces
- * it chases (docs/RULES.md, "Rule sets for arbiters").  cxa: a move that
+ * it chases (docs/RULES.md, "Rule sets for arbiters"), and an attack that
+ * stood before the move chases when the move made it a chase (it pinned or
+ * blocked the protector, or unpinned the attacker: "A chase made real",
+ * with the check clause given there).  cxa: a move that
  * does not check is a mate threat (杀) if, were the opponent to pass, the
  * mover could mate by consecutive checks in at most XQ_THREAT_MOVES moves. */
 void xq_label_move_as(const xq_board *b, xq_move m, int rules, xq_move_label *out);
 
 /* A legal quiet move m of b->side is an attack (打) under the CXA rules if
- * it checks, chases (checks' chases counted) or threatens mate, as
+ * it checks, chases (checks' chases and chases made real counted) or
+ * threatens mate, as
  * xq_label_move_as labels it under cxa, in two halves cheaper than the
  * label: whether m checks or chases; and, for `after`, the position after
  * a move that does not check (the opponent to move), whether the mover

@@ -204,9 +204,9 @@ int xqf_check_meta(xqf_info *f, const uint8_t *meta, char why[XQF_WHY_MAX])
     if ((rc = check_map_rulings(f, why)) != XQF_OK) return rc;
     if (f->limit > XQF_MAX_LIMIT)
         return refuse(XQF_MISMATCH, why, "move limit %u is beyond %d", f->limit, XQF_MAX_LIMIT);
-    if (revision != XQF_GEN_REVISION)
-        return refuse(XQF_MISMATCH, why, "built by generator revision %u, not %d: regenerate it", revision,
-                      XQF_GEN_REVISION);
+    if (revision != xqf_gen_revision(f->rules))
+        return refuse(XQF_MISMATCH, why, "built by generator revision %u, not %u: regenerate it", revision,
+                      xqf_gen_revision(f->rules));
     /* a DTC file exists only for a move limit */
     if (f->kind == XQF_KIND_DTC && f->limit == 0) return refuse(XQF_CORRUPT, why, "a DTC file without a move limit");
     return XQF_OK;

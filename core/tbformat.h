@@ -62,9 +62,19 @@ enum {
     XQF_MAX_DICT_BYTES = 1 << 16, /* bound on a file's codec dictionary */
     /* Revision of the generator's results.  Bumped with any change that
      * alters the content of some table (a fix, a rule change): readers
-     * refuse files of another revision, and `gen` rebuilds them. */
+     * refuse files of another revision, and `gen` rebuilds them.  Kept per
+     * repetition rule (xqf_gen_revision): the arbiters' sets asian and cxa
+     * moved to revision 3 when their labels came to count chases made real
+     * (docs/RULES.md), which left the other sets' tables as they were. */
     XQF_GEN_REVISION = 2,
+    XQF_GEN_REVISION_ARBITERS = 3,
 };
+
+/* The generator revision a file of repetition rule `rules` must carry. */
+static inline uint32_t xqf_gen_revision(uint32_t rules)
+{
+    return rules >= 3 /* asian, cxa */ ? XQF_GEN_REVISION_ARBITERS : XQF_GEN_REVISION;
+}
 
 /* Block codecs (header field XQF_OFF_CODEC): how every block of a file is
  * compressed.  LZ4 decodes fastest; Zstandard adds an entropy stage and

@@ -441,7 +441,7 @@ static int write_kind_file(const tb_table *t, const char *dir, int kind, uint32_
     xqf_put32(m + XQF_OFF_SYMBOL_BYTES, coder->symbol_bytes);
     xqf_put32(m + XQF_OFF_BLOCKS, kb->blocks);
     xqf_put32(m + XQF_OFF_MAX_DTM, (uint32_t)(int32_t)(kind == XQF_KIND_DTC ? longest_dtc(t) : t->max_dtm));
-    xqf_put32(m + XQF_OFF_GEN_REVISION, TB_GEN_REVISION);
+    xqf_put32(m + XQF_OFF_GEN_REVISION, xqf_gen_revision((uint32_t)t->rules));
     xqf_put32(m + XQF_OFF_SYMBOLS, kind != XQF_KIND_WDL ? coder->nsymbols : 0);
     xqf_put32(m + XQF_OFF_CODEC, (uint32_t)codec);
     xqf_put32(m + XQF_OFF_SEARCHED_SIDE, (uint32_t)(coder->searched + 1));

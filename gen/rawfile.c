@@ -69,7 +69,7 @@ static void header_fill(const tb_table *t, int version, uint8_t h[RAW_HEADER])
     xq_material_name(&t->mat, (char *)h + RAW_OFF_NAME);
     xqf_put32(h + RAW_OFF_MAX_DTM, (uint32_t)(int32_t)t->max_dtm);
     xqf_put64(h + RAW_OFF_ENTRIES, t->ix.size);
-    xqf_put32(h + RAW_OFF_GEN_REVISION, TB_GEN_REVISION);
+    xqf_put32(h + RAW_OFF_GEN_REVISION, xqf_gen_revision((uint32_t)t->rules));
     xqf_put32(h + RAW_OFF_REPETITION, (uint32_t)t->rules);
     xqf_put32(h + RAW_OFF_MOVE_LIMIT, (uint32_t)t->limit);
     xqf_put32(h + RAW_OFF_INDEX_LAYOUT, XQF_INDEX_LAYOUT);
@@ -356,12 +356,12 @@ static int raw_open(const char *dir, const xq_material *canon, uint8_t h[RAW_HEA
                  version, RAW_VERSION, RAW_VERSION_ZSTD);
         goto fail;
     }
-    if (xqf_get32(h + RAW_OFF_GEN_REVISION) != TB_GEN_REVISION) {
-        snprintf(err, XQ_ERR_MAX, "table %s: %.60s was built by generator revision %u, not %d: regenerate it", name,
-                 path, xqf_get32(h + RAW_OFF_GEN_REVISION), TB_GEN_REVISION);
+    uint32_t width = xqf_get32(h + RAW_OFF_WIDTH), rules = xqf_get32(h + RAW_OFF_REPETITION);
+    if (xqf_get32(h + RAW_OFF_GEN_REVISION) != xqf_gen_revision(rules)) {
+        snprintf(err, XQ_ERR_MAX, "table %s: %.60s was built by generator revision %u, not %u: regenerate it", name,
+                 path, xqf_get32(h + RAW_OFF_GEN_REVISION), xqf_gen_revision(rules));
         goto fail;
     }
-    uint32_t width = xqf_get32(h + RAW_OFF_WIDTH), rules = xqf_get32(h + RAW_OFF_REPETITION);
     uint32_t limit = xqf_get32(h + RAW_OFF_MOVE_LIMIT);
     char fname[RAW_NAME + 1];
     memcpy(fname, h + RAW_OFF_NAME, RAW_NAME);

@@ -23,9 +23,6 @@
 #include "ruleset.h"
 #include "tbformat.h"
 
-/* Revision of the generator's results, written in every file (tbformat.h). */
-enum { TB_GEN_REVISION = XQF_GEN_REVISION };
-
 typedef struct {
     int wdl;     /* 1, 0, -1, under the table's rule set */
     int dtm;     /* plies; for a result decided by a ruling, its order */

@@ -129,15 +129,15 @@ int xqtb_in_check(const xqtb_position *pos);
 void xqtb_move_name(uint16_t move, char buf[XQTB_MOVE_NAME_MAX]);
 uint16_t xqtb_move_parse(const char *text);
 
-/* Repetition rule sets.  NONE, CHECK, FULL and CXA are those tables are
- * built under, as recorded in table files; ASIAN is an arbiters' rule set
- * (docs/RULES.md, "Rule sets for arbiters"), accepted by
- * xqtb_judge_repetition and xqtb_label_move_rules only. */
+/* Repetition rule sets, as recorded in table files and accepted by
+ * xqtb_judge_repetition and xqtb_label_move_rules.  ASIAN and CXA are the
+ * arbiters' rule sets (docs/RULES.md, "Rule sets for arbiters"): they
+ * label moves closer to the rule books than FULL does. */
 typedef enum {
     XQTB_RULES_NONE = 0,
     XQTB_RULES_CHECK = 1,
     XQTB_RULES_FULL = 2,
-    XQTB_RULES_ASIAN = 3, /* FULL, with the chases of checking moves counted */
+    XQTB_RULES_ASIAN = 3, /* FULL, with the chases of checking moves and chases made real counted */
     XQTB_RULES_CXA = 4    /* any perpetual attack (check, mate threat, chase) loses */
 } xqtb_rule_set;
 /* Which ruling decided a result.  Tables built under NONE, CHECK or FULL
@@ -174,7 +174,9 @@ xqtb_status xqtb_label_move(const xqtb_position *pos, uint16_t move, xqtb_label 
 
 /* Labels a legal move of pos as rule set `rules` does: under
  * XQTB_RULES_ASIAN and XQTB_RULES_CXA a checking move also lists what it
- * chases, and under XQTB_RULES_CXA *threat (if threat is not NULL) is 1
+ * chases, and so does a move that makes an attack that stood into a chase
+ * (it pins or blocks the protector, or frees the attacker: docs/RULES.md,
+ * "A chase made real"), and under XQTB_RULES_CXA *threat (if threat is not NULL) is 1
  * for a move that does not check but threatens mate: were the opponent to
  * pass, the mover could mate by consecutive checks within 3 moves (0
  * otherwise, and under every other rule set).  RETURN: as xqtb_label_move,

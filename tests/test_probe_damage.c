@@ -1152,15 +1152,20 @@ static void test_ruled_map_against_rule_set(void **state)
     xqtb_position p; /* red wins by the perpetual-check ruling */
     assert_int_equal(xqtb_position_from_fen("9/9/4k4/9/9/9/9/9/1n7/R2K5 w - - 0 1", &p, NULL), XQTB_OK);
     static const struct {
-        uint32_t rules;
+        uint32_t rules, revision;
         int status;
-    } cases[] = {{XQ_RULES_NONE, XQTB_ERR_CORRUPT},
-                 {XQ_RULES_CXA, XQTB_ERR_CORRUPT},
-                 {XQ_RULES_ASIAN, XQTB_ERR_MISMATCH}, /* sound, but not the other files' rule set */
-                 {XQ_RULES_FULL, XQTB_OK}};
+    } cases[] = {{XQ_RULES_NONE, XQF_GEN_REVISION, XQTB_ERR_CORRUPT},
+                 {XQ_RULES_CXA, XQF_GEN_REVISION_ARBITERS, XQTB_ERR_CORRUPT},
+                 /* sound, but not the other files' rule set */
+                 {XQ_RULES_ASIAN, XQF_GEN_REVISION_ARBITERS, XQTB_ERR_MISMATCH},
+                 /* asian labels from before chases made real counted */
+                 {XQ_RULES_ASIAN, XQF_GEN_REVISION, XQTB_ERR_MISMATCH},
+                 {XQ_RULES_FULL, XQF_GEN_REVISION_ARBITERS, XQTB_ERR_MISMATCH},
+                 {XQ_RULES_FULL, XQF_GEN_REVISION, XQTB_OK}};
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         memcpy(buf, orig, size);
         xqf_put32(buf + XQF_OFF_REPETITION, cases[i].rules);
+        xqf_put32(buf + XQF_OFF_GEN_REVISION, cases[i].revision);
         resign_meta(buf, &l);
         spill(path, buf, size);
         int st;
@@ -1168,8 +1173,8 @@ static void test_ruled_map_against_rule_set(void **state)
         assert_non_null(h);
         int wdl, dtm;
         if (xqtb_probe_dtm(h, &p, &wdl, &dtm) != cases[i].status)
-            fail_msg("KRKN.xqd re-signed with repetition rule %u: status %d, expected %d", cases[i].rules,
-                     xqtb_probe_dtm(h, &p, &wdl, &dtm), cases[i].status);
+            fail_msg("KRKN.xqd re-signed with repetition rule %u, revision %u: status %d, expected %d", cases[i].rules,
+                     cases[i].revision, xqtb_probe_dtm(h, &p, &wdl, &dtm), cases[i].status);
         if (cases[i].status == XQTB_OK) assert_int_equal(wdl, XQTB_WIN);
         xqtb_close(h);
     }

@@ -89,20 +89,53 @@ static ref_label label_of_as(const char *fen, const char *move, bool chases_on_c
     return l;
 }
 
-/* chased: "" for none, else the squares, space-separated; asian: with the
- * chases of checking moves. */
-static void assert_label_as(const char *fen, const char *move, bool asian, bool check, const char *chased)
+/* The square names of `chased`, ascending, space-separated. */
+static void chased_names(const uint8_t *chased, int n, char *out, size_t size)
 {
-    ref_label l = label_of_as(fen, move, asian);
-    char got[64] = "";
+    uint8_t sorted[16];
+    memcpy(sorted, chased, (size_t)n);
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && sorted[j - 1] > sorted[j]; j--) {
+            uint8_t t = sorted[j];
+            sorted[j] = sorted[j - 1];
+            sorted[j - 1] = t;
+        }
     size_t o = 0;
-    for (int i = 0; i < l.nchased; i++) {
+    out[0] = 0;
+    for (int i = 0; i < n; i++) {
         char s[3];
-        xq_square_name(l.chased[i], s);
-        o += (size_t)snprintf(got + o, sizeof got - o, "%s%s", i ? " " : "", s);
+        xq_square_name(sorted[i], s);
+        o += (size_t)snprintf(out + o, size - o, "%s%s", i ? " " : "", s);
     }
+}
+
+/* chased: "" for none, else the squares, space-separated; rulebook: as the
+ * arbiters' rule sets label (checks chase, chases made real count).  Both
+ * this labeller and the core's (under asian for rulebook, else full) must
+ * give the expected label. */
+static void assert_label_as(const char *fen, const char *move, bool rulebook, bool check, const char *chased)
+{
+    ref_label l = label_of_as(fen, move, rulebook);
+    char got[64];
+    chased_names(l.chased, l.nchased, got, sizeof got);
     if (l.check != check || strcmp(got, chased) != 0)
         fail_msg("%s %s: check %d chased '%s', expected check %d chased '%s'", fen, move, l.check, got, check, chased);
+    xq_board b;
+    parse_ok(fen, &b);
+    char from[3] = {move[0], move[1], 0}, to[3] = {move[2], move[3], 0};
+    xq_move_label core;
+    xq_label_move_as(&b, make_move(sq_of(from), sq_of(to)), rulebook ? XQ_RULES_ASIAN : XQ_RULES_FULL, &core);
+    chased_names(core.chased, core.nchased, got, sizeof got);
+    if (core.check != check || strcmp(got, chased) != 0)
+        fail_msg("%s %s: core check %d chased '%s', expected check %d chased '%s'", fen, move, core.check, got, check,
+                 chased);
+}
+
+/* The label of a move under full and under the arbiters' sets. */
+static void assert_made_real(const char *fen, const char *move, const char *full, const char *rulebook)
+{
+    assert_label_as(fen, move, false, false, full);
+    assert_label_as(fen, move, true, false, rulebook);
 }
 
 static void assert_label(const char *fen, const char *move, bool check, const char *chased)
@@ -139,6 +172,34 @@ static void test_labels_by_hand(void **state)
     assert_label_as(fen_of("Kd0 Ra4 ke8 ne1", "w"), "a4e4", true, true, "e1");
     /* A non-checking move is labelled alike either way. */
     assert_label_as(fen_of("Kd0 Ra0 ke7 nd1", "w"), "a0a1", true, false, "d1");
+}
+
+/* Chases made real (docs/RULES.md, "A chase made real"): an attack that
+ * stood before the move becomes a chase under asian and cxa, not under
+ * full. */
+static void test_chases_made_real_by_hand(void **state)
+{
+    (void)state;
+    /* (a) The rook on i7 attacks the horse the advisor guards; a rook on
+     * the e file pins the advisor to its king. */
+    assert_made_real(fen_of("Kd0 Ra4 Ri7 ke9 ae8 nf7", "w"), "a4e4", "", "f7");
+    /* (b) A cannon steps between the horse and the rook that guards it. */
+    assert_made_real(fen_of("Kd0 Ca8 Ri7 kf9 rc9 nc7", "w"), "a8c8", "", "c7");
+    /* (b) The only screen of the cannon that guards the horse leaves. */
+    assert_made_real(fen_of("Kd0 Ra0 Nd5 ke9 ce5 na5", "w"), "d5b4", "", "a5");
+    /* (c) The king steps off the file, so the cannon between the kings may
+     * leave it and take the horse. */
+    assert_made_real(fen_of("Ke0 Ce4 Pc4 ke9 na4", "w"), "e0d0", "", "a4");
+    /* (c) The king steps onto the file of the guarding cannon, which the
+     * flying general now pins. */
+    assert_made_real(fen_of("Ke0 Ra0 kd9 cd5 pc5 na5", "w"), "e0d0", "", "a5");
+    /* (c) A rook pins the rook that was offering an exchange: it can no
+     * longer take back, and nothing guards it. */
+    assert_made_real(fen_of("Kd0 Ra7 Rb2 ke9 re7", "w"), "b2e2", "", "e7");
+    /* (d) Answering a check is no chase by the attack the check held up. */
+    assert_made_real(fen_of("Kd1 Ra5 ke9 na9 ri1", "w"), "d1d0", "", "");
+    /* Nothing changed for the attack: a move elsewhere keeps it idle. */
+    assert_made_real(fen_of("Kd0 Ri7 Pa5 ke9 nf7", "w"), "a5a6", "", "");
 }
 
 /* The generator's labeller (core/labels.h) against this one, move by move:
@@ -186,6 +247,82 @@ static void test_labels_match_generator(void **state)
         check_labels_against_core(tables[i], false);
         check_labels_against_core(tables[i], true);
     }
+}
+
+/* A random legal position with the pieces named in `pieces` (FEN letters,
+ * red upper case), kings in their palaces: enough pieces for pins, screens
+ * and protectors to occur. */
+static void random_board_of(uint64_t *rng, const char *pieces, xq_board *b)
+{
+    for (;;) {
+        xq_board_clear(b);
+        bool clash = false;
+        for (const char *p = pieces; *p && !clash; p++) {
+            *rng = *rng * 6364136223846793005ull + 1442695040888963407ull;
+            int r = (int)(*rng >> 33), sq = r % XQ_SQUARES;
+            int colour = *p >= 'a' ? BLACK : RED, kind = 0;
+            switch (*p | 0x20) {
+            case 'k': kind = KING; break;
+            case 'r': kind = ROOK; break;
+            case 'n': kind = HORSE; break;
+            case 'c': kind = CANNON; break;
+            case 'p': kind = PAWN; break;
+            default: kind = ADVISOR; break;
+            }
+            if (kind == KING) sq = make_square(3 + r % 3, (colour == RED ? 0 : 7) + r / 3 % 3);
+            clash = b->sq[sq] != EMPTY;
+            if (!clash) xq_board_put(b, sq, make_piece(colour, kind));
+        }
+        *rng = *rng * 6364136223846793005ull + 1442695040888963407ull;
+        b->side = (uint8_t)(*rng >> 63);
+        char err[XQ_ERR_MAX];
+        if (!clash && xq_board_validate(b, err) == 0) return;
+    }
+}
+
+/* Both labellers on every quiet move of random positions with many
+ * pieces, under full and under the arbiters' sets; returns how many moves
+ * chase by an attack made real (a chase under asian that full does not
+ * see, on a move that does not check). */
+static int check_crowded_labels_against_core(int positions)
+{
+    uint64_t rng = 1125;
+    int made_real = 0;
+    for (int i = 0; i < positions; i++) {
+        xq_board b;
+        random_board_of(&rng, i % 2 ? "KRRCNPkrcnnp" : "KRCCNkrrncpp", &b);
+        xq_move list[XQ_MAX_MOVES];
+        int n = xq_gen_legal(&b, list);
+        for (int j = 0; j < n; j++) {
+            if (b.sq[move_to(list[j])] != EMPTY) continue;
+            ref_label mine[2];
+            for (int rulebook = 0; rulebook < 2; rulebook++) {
+                xq_move_label core;
+                ref_label_move_as(&b, list[j], rulebook, &mine[rulebook]);
+                xq_label_move_as(&b, list[j], rulebook ? XQ_RULES_ASIAN : XQ_RULES_FULL, &core);
+                char a[64], c[64];
+                chased_names(mine[rulebook].chased, mine[rulebook].nchased, a, sizeof a);
+                chased_names(core.chased, core.nchased, c, sizeof c);
+                if (mine[rulebook].check != core.check || strcmp(a, c) != 0) {
+                    char fen[XQ_FEN_MAX], mv[5];
+                    xq_fen_write(&b, fen);
+                    xq_move_name(list[j], mv);
+                    fail_msg("%s %s (%s): check %d chases '%s' here, core check %d chases '%s'", fen, mv,
+                             rulebook ? "asian" : "full", mine[rulebook].check, a, core.check, c);
+                }
+            }
+            made_real += !mine[0].check && mine[1].nchased > mine[0].nchased;
+        }
+    }
+    return made_real;
+}
+
+static void test_crowded_labels_match_generator(void **state)
+{
+    (void)state;
+    int made_real = check_crowded_labels_against_core(4000);
+    print_message("moves chasing by an attack made real, among the moves of 4000 positions: %d\n", made_real);
+    assert_true(made_real > 100);
 }
 
 /* A random legal position of red K, R, N against black K, A: where mate
@@ -460,7 +597,9 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_label_geometry_matches_core),
         cmocka_unit_test(test_labels_by_hand),
+        cmocka_unit_test(test_chases_made_real_by_hand),
         cmocka_unit_test(test_labels_match_generator),
+        cmocka_unit_test(test_crowded_labels_match_generator),
         cmocka_unit_test(test_threats_match_generator),
         cmocka_unit_test(test_full_product_agrees),
         cmocka_unit_test(test_arbiter_sets_on_krkn),

@@ -133,19 +133,47 @@ static bool protected_after_capture(const xq_board *after, int sa, int st)
     return ref_can_capture_on(&x, owner, st);
 }
 
-/* Whether piece a (now on sa in `after`, on prev_sa in `before`) chases
- * the enemy piece on st. */
-static bool chases(const xq_board *before, const xq_board *after, int sa, int prev_sa, int st)
+/* The squares of the enemy pieces that attack colour's king in b. */
+static xq_mask checkers(const xq_board *b, int colour)
 {
-    int ka = kind_of(after->sq[sa]), kt = kind_of(after->sq[st]);
-    if (!ref_attacks(after, sa, st)) return false;
-    if (ref_attacks(before, prev_sa, st)) return false; /* not a new attack */
-    if (!ref_move_safe(after, sa, st)) return false;    /* the capture must be legal */
-    if (ka == kt && ref_attacks(after, st, sa) && ref_move_safe(after, st, sa)) return false; /* mutual */
-    return cheaper_attacker(ka, kt) || !protected_after_capture(after, sa, st);
+    xq_mask found = 0, m = b->occ[colour ^ 1];
+    int k = find_king(b, colour);
+    while (m) {
+        int s = mask_pop_lsb(&m);
+        if (ref_attacks(b, s, k)) found |= mask_of(s);
+    }
+    return found;
 }
 
-void ref_label_move_as(const xq_board *b, xq_move m, bool chases_on_checks, ref_label *out)
+/* Whether the piece on sa, of colour S, threatens in p to win the enemy
+ * piece on st with its next move: it attacks st; taking it would bring no
+ * new attacker onto S's own king (a check S is under when p is the
+ * position before S's move does not count: answering it would not make
+ * the threat new); a same-kind target could not take back first; and the
+ * attacker is the cheaper kind or nothing can retake on st. */
+static bool threatens(const xq_board *p, int sa, int st)
+{
+    if (!ref_attacks(p, sa, st)) return false;
+    int s = colour_of(p->sq[sa]), ka = kind_of(p->sq[sa]), kt = kind_of(p->sq[st]);
+    xq_board x = *p;
+    xq_undo u;
+    xq_make_move(&x, make_move(sa, st), &u);
+    if (checkers(&x, s) & ~checkers(p, s)) return false;
+    if (ka == kt && ref_attacks(p, st, sa) && ref_move_safe(p, st, sa)) return false; /* mutual */
+    return cheaper_attacker(ka, kt) || !protected_after_capture(p, sa, st);
+}
+
+/* Whether piece a (now on sa in `after`, on prev_sa in `before`) chases
+ * the enemy piece on st: it threatens it after the move, and before the
+ * move it did not attack it at all or, with `made_real`, did not threaten
+ * it (the move took the protector's protection away or freed a). */
+static bool chases(const xq_board *before, const xq_board *after, int sa, int prev_sa, int st, bool made_real)
+{
+    if (!threatens(after, sa, st)) return false;
+    return made_real ? !threatens(before, prev_sa, st) : !ref_attacks(before, prev_sa, st);
+}
+
+void ref_label_move_as(const xq_board *b, xq_move m, bool rulebook, ref_label *out)
 {
     int from = move_from(m), to = move_to(m);
     int us = colour_of(b->sq[from]);
@@ -154,7 +182,7 @@ void ref_label_move_as(const xq_board *b, xq_move m, bool chases_on_checks, ref_
     xq_make_move(&after, m, &u);
     out->check = ref_king_attacked(&after, us ^ 1);
     out->nchased = 0;
-    if (out->check && !chases_on_checks) return;
+    if (out->check && !rulebook) return;
 
     bool chased[XQ_SQUARES] = {false};
     xq_mask ours = after.occ[us];
@@ -167,7 +195,7 @@ void ref_label_move_as(const xq_board *b, xq_move m, bool chases_on_checks, ref_
         while (theirs) {
             int st = mask_pop_lsb(&theirs);
             if (chased[st] || !chaseable(after.sq[st], st)) continue;
-            chased[st] = chases(b, &after, sa, prev_sa, st);
+            chased[st] = chases(b, &after, sa, prev_sa, st, rulebook);
         }
     }
     for (int s = 0; s < XQ_SQUARES; s++)

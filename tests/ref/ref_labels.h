@@ -19,8 +19,13 @@
  *              A same-kind attack that t could legally return in the
  *              position after the move is no chase;
  *   idle       anything else.
- * A checking move chases nothing, except under the Asian rules
- * (ref_label_move_as), where it chases what it would if it did not check.
+ * A checking move chases nothing, except under the arbiters' rule sets
+ * asian and cxa (ref_label_move_as with `rulebook`), where it chases what
+ * it would if it did not check.  Those sets also count a chase made real
+ * (docs/RULES.md): a attacked t before the move too, but only now does it
+ * threaten to win it, because the move pinned or blocked t's protector or
+ * freed a from a pin (a check a's side was under before the move does not
+ * count as what stopped a).
  *
  * "Attacks" means "could capture, ignoring its own king's safety" (a pinned
  * piece still attacks); legality is a separate condition where the rules
@@ -40,9 +45,10 @@ typedef struct {
 /* Labels move m of the piece on its from-square (normally b->side's, legal
  * in b; b is not changed). */
 void ref_label_move(const xq_board *b, xq_move m, ref_label *out);
-/* The same, with chases_on_checks: a checking move also carries the pieces
- * it chases (rule set asian, docs/RULES.md "Rule sets for arbiters"). */
-void ref_label_move_as(const xq_board *b, xq_move m, bool chases_on_checks, ref_label *out);
+/* The same, with `rulebook` (rule sets asian and cxa, docs/RULES.md "Rule
+ * sets for arbiters"): a checking move also carries the pieces it chases,
+ * and chases made real count. */
+void ref_label_move_as(const xq_board *b, xq_move m, bool rulebook, ref_label *out);
 
 /* True if the piece on `from` could capture the enemy piece on `to`,
  * ignoring its own king's safety.  False if either square is empty or both
