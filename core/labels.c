@@ -131,7 +131,8 @@ static bool threat_stood(xq_board *before, int us, int a, int t)
 static void find_chases(const xq_board *before, xq_board *b, int from, int to, bool made_real, xq_move_label *out)
 {
     int us = before->side;
-    xq_board pre = *before; /* threat_stood plays captures on it */
+    xq_board pre; /* threat_stood plays captures on it: needed with made_real only */
+    if (made_real) pre = *before;
     for (xq_mask pieces = b->occ[us]; pieces;) {
         int a = mask_pop_lsb(&pieces);
         int ka = kind_of(b->sq[a]);
