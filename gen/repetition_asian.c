@@ -28,6 +28,10 @@
  * while they read these). */
 enum { IN_Z2 = 2, IN_Z3 = 4, IN_Z4 = 8, IN_Z5 = 16 };
 
+/* Orders whose nu Z4 loop takes more steps than this keep none for the
+ * next (a step count is kept in a byte). */
+enum { KEPT_STEPS_MAX = 250 };
+
 typedef struct {
     const rgraph *g;
     uint8_t *st;   /* IN_* bits per node */
@@ -35,6 +39,11 @@ typedef struct {
     int32_t *need; /* L nodes: priority-1 edges still to fall into Z1; -1 never */
     uint32_t *queue;
     uint32_t qn, head; /* nodes queued; the attractor's layer is queue[head..qn) */
+    /* The mu Z3 results of the last order's nu Z4 steps (see inner):
+     * step i's holds u iff kept[u] > i.  kept_last: that order's last
+     * step, -1 if none is kept.  next[] gathers the current order's. */
+    uint8_t *kept, *next;
+    int kept_last;
 } asian_work;
 
 static int prio_of(uint8_t flags) { return flags >> F_PRIO_SHIFT & 7; }
@@ -143,7 +152,38 @@ static void fill_set(const asian_work *s, uint8_t bit, int on)
     for (uint32_t u = 0; u < s->g->nnodes; u++) s->st[u] = (uint8_t)(on ? s->st[u] | bit : s->st[u] & ~bit);
 }
 
-/* The inner game for the Z5 in st (of `won` nodes): nu Z4. mu Z3. nu Z2.
+/* Z3 := where step `step` of the nu Z4 loop starts its mu Z3 loop: the
+ * result of the last order's step min(step, kept_last), else Z5 (see
+ * inner); returns its size. */
+static uint32_t start_z3(const asian_work *s, int step)
+{
+    if (s->kept_last < 0) {
+        copy_set(s, IN_Z5, IN_Z3);
+        uint32_t n = 0;
+        for (uint32_t u = 0; u < s->g->nnodes; u++) n += (s->st[u] & IN_Z5) != 0;
+        return n;
+    }
+    int i = step < s->kept_last ? step : s->kept_last;
+    uint32_t n = 0;
+    for (uint32_t u = 0; u < s->g->nnodes; u++) {
+        int in = s->kept[u] > i;
+        s->st[u] = (uint8_t)(in ? s->st[u] | IN_Z3 : s->st[u] & ~IN_Z3);
+        n += (uint32_t)in;
+    }
+    return n;
+}
+
+/* Records Z3, the result of step `step`'s mu Z3 loop, for the next order.
+ * The results shrink from step to step, so a node's count of them is
+ * the last step it is in, plus one. */
+static void keep_z3(const asian_work *s, int step)
+{
+    if (step >= KEPT_STEPS_MAX) return;
+    for (uint32_t u = 0; u < s->g->nnodes; u++)
+        if (s->st[u] & IN_Z3) s->next[u] = (uint8_t)(step + 1);
+}
+
+/* The inner game for the Z5 in st: nu Z4. mu Z3. nu Z2.
  * mu Z1, left in IN_Z4; returns its size.  Each iterate is monotone in the
  * one before, so an iteration has converged when its size stops changing.
  *
@@ -162,14 +202,29 @@ static void fill_set(const asian_work *s, uint8_t bit, int on)
  * first line the step from Z5 holds Z5, so the climb from there is
  * monotone, ends at a fixed point, and that is the least one because it
  * lies below any fixed point holding Z5, which the second line says the
- * least one is. */
-static uint32_t inner(asian_work *s, uint32_t won)
+ * least one is.
+ *
+ * From the second order on, mu Z3 starts higher: at the result its loop
+ * had at the same step of the last order (the warm start of Long, Browne,
+ * Clarke, Jha and Marrero, "An improved algorithm for the evaluation of
+ * fixpoint expressions", 1994).  The nu Z4 loop starts from every node at
+ * every order, and its step is monotone in Z5 and Z4, so by induction on i
+ * its i-th iterate at this order holds the i-th of the last (Z5 grew), and
+ * so mu Z3's least fixed point at step i holds the last order's at step i,
+ * R_i = F_old(R_i), which holds Z5 (the last order's result is its last
+ * iterate, which lies in every earlier one).  F being monotone in its
+ * parameters, F_new(R_i) holds R_i, so the climb from R_i is monotone and
+ * ends at the least fixed point above R_i, which is the least fixed point.
+ * Past the last order's final step m its iterates stay at R_m, which then
+ * serves.  The results are the same sets as from a cold start: only the
+ * work changes. */
+static uint32_t inner(asian_work *s)
 {
     uint32_t z4 = s->g->nnodes;
     fill_set(s, IN_Z4, 1);
-    for (;;) {
-        uint32_t z3 = won;
-        copy_set(s, IN_Z5, IN_Z3);
+    memset(s->next, 0, s->g->nnodes);
+    for (int step = 0;; step++) {
+        uint32_t z3 = start_z3(s, step);
         for (;;) {
             uint32_t z2 = z4;
             copy_set(s, IN_Z4, IN_Z2);
@@ -183,8 +238,15 @@ static uint32_t inner(asian_work *s, uint32_t won)
             if (z2 == z3) break;
             z3 = z2;
         }
+        keep_z3(s, step);
         copy_set(s, IN_Z3, IN_Z4);
-        if (z3 == z4) return z4;
+        if (z3 == z4) {
+            uint8_t *t = s->kept;
+            s->kept = s->next;
+            s->next = t;
+            s->kept_last = step < KEPT_STEPS_MAX ? step : -1;
+            return z4;
+        }
         z4 = z3;
     }
 }
@@ -192,15 +254,24 @@ static uint32_t inner(asian_work *s, uint32_t won)
 int rg_solve_asian(const rgraph *g, uint8_t *order, int *orders)
 {
     uint64_t n = (uint64_t)g->nnodes + 1;
-    asian_work s = {g, calloc(n, 1), calloc(n, 1), malloc(n * sizeof(int32_t)), malloc(n * sizeof(uint32_t)), 0, 0};
+    asian_work s = {g,
+                    calloc(n, 1),
+                    calloc(n, 1),
+                    malloc(n * sizeof(int32_t)),
+                    malloc(n * sizeof(uint32_t)),
+                    0,
+                    0,
+                    malloc(n),
+                    malloc(n),
+                    -1};
     int rc = -1;
-    if (!s.st || !s.z1 || !s.need || !s.queue) goto out;
+    if (!s.st || !s.z1 || !s.need || !s.queue || !s.kept || !s.next) goto out;
     memset(order, 0, g->nnodes);
     uint32_t won = 0;
     int k = 0;
     for (;;) {
         k++;
-        uint32_t z4 = inner(&s, won);
+        uint32_t z4 = inner(&s);
         if (z4 == won) break;
         for (uint32_t u = 0; u < g->nnodes; u++)
             if ((s.st[u] & IN_Z4) && !(s.st[u] & IN_Z5)) {
@@ -216,5 +287,7 @@ out:
     free(s.z1);
     free(s.need);
     free(s.queue);
+    free(s.kept);
+    free(s.next);
     return rc;
 }
