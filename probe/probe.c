@@ -28,7 +28,16 @@
 #include "xqtb.h"
 
 /* The compressed kinds of tbformat.h, which number 0 .. KINDS - 1. */
-enum { KINDS = XQF_COMPRESSED_KINDS, DEFAULT_CACHE = 64 << 20, DEFAULT_WHOLE_FILE = 1 << 20 };
+/* Files read whole by default: WDL files up to 8 MiB (every table of up to
+ * 5 pieces; a cold WDL probe, the one a search makes, then costs no system
+ * call: docs/BENCHMARKS.md, "WDL files read whole"), DTM and DTC files up
+ * to 1 MiB. */
+enum {
+    KINDS = XQF_COMPRESSED_KINDS,
+    DEFAULT_CACHE = 64 << 20,
+    DEFAULT_WHOLE_FILE = 1 << 20,
+    DEFAULT_WHOLE_WDL_FILE = 8 << 20
+};
 
 typedef struct {
     uint64_t key; /* material_key of the canonical material */
@@ -64,7 +73,7 @@ struct xqtb_handle {
      * -1 before the first; and the rule set the options require, or -1. */
     int settled;
     int require_rules;
-    size_t whole_file_bytes; /* xqtb_options.whole_file_bytes, resolved */
+    size_t whole_file_bytes; /* xqtb_options.whole_file_bytes; 0: the defaults per kind */
 };
 
 /* Counts of both colours' non-king pieces packed 3 bits each. */
@@ -191,7 +200,7 @@ xqtb_handle *xqtb_open(const char *paths, const xqtb_options *opt, xqtb_status *
     }
     h->settled = -1;
     h->require_rules = opt && opt->require_rules ? opt->require_rules - 1 : -1;
-    h->whole_file_bytes = opt && opt->whole_file_bytes ? opt->whole_file_bytes : DEFAULT_WHOLE_FILE;
+    h->whole_file_bytes = opt && opt->whole_file_bytes ? opt->whole_file_bytes : 0;
     char *save = NULL;
     for (char *dir = strtok_r(list, ":", &save); dir && rc == XQTB_OK; dir = strtok_r(NULL, ":", &save)) {
         DIR *d = opendir(dir);
@@ -388,7 +397,10 @@ static int ensure_open(xqtb_handle *h, tb_entry *e, int kind)
             st = XQTB_ERR_NOMEM;
         } else {
             e->index_ready = 1;
-            int rc = xqf_open(&e->file[kind], e->path[kind], kind, e->name, e->ix.size, h->whole_file_bytes);
+            size_t whole = h->whole_file_bytes    ? h->whole_file_bytes
+                           : kind == XQF_KIND_WDL ? DEFAULT_WHOLE_WDL_FILE
+                                                  : DEFAULT_WHOLE_FILE;
+            int rc = xqf_open(&e->file[kind], e->path[kind], kind, e->name, e->ix.size, whole);
             if (rc == XQTB_OK && !settle_rules(h, &e->file[kind])) {
                 xqf_close(&e->file[kind]);
                 rc = XQTB_ERR_MISMATCH;

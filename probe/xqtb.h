@@ -301,9 +301,11 @@ typedef struct {
     int require_rules;
     /* Files of at most this many bytes are read into memory whole when
      * first opened, so that a block missing from the cache costs no system
-     * call; larger ones are read block by block.  0 = 1 MiB (the WDL
-     * files of most tables up to 5 pieces: KRKNAA's is 0.14 MB, KRNKR's
-     * 3.8 MB); 1 = read every file by block. */
+     * call; larger ones are read block by block.  0 = WDL files up to
+     * 8 MiB (every table of up to 5 pieces: KRNKR's is 1.5 MB, the whole
+     * set's 19 MB) and DTM and DTC files up to 1 MiB; 1 = read every file
+     * by block.  A file read whole is held until xqtb_close, beside the
+     * cache. */
     size_t whole_file_bytes;
 } xqtb_options;
 
