@@ -254,16 +254,14 @@ static uint32_t inner(asian_work *s)
 int rg_solve_asian(const rgraph *g, uint8_t *order, int *orders)
 {
     uint64_t n = (uint64_t)g->nnodes + 1;
-    asian_work s = {g,
-                    calloc(n, 1),
-                    calloc(n, 1),
-                    malloc(n * sizeof(int32_t)),
-                    malloc(n * sizeof(uint32_t)),
-                    0,
-                    0,
-                    malloc(n),
-                    malloc(n),
-                    -1};
+    asian_work s = {.g = g,
+                    .st = calloc(n, 1),
+                    .z1 = calloc(n, 1),
+                    .need = malloc(n * sizeof(int32_t)),
+                    .queue = malloc(n * sizeof(uint32_t)),
+                    .kept = malloc(n),
+                    .next = malloc(n),
+                    .kept_last = -1};
     int rc = -1;
     if (!s.st || !s.z1 || !s.need || !s.queue || !s.kept || !s.next) goto out;
     memset(order, 0, g->nnodes);
