@@ -325,30 +325,6 @@ static void test_crowded_labels_match_generator(void **state)
     assert_true(made_real > 100);
 }
 
-/* A random legal position of red K, R, N against black K, A: where mate
- * threats are common. */
-static void random_rook_horse_board(uint64_t *rng, xq_board *b)
-{
-    static const int advisor[] = {3 + 7 * 9, 5 + 7 * 9, 4 + 8 * 9, 3 + 9 * 9, 5 + 9 * 9};
-    for (;;) {
-        *rng = *rng * 6364136223846793005ull + 1442695040888963407ull;
-        uint64_t r = *rng >> 11;
-        int sq[5] = {(int)(3 + r % 3 + 9 * (r / 3 % 3)), (int)(r / 9 % 90), (int)(r / 810 % 90),
-                     (int)(3 + r / 72900 % 3 + 9 * (7 + r / 218700 % 3)), advisor[r / 656100 % 5]};
-        const xq_piece kind[5] = {make_piece(RED, KING), make_piece(RED, ROOK), make_piece(RED, HORSE),
-                                  make_piece(BLACK, KING), make_piece(BLACK, ADVISOR)};
-        xq_board_clear(b);
-        bool clash = false;
-        for (int i = 0; i < 5 && !clash; i++) {
-            clash = b->sq[sq[i]] != EMPTY;
-            if (!clash) xq_board_put(b, sq[i], kind[i]);
-        }
-        b->side = (uint8_t)(r / 3281000 % 2);
-        char err[XQ_ERR_MAX];
-        if (!clash && xq_board_validate(b, err) == 0) return;
-    }
-}
-
 /* The core's mate-threat label (rule set cxa) against this labeller's own
  * search, on every quiet move of random positions where threats are
  * common; returns the threats seen. */
@@ -358,7 +334,7 @@ static int check_threats_against_core(int positions)
     int threats = 0;
     for (int i = 0; i < positions; i++) {
         xq_board b;
-        random_rook_horse_board(&rng, &b);
+        random_board_of(&rng, "KRNka", &b); /* where mate threats are common */
         xq_move list[XQ_MAX_MOVES];
         int n = xq_gen_legal(&b, list);
         for (int j = 0; j < n; j++) {
