@@ -212,8 +212,9 @@ typedef struct {
  * XQTB_RULES_FULL, failing that, a side that chased one same enemy piece
  * on every one of its moves loses unless the other side did too;
  * anything else (and everything under XQTB_RULES_NONE) is a draw.
- * XQTB_RULES_ASIAN judges as FULL with the chases of checking moves
- * counted; under XQTB_RULES_CXA a side that attacked (checked, threatened
+ * XQTB_RULES_ASIAN judges as FULL with the chases of checking moves and
+ * chases made real counted (docs/RULES.md, "A chase made real"), as
+ * XQTB_RULES_CXA's labels do too; under XQTB_RULES_CXA a side that attacked (checked, threatened
  * mate or chased) on every one of its moves loses unless the other side
  * did too.
  * RETURN: XQTB_OK with *out set (verdict XQTB_NO_REPETITION when the game
@@ -297,7 +298,7 @@ typedef struct {
      * decoded a Zstandard block, a decoding context (about 95 KiB). */
     size_t cache_bytes;
     /* 0: the rule set of the first table opened, every other must match;
-     * 1 + XQTB_RULES_x: exactly that rule set (not ASIAN: no table has it). */
+     * 1 + XQTB_RULES_x: exactly that rule set (any of the five). */
     int require_rules;
     /* Files of at most this many bytes are read into memory whole when
      * first opened, so that a block missing from the cache costs no system
