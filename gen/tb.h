@@ -218,6 +218,9 @@ typedef struct {
 /* Checks every position of t against its successors (in t and its
  * subtables).  threads 0 = all cores.  Returns 0 if consistent. */
 int tb_verify(const tb_table *t, int threads, tb_verify_report *r);
+/* The same check for entry i of `side` alone: NULL if it agrees with its
+ * successors (or is illegal), else why not. */
+const char *tb_verify_entry(const tb_table *t, int side, uint64_t i);
 
 enum { TB_HIST_MAX = 1024 };
 typedef struct {

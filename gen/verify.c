@@ -17,9 +17,31 @@
  *   ruled loss: every move leads to a win for the opponent (of any kind);
  *   draw:       no move leads to a loss of any kind, some move to a draw.
  *
- * The orders of ruled results are not checked: a ruling's order belongs
- * to a position together with the chase history, of which the table keeps
- * only the empty one.
+ * The order of a result the perpetual check ruling decides (and, under
+ * cxa, of every ruled result: a perpetual attack is judged as a check is)
+ * is checked too.  That game's nodes are positions (docs/RULES.md, "How
+ * verify checks orders"), so its sets Y_1 <= Y_2 <= ... of the positions
+ * of order k or lower satisfy, for a position p of order k, with the moves
+ * that check (under cxa, that attack) labelled "check", the others "idle"
+ * (repetition.c's priorities 1, and 2 or 3):
+ *
+ *   winner to move:  some move reaches a position won with that ruling
+ *                    (or a capture wins) at order <= k; none that is idle
+ *                    reaches order <= k-1, and no capture wins unless
+ *                    k = 1 (either would put p in Y_(k-1));
+ *   loser to move:   every check reaches a win for the opponent (ordinary,
+ *                    or with that ruling at order <= k), every idle move
+ *                    one at order <= k-1; and unless k = 1 some check
+ *                    stays in the drawn region, or some idle move reaches
+ *                    order k-1 exactly (else p would be in Y_(k-1)).
+ *
+ * The first halves follow from Y_k being a fixed point of repetition.c's
+ * nu loop, the second from p not being in Y_(k-1).  Both are necessary,
+ * not sufficient: how the winner's checks rank inside one order (the inner
+ * mu) is not in the table, and the reference solver of tests/ref/ compares
+ * orders exactly.  Results of the chase ruling are checked for their value
+ * only: their order belongs to a position together with the chase history
+ * (repetition.c's nodes), of which the table keeps only the empty one.
  *
  * With a move limit L, the distance to conversion (dtc.h) of every ordinary
  * result is checked too.  Writing "holds" for a result whose code is a
@@ -42,6 +64,7 @@
 
 #include "cell.h"
 #include "dtc.h"
+#include "labels.h"
 #include "movegen.h"
 #include "parallel.h"
 #include "tb.h"
@@ -83,6 +106,85 @@ static const char *check_ruled(const tb_table *t, xq_board *b, unsigned r)
     }
     if (ruled_is_win(r)) return losses ? NULL : "win by a ruling, but no move leads to a loss for the opponent";
     return draws || losses ? "loss by a ruling, but some move escapes" : NULL;
+}
+
+/* How a legal move from a position the check (or, under cxa, attack)
+ * ruling decided stands in that ruling's game, from the mover's view. */
+typedef struct {
+    int exit;  /* 1 the mover wins, -1 loses, by an ordinary result or a capture; 0 neither */
+    int order; /* else: the order of the position reached, if that game decides it; 0 if not */
+    int won;   /* the position reached is won by its side to move (the mover's opponent) */
+} order_step;
+
+static order_step order_step_of(const tb_table *t, xq_board *b, xq_move m, int attack_game)
+{
+    order_step st = {0, 0, 0};
+    int capture = b->sq[move_to(m)] != EMPTY;
+    unsigned r, v = tb_successor_cell(t, b, m, &r);
+    if (v != CELL_DRAW) {
+        st.exit = cell_is_loss(v) ? 1 : -1;
+        return st;
+    }
+    if (r == RULED_NONE || (!attack_game && ruled_by_chase(r))) return st; /* a draw in this game */
+    if (capture) {
+        st.exit = ruled_is_win(r) ? -1 : 1; /* a subtable's result: an exit */
+        return st;
+    }
+    st.order = ruled_order(r);
+    st.won = ruled_is_win(r);
+    return st;
+}
+
+/* Whether legal move m checks, or under cxa attacks (check, chase of any
+ * piece, mate threat: the label repetition_graph.c gives it). */
+static int move_checks(xq_board *b, xq_move m, int attack_game)
+{
+    if (attack_game && xq_move_checks_or_chases(b, m)) return 1;
+    xq_undo u;
+    xq_make_move(b, m, &u);
+    int yes = attack_game ? xq_threat_after(b) : xq_in_check(b, b->side);
+    xq_unmake_move(b, m, &u);
+    return yes;
+}
+
+/* NULL if the order of ruled result r agrees with its successors (above),
+ * or if r's order is not a position's (the chase ruling's). */
+static const char *check_order(const tb_table *t, xq_board *b, unsigned r)
+{
+    int attack_game = t->rules == XQ_RULES_CXA;
+    if (!attack_game && ruled_by_chase(r)) return NULL;
+    int k = ruled_order(r);
+    xq_move list[XQ_MAX_MOVES];
+    int n = xq_gen_legal(b, list);
+    int reached = 0, sooner = 0; /* winner: a move to order <= k; one that puts p below k */
+    int escapes = 0, stays = 0;  /* loser: a move that breaks the order; one that keeps p at k */
+    for (int i = 0; i < n; i++) {
+        order_step st = order_step_of(t, b, list[i], attack_game);
+        if (ruled_is_win(r)) {
+            if (st.exit > 0) {
+                reached = 1;
+                sooner |= k > 1;
+            } else if (st.order && !st.won && st.order <= k) {
+                reached = 1;
+                sooner |= st.order < k && !move_checks(b, list[i], attack_game);
+            }
+        } else if (st.exit >= 0) {
+            if (!st.order || !st.won || st.order > k) {
+                escapes = 1;
+            } else if (move_checks(b, list[i], attack_game)) {
+                stays = 1;
+            } else {
+                escapes |= st.order == k;
+                stays |= st.order == k - 1;
+            }
+        }
+    }
+    if (ruled_is_win(r)) {
+        if (!reached) return "win by a ruling, but no move reaches its order";
+        return sooner ? "win by a ruling, but a move reaches a lower order" : NULL;
+    }
+    if (escapes) return "loss by a ruling, but a move escapes its order";
+    return k > 1 && !stays ? "loss by a ruling, but every move is lost at a lower order" : NULL;
 }
 
 /* DTC code of the position a legal move leads to (opponent's view), and
@@ -174,34 +276,36 @@ static const char *check_position(const tb_table *t, xq_board *b, unsigned code)
     return NULL;
 }
 
+const char *tb_verify_entry(const tb_table *t, int side, uint64_t i)
+{
+    unsigned code = cell_get(t->cells[side], t->width, i);
+    if (code == CELL_ILLEGAL) return NULL;
+    xq_board b;
+    if (!xq_index_decode(&t->ix, i, &b)) return "broken entry holds a value";
+    b.side = (uint8_t)side;
+    if (code == CELL_UNKNOWN) return "value never decided";
+    if (xq_kings_facing(&b) || xq_in_check(&b, side ^ 1)) return "illegal position holds a value";
+    const char *why = check_position(t, &b, code);
+    unsigned r = t->ruled[0] ? t->ruled[side][i] : RULED_NONE;
+    if (!why && code == CELL_DRAW && t->ruled[0]) why = check_ruled(t, &b, r);
+    if (!why && code == CELL_DRAW && r != RULED_NONE) why = check_order(t, &b, r);
+    if (!why && t->limit && code < CELL_DRAW) why = check_dtc(t, &b, code, t->dtc[side][i]);
+    return why;
+}
+
 static void verify_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
 {
     verify_ctx *c = arg;
     const tb_table *t = c->t;
-    xq_board b;
-    for (uint64_t i = begin; i < end; i++) {
-        int decoded = 0;
+    for (uint64_t i = begin; i < end; i++)
         for (int s = 0; s < 2; s++) {
-            unsigned code = cell_get(t->cells[s], t->width, i);
-            if (code == CELL_ILLEGAL) continue;
-            if (!decoded && !xq_index_decode(&t->ix, i, &b)) {
-                c->errors[thread]++;
-                if (i * 2 + (uint64_t)s < c->first_bad[thread]) c->first_bad[thread] = i * 2 + (uint64_t)s;
-                continue;
-            }
-            decoded = 1;
-            b.side = (uint8_t)s;
+            if (cell_get(t->cells[s], t->width, i) == CELL_ILLEGAL) continue;
             c->checked[thread]++;
-            int bad = code == CELL_UNKNOWN || xq_kings_facing(&b) || xq_in_check(&b, s ^ 1) ||
-                      check_position(t, &b, code) != NULL ||
-                      (code == CELL_DRAW && t->ruled[0] && check_ruled(t, &b, t->ruled[s][i]) != NULL) ||
-                      (t->limit && code < CELL_DRAW && check_dtc(t, &b, code, t->dtc[s][i]) != NULL);
-            if (bad) {
+            if (tb_verify_entry(t, s, i)) {
                 c->errors[thread]++;
                 if (i * 2 + (uint64_t)s < c->first_bad[thread]) c->first_bad[thread] = i * 2 + (uint64_t)s;
             }
         }
-    }
 }
 
 int tb_verify(const tb_table *t, int threads, tb_verify_report *r)
@@ -224,20 +328,14 @@ int tb_verify(const tb_table *t, int threads, tb_verify_report *r)
         uint64_t i = first / 2;
         int s = (int)(first % 2);
         xq_board b;
-        unsigned code = cell_get(t->cells[s], t->width, i);
+        const char *why = tb_verify_entry(t, s, i);
         if (!xq_index_decode(&t->ix, i, &b)) {
-            snprintf(r->first_error, sizeof r->first_error, "entry %llu: broken entry holds a value",
-                     (unsigned long long)i);
+            snprintf(r->first_error, sizeof r->first_error, "entry %llu: %s", (unsigned long long)i, why);
         } else {
             char fen[XQ_FEN_MAX];
             b.side = (uint8_t)s;
             xq_fen_write(&b, fen);
-            const char *why = code == CELL_UNKNOWN                            ? "value never decided"
-                              : xq_kings_facing(&b) || xq_in_check(&b, s ^ 1) ? "illegal position holds a value"
-                                                                              : check_position(t, &b, code);
-            if (!why && code == CELL_DRAW && t->ruled[0]) why = check_ruled(t, &b, t->ruled[s][i]);
-            if (!why && t->limit && code < CELL_DRAW) why = check_dtc(t, &b, code, t->dtc[s][i]);
-            tb_value v = tb_value_of_cell(code);
+            tb_value v = tb_value_of_cell(cell_get(t->cells[s], t->width, i));
             snprintf(r->first_error, sizeof r->first_error, "%s (stored wdl %d dtm %d): %s", fen, v.wdl, v.dtm,
                      why ? why : "?");
         }

@@ -5,7 +5,9 @@
  *   - the rulings only turn draws into wins and losses: every cell (the
  *     value without rulings) is the same under none, check and full, and
  *     what "check" decides, "full" decides the same way, flagged by check;
- *   - every ruled result is consistent with its successors (tb_verify);
+ *   - every ruled result is consistent with its successors (tb_verify),
+ *     and so is every order of the check ruling, which tb_verify refuses
+ *     when changed (within what a local check can see);
  *   - the output is the same, byte for byte, for any thread count;
  *   - the rule set is recorded: a directory built under one set is rebuilt,
  *     not reused, when another is asked for, and a set refuses to link
@@ -146,6 +148,70 @@ static void test_rulings_deterministic(void **state)
         }
 }
 
+/* Lowers by one every order of the check ruling above 1; returns how many
+ * it changed. */
+static uint64_t lower_check_orders(tb_table *t)
+{
+    uint64_t n = 0;
+    for (int s = 0; s < 2; s++)
+        for (uint64_t i = 0; i < t->ix.size; i++) {
+            unsigned r = t->ruled[s][i];
+            if (r == RULED_NONE || ruled_by_chase(r) || ruled_order(r) < 2) continue;
+            t->ruled[s][i] = (uint8_t)ruled_code(ruled_is_win(r), 0, ruled_order(r) - 1);
+            n++;
+        }
+    return n;
+}
+
+/* Moves each order of the check ruling by delta, one entry at a time, and
+ * counts what tb_verify_entry refuses: [win] of [seen, caught]. */
+static void shift_each_order(tb_table *t, int delta, uint64_t count[2][2])
+{
+    memset(count, 0, 4 * sizeof count[0][0]);
+    for (int s = 0; s < 2; s++)
+        for (uint64_t i = 0; i < t->ix.size; i++) {
+            unsigned r = t->ruled[s][i];
+            int k = ruled_order(r) + delta;
+            if (r == RULED_NONE || ruled_by_chase(r) || k < 1 || k > RULED_ORDER_MAX) continue;
+            t->ruled[s][i] = (uint8_t)ruled_code(ruled_is_win(r), 0, k);
+            count[ruled_is_win(r)][0]++;
+            count[ruled_is_win(r)][1] += tb_verify_entry(t, s, i) != NULL;
+            t->ruled[s][i] = (uint8_t)r;
+        }
+}
+
+/* tb_verify checks the orders of the check ruling, not only its results
+ * (gen/verify.c; docs/RULES.md, "How verify checks orders").  Changed one
+ * entry at a time, on these tables: every order lowered by one is refused,
+ * and every winner's order raised by one (it has an idle move into its own
+ * order); a loser's order raised by one only where the loser has no check
+ * that stays in the drawn region.  The whole table's check reports the
+ * first order it refuses. */
+static void test_verify_checks_orders(void **state)
+{
+    (void)state;
+    tb_set *set;
+    int small = under_san();
+    tb_table *t = gen_load(small ? "KRKN" : "KRKCA", XQ_RULES_FULL, 2, "orders", &set);
+    tb_verify_report r;
+    assert_int_equal(tb_verify(t, 2, &r), 0);
+    uint64_t up[2][2], down[2][2];
+    shift_each_order(t, 1, up);
+    shift_each_order(t, -1, down);
+    assert_true(up[1][0] > 0);
+    assert_int_equal(up[1][1], up[1][0]);
+    assert_int_equal(down[0][1], down[0][0]);
+    assert_int_equal(down[1][1], down[1][0]);
+    if (!small) {
+        assert_true(down[0][0] > 0);                      /* KRKCA: 30 */
+        assert_true(up[0][1] > 0 && up[0][1] < up[0][0]); /* KRKCA: 30 of 243 */
+        assert_true(lower_check_orders(t) > 0);
+        assert_int_equal(tb_verify(t, 2, &r), -1);
+        assert_non_null(strstr(r.first_error, "order"));
+    }
+    tb_set_free(set);
+}
+
 /* A directory built under "check" is rebuilt for "full", subtables too;
  * a set does not link a table to a subtable of another rule set. */
 static void test_rule_sets_never_mix(void **state)
@@ -244,6 +310,7 @@ int main(void)
         cmocka_unit_test(test_rulings_change_nothing_in_simple_tables),
         cmocka_unit_test(test_rulings_deterministic),
         cmocka_unit_test(test_rule_sets_never_mix),
+        cmocka_unit_test(test_verify_checks_orders),
         cmocka_unit_test(test_cli_reports_rulings),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
