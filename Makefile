@@ -187,6 +187,7 @@ bench: deps build
 	@sh scripts/bench-index $(XQTB)
 	@sh scripts/bench-parallel $(BUILD)
 	@sh scripts/bench-serve $(BUILD)
+	@sh scripts/bench-whole $(XQTB)
 
 # libFuzzer targets (clang).  FUZZ_SECONDS bounds each run.  The corpus
 # grows in build-fuzz/corpus-NAME; tests/fuzz/seeds/NAME seeds it, and

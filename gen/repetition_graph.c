@@ -250,10 +250,12 @@ uint32_t rg_capture_exit(const tb_table *t, xq_piece taken, const xq_board *afte
     return ruled_by_chase(r) ? EXIT_WIN_CHASE : EXIT_WIN;
 }
 
-static int add_edge(rgraph *g, uint32_t to, uint8_t flags)
+/* Room for `need` edges in all (one charge and copy per batch of nodes,
+ * not a check per edge). */
+static int reserve_edges(rgraph *g, uint64_t need)
 {
     uint64_t cap = g->edge_cap;
-    void *p = grow(g, g->to, &cap, g->nedges + 1, sizeof *g->to);
+    void *p = grow(g, g->to, &cap, need, sizeof *g->to);
     if (!p) return -1;
     g->to = p;
     if (cap != g->edge_cap) {
@@ -267,9 +269,6 @@ static int add_edge(rgraph *g, uint32_t to, uint8_t flags)
         g->flags = q;
         g->edge_cap = cap;
     }
-    g->to[g->nedges] = to;
-    g->flags[g->nedges] = flags;
-    g->nedges++;
     return 0;
 }
 
@@ -493,14 +492,20 @@ int rg_build(rgraph *g)
         uint64_t *f = grow(g, g->first, &g->first_cap, (uint64_t)u + n + 1, sizeof *g->first);
         if (!f) goto out;
         g->first = f;
+        uint64_t edges = 0;
+        for (uint32_t i = 0; i < n; i++) edges += job.count[i];
+        if (reserve_edges(g, g->nedges + edges)) goto out;
         for (uint32_t i = 0; i < n; i++, u++) {
             g->first[u] = g->nedges;
+            const uint64_t *spec = job.spec + (uint64_t)i * XQ_MAX_MOVES;
+            if (job.count[i]) memcpy(g->flags + g->nedges, job.flags + (uint64_t)i * XQ_MAX_MOVES, job.count[i]);
             for (int k = 0; k < job.count[i]; k++) {
-                uint64_t sp = job.spec[(uint64_t)i * XQ_MAX_MOVES + k];
+                uint64_t sp = spec[k];
                 uint32_t target = (sp & SPEC_FINAL) ? (uint32_t)sp
                                                     : node_of(g, (uint32_t)(sp >> 16), (uint8_t)(sp >> 8), (uint8_t)sp,
                                                               (uint8_t)(sp >> 48));
-                if (target == NODE_MAX || add_edge(g, target, job.flags[(uint64_t)i * XQ_MAX_MOVES + k])) goto out;
+                if (target == NODE_MAX) goto out;
+                g->to[g->nedges++] = target;
             }
         }
     }
