@@ -79,61 +79,34 @@ typedef struct {
 
 static unsigned move_code(const tb_table *t, xq_board *b, xq_move m) { return tb_successor_cell(t, b, m, NULL); }
 
-/* Rule-aware result of the position a legal move leads to, from the
- * opponent's point of view: 1 win, 0 draw, -1 loss. */
-static int move_result(const tb_table *t, xq_board *b, xq_move m)
-{
-    unsigned r, v = tb_successor_cell(t, b, m, &r);
-    if (v == CELL_DRAW) return r == RULED_NONE ? 0 : ruled_is_win(r) ? 1 : -1;
-    return cell_is_win(v) ? 1 : -1;
-}
-
-/* NULL if a position's rule-aware value agrees with its successors. */
-static const char *check_ruled(const tb_table *t, xq_board *b, unsigned r)
-{
-    xq_move list[XQ_MAX_MOVES];
-    int n = xq_gen_legal(b, list);
-    int draws = 0, losses = 0;
-    for (int i = 0; i < n; i++) {
-        int v = move_result(t, b, list[i]);
-        draws += v == 0;
-        losses += v < 0;
-    }
-    if (r == RULED_NONE) {
-        if (losses) return "draw, but a move leads to a loss by a ruling for the opponent";
-        if (!draws) return "draw, but every move leads to a result decided by a ruling";
-        return NULL;
-    }
-    if (ruled_is_win(r)) return losses ? NULL : "win by a ruling, but no move leads to a loss for the opponent";
-    return draws || losses ? "loss by a ruling, but some move escapes" : NULL;
-}
-
-/* How a legal move from a position the check (or, under cxa, attack)
- * ruling decided stands in that ruling's game, from the mover's view. */
+/* Where a legal move leads, as the ruled checks below read it: the
+ * successor's cell, its ruled byte, and whether the move captures. */
 typedef struct {
-    int exit;  /* 1 the mover wins, -1 loses, by an ordinary result or a capture; 0 neither */
-    int order; /* else: the order of the position reached, if that game decides it; 0 if not */
-    int won;   /* the position reached is won by its side to move (the mover's opponent) */
-} order_step;
+    unsigned cell, ruled;
+    int capture;
+} ruled_step;
 
-static order_step order_step_of(const tb_table *t, xq_board *b, xq_move m, int attack_game)
+static ruled_step ruled_step_of(const tb_table *t, xq_board *b, xq_move m)
 {
-    order_step st = {0, 0, 0};
-    int capture = b->sq[move_to(m)] != EMPTY;
-    unsigned r, v = tb_successor_cell(t, b, m, &r);
-    if (v != CELL_DRAW) {
-        st.exit = cell_is_loss(v) ? 1 : -1;
-        return st;
-    }
-    if (r == RULED_NONE || (!attack_game && ruled_by_chase(r))) return st; /* a draw in this game */
-    if (capture) {
-        st.exit = ruled_is_win(r) ? -1 : 1; /* a subtable's result: an exit */
-        return st;
-    }
-    st.order = ruled_order(r);
-    st.won = ruled_is_win(r);
+    ruled_step st;
+    st.capture = b->sq[move_to(m)] != EMPTY;
+    st.cell = tb_successor_cell(t, b, m, &st.ruled);
     return st;
 }
+
+/* Rule-aware result of the successor, from the opponent's point of view:
+ * 1 win, 0 draw, -1 loss. */
+static int step_result(ruled_step st)
+{
+    if (st.cell == CELL_DRAW) return st.ruled == RULED_NONE ? 0 : ruled_is_win(st.ruled) ? 1 : -1;
+    return cell_is_win(st.cell) ? 1 : -1;
+}
+
+/* What the order check (below) gathers over a position's moves. */
+typedef struct {
+    int reached, sooner; /* winner: a move to order <= k; one that puts p below k */
+    int escapes, stays;  /* loser: a move that breaks the order; one that keeps p at k */
+} order_tally;
 
 /* Whether legal move m checks, or under cxa attacks (check, chase of any
  * piece, mate threat: the label repetition_graph.c gives it). */
@@ -147,44 +120,78 @@ static int move_checks(xq_board *b, xq_move m, int attack_game)
     return yes;
 }
 
-/* NULL if the order of ruled result r agrees with its successors (above),
- * or if r's order is not a position's (the chase ruling's). */
-static const char *check_order(const tb_table *t, xq_board *b, unsigned r)
+/* Adds legal move m, leading to st, to the tally of a position ruled r
+ * (order k), in the check (or, under cxa, attack) ruling's game. */
+static void tally_order(order_tally *o, unsigned r, ruled_step st, xq_board *b, xq_move m, int attack_game)
 {
-    int attack_game = t->rules == XQ_RULES_CXA;
-    if (!attack_game && ruled_by_chase(r)) return NULL;
     int k = ruled_order(r);
-    xq_move list[XQ_MAX_MOVES];
-    int n = xq_gen_legal(b, list);
-    int reached = 0, sooner = 0; /* winner: a move to order <= k; one that puts p below k */
-    int escapes = 0, stays = 0;  /* loser: a move that breaks the order; one that keeps p at k */
-    for (int i = 0; i < n; i++) {
-        order_step st = order_step_of(t, b, list[i], attack_game);
-        if (ruled_is_win(r)) {
-            if (st.exit > 0) {
-                reached = 1;
-                sooner |= k > 1;
-            } else if (st.order && !st.won && st.order <= k) {
-                reached = 1;
-                sooner |= st.order < k && !move_checks(b, list[i], attack_game);
-            }
-        } else if (st.exit >= 0) {
-            if (!st.order || !st.won || st.order > k) {
-                escapes = 1;
-            } else if (move_checks(b, list[i], attack_game)) {
-                stays = 1;
-            } else {
-                escapes |= st.order == k;
-                stays |= st.order == k - 1;
-            }
-        }
+    /* the successor in that game, from the mover's view: an exit the mover
+     * wins (+1) or loses (-1), or a position of order `order` (0: not won
+     * in this game) */
+    int exit = 0, order = 0, won = 0;
+    if (st.cell != CELL_DRAW) {
+        exit = cell_is_loss(st.cell) ? 1 : -1;
+    } else if (st.ruled != RULED_NONE && (attack_game || !ruled_by_chase(st.ruled))) {
+        if (st.capture)
+            exit = ruled_is_win(st.ruled) ? -1 : 1; /* a subtable's result */
+        else
+            order = ruled_order(st.ruled), won = ruled_is_win(st.ruled);
     }
     if (ruled_is_win(r)) {
-        if (!reached) return "win by a ruling, but no move reaches its order";
-        return sooner ? "win by a ruling, but a move reaches a lower order" : NULL;
+        if (exit > 0) {
+            o->reached = 1;
+            o->sooner |= k > 1;
+        } else if (order && !won && order <= k) {
+            o->reached = 1;
+            o->sooner |= order < k && !move_checks(b, m, attack_game);
+        }
+    } else if (exit >= 0) {
+        if (!order || !won || order > k) {
+            o->escapes = 1;
+        } else if (move_checks(b, m, attack_game)) {
+            o->stays = 1;
+        } else {
+            o->escapes |= order == k;
+            o->stays |= order == k - 1;
+        }
     }
-    if (escapes) return "loss by a ruling, but a move escapes its order";
-    return k > 1 && !stays ? "loss by a ruling, but every move is lost at a lower order" : NULL;
+}
+
+static const char *order_verdict(const order_tally *o, unsigned r)
+{
+    if (ruled_is_win(r)) {
+        if (!o->reached) return "win by a ruling, but no move reaches its order";
+        return o->sooner ? "win by a ruling, but a move reaches a lower order" : NULL;
+    }
+    if (o->escapes) return "loss by a ruling, but a move escapes its order";
+    return ruled_order(r) > 1 && !o->stays ? "loss by a ruling, but every move is lost at a lower order" : NULL;
+}
+
+/* NULL if a drawn cell's rule-aware value, ruled r, agrees with its
+ * successors, and its order too where that is a position's (above). */
+static const char *check_ruled(const tb_table *t, xq_board *b, unsigned r)
+{
+    int attack_game = t->rules == XQ_RULES_CXA;
+    int orders = r != RULED_NONE && (attack_game || !ruled_by_chase(r));
+    xq_move list[XQ_MAX_MOVES];
+    int n = xq_gen_legal(b, list);
+    int draws = 0, losses = 0;
+    order_tally o = {0, 0, 0, 0};
+    for (int i = 0; i < n; i++) {
+        ruled_step st = ruled_step_of(t, b, list[i]);
+        int v = step_result(st);
+        draws += v == 0;
+        losses += v < 0;
+        if (orders) tally_order(&o, r, st, b, list[i], attack_game);
+    }
+    if (r == RULED_NONE) {
+        if (losses) return "draw, but a move leads to a loss by a ruling for the opponent";
+        if (!draws) return "draw, but every move leads to a result decided by a ruling";
+        return NULL;
+    }
+    if (ruled_is_win(r) && !losses) return "win by a ruling, but no move leads to a loss for the opponent";
+    if (!ruled_is_win(r) && (draws || losses)) return "loss by a ruling, but some move escapes";
+    return orders ? order_verdict(&o, r) : NULL;
 }
 
 /* DTC code of the position a legal move leads to (opponent's view), and
@@ -288,7 +295,6 @@ const char *tb_verify_entry(const tb_table *t, int side, uint64_t i)
     const char *why = check_position(t, &b, code);
     unsigned r = t->ruled[0] ? t->ruled[side][i] : RULED_NONE;
     if (!why && code == CELL_DRAW && t->ruled[0]) why = check_ruled(t, &b, r);
-    if (!why && code == CELL_DRAW && r != RULED_NONE) why = check_order(t, &b, r);
     if (!why && t->limit && code < CELL_DRAW) why = check_dtc(t, &b, code, t->dtc[side][i]);
     return why;
 }
