@@ -15,6 +15,8 @@
  *   "any": a capture into any win keeps the result.  It gives the
  *     distance recorded for cursed wins and blessed losses: the plies to
  *     the next capture that keeps a win at all, should the opponent err.
+ *     Where no subtable has a result beyond the limit the two are the same
+ *     and only "holds" is computed (subtables_go_beyond).
  *
  * The counter resets on captures and on nothing else: a pawn move does not
  * reset it (the Xiangqi rule, unlike chess).  Since no other move matters,
@@ -55,6 +57,7 @@ typedef struct {
     tb_table *t;
     uint16_t *dist[KINDS][2]; /* [kind][side to move] */
     uint64_t *cand[2];
+    int kinds; /* KINDS, or 1 where "any" cannot differ from "holds" (dtc_solve) */
     int ply;
     int side; /* side whose positions phase B examines */
     uint64_t decided[MAX_THREADS];
@@ -174,8 +177,8 @@ static void examine_entry(dtc_ctx *c, int side, uint64_t i, int ply, int thread)
 {
     int role = role_of(c->t, side, i);
     if (!role) return;
-    int want[KINDS];
-    for (int k = 0; k < KINDS; k++) want[k] = dist_of(c, k, side, i) == UNKNOWN;
+    int want[KINDS] = {0, 0};
+    for (int k = 0; k < c->kinds; k++) want[k] = dist_of(c, k, side, i) == UNKNOWN;
     if (!want[HOLDS] && !want[ANY]) return;
     xq_board b;
     xq_index_site site;
@@ -195,7 +198,7 @@ static void init_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
     dtc_ctx *c = arg;
     for (uint64_t i = begin; i < end; i++)
         for (int s = 0; s < 2; s++) {
-            for (int k = 0; k < KINDS; k++) c->dist[k][s][i] = UNKNOWN;
+            for (int k = 0; k < c->kinds; k++) c->dist[k][s][i] = UNKNOWN;
             examine_entry(c, s, i, 0, thread);
         }
 }
@@ -217,7 +220,7 @@ static void retro_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
     xq_board b;
     unsigned want = (unsigned)(c->ply - 1);
     for (int x = 0; x < 2; x++) {
-        const uint16_t *holds = c->dist[HOLDS][x], *any = c->dist[ANY][x];
+        const uint16_t *holds = c->dist[HOLDS][x], *any = c->dist[c->kinds - 1][x];
         for (uint64_t i = begin; i < end; i++) {
             if ((i & 3) == 0 && i + 4 <= end && !word_has_dist(holds, i, want) && !word_has_dist(any, i, want)) {
                 i += 3;
@@ -290,6 +293,25 @@ uint64_t dtc_work_bytes(uint64_t entries)
     return sizeof(dtc_ctx) + 2 * (2 * n * sizeof(uint16_t) + words * sizeof(uint64_t));
 }
 
+/* Whether some capture can reach a cursed win or a blessed loss: a
+ * subtable result recorded beyond the limit.  Without one, "any" and
+ * "holds" have the same bases (the captures that keep a result, capture_dist)
+ * and the same recursion, so they are equal everywhere and one is
+ * computed: KRKNAA's pass then reads and scans half the distances. */
+static int subtables_go_beyond(const tb_table *t)
+{
+    for (int c = 0; c < 2; c++)
+        for (int k = 0; k < 8; k++) {
+            const tb_table *s = t->sub[c][k];
+            if (!s) continue;
+            if (!s->dtc[0]) return 1; /* no distances to go by: keep both kinds */
+            for (int side = 0; side < 2; side++)
+                for (uint64_t i = 0; i < s->ix.size; i++)
+                    if (s->dtc[side][i] != DTC_NONE && dtc_beyond(s->dtc[side][i])) return 1;
+        }
+    return 0;
+}
+
 int dtc_solve(tb_table *t, int threads, dtc_report *rep, char err[XQ_ERR_MAX])
 {
     memset(rep, 0, sizeof *rep);
@@ -302,15 +324,16 @@ int dtc_solve(tb_table *t, int threads, dtc_report *rep, char err[XQ_ERR_MAX])
     int rc = -1;
     if (!c) goto nomem;
     c->t = t;
+    c->kinds = subtables_go_beyond(t) ? KINDS : 1;
     for (int s = 0; s < 2; s++) {
         t->dtc[s] = malloc(n * sizeof(uint16_t));
-        scratch[s] = malloc(n * sizeof(uint16_t));
+        scratch[s] = c->kinds == KINDS ? malloc(n * sizeof(uint16_t)) : NULL;
         c->cand[s] = calloc(words, sizeof(uint64_t));
-        if (!t->dtc[s] || !scratch[s] || !c->cand[s]) goto nomem;
+        if (!t->dtc[s] || (c->kinds == KINDS && !scratch[s]) || !c->cand[s]) goto nomem;
     }
     for (int s = 0; s < 2; s++) {
         c->dist[HOLDS][s] = t->dtc[s];
-        c->dist[ANY][s] = scratch[s];
+        c->dist[ANY][s] = c->kinds == KINDS ? scratch[s] : t->dtc[s]; /* read only */
     }
     rep->passes = run_pass(c, threads);
     if (rep->passes < 0) {
@@ -329,12 +352,13 @@ int dtc_solve(tb_table *t, int threads, dtc_report *rep, char err[XQ_ERR_MAX])
                 if ((int)d > rep->longest) rep->longest = (int)d;
                 continue;
             }
-            if (scratch[s][i] == UNKNOWN) {
+            unsigned any = c->dist[ANY][s][i];
+            if (any == UNKNOWN) {
                 snprintf(err, XQ_ERR_MAX, "internal error: a decided position without a conversion (entry %llu)",
                          (unsigned long long)i);
                 goto out;
             }
-            t->dtc[s][i] = (uint16_t)(DTC_BEYOND | scratch[s][i]);
+            t->dtc[s][i] = (uint16_t)(DTC_BEYOND | any);
             rep->beyond++;
         }
     rc = 0;
