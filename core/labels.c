@@ -150,7 +150,11 @@ static void find_chases(const xq_board *before, xq_board *b, int from, int to, b
             for (int k = 0; k < out->nchased; k++) seen |= out->chased[k] == t;
             if (seen || !attack_is_chase(b, us, a, t)) continue;
             if (stood && threat_stood(&pre, us, a_before, t)) continue; /* nothing changed */
-            out->chased[out->nchased++] = (uint8_t)t;
+            /* kept ascending: the attackers are visited in another order
+             * with made_real, and a label is a set, the same either way */
+            int k = out->nchased++;
+            for (; k > 0 && out->chased[k - 1] > t; k--) out->chased[k] = out->chased[k - 1];
+            out->chased[k] = (uint8_t)t;
         }
     }
 }

@@ -20,7 +20,7 @@
 #include "board.h"
 
 /* Label of a move: whether it checks, whether it threatens mate, and the
- * squares of the enemy pieces it chases (after the move). */
+ * squares of the enemy pieces it chases (after the move), ascending. */
 typedef struct {
     bool check;
     bool threat; /* a mate threat (set under rule set cxa only) */

@@ -164,7 +164,7 @@ typedef enum {
 typedef struct {
     uint8_t check;      /* 1 if the move checks (it then chases nothing) */
     uint8_t nchased;    /* number of squares in chased */
-    uint8_t chased[16]; /* squares 0..89 of the chased pieces */
+    uint8_t chased[16]; /* squares 0..89 of the chased pieces, ascending */
 } xqtb_label;
 
 /* Labels a legal move of pos, as the tables' rule sets do.  RETURN:

@@ -110,6 +110,25 @@ static void test_perpetual_chase(void **state)
     assert_int_equal(l.chased[0], 1 * 9 + 3); /* d1 */
 }
 
+/* A label's chased squares come ascending under every rule set: here the
+ * rook's return to f4 chases the cannon on f1 and the horse on f6, which
+ * cxa (counting chases made real) finds in another order than full. */
+static void test_chases_ascending(void **state)
+{
+    (void)state;
+    xqtb_position p;
+    assert_int_equal(xqtb_position_from_fen("9/9/4k4/5H3/9/5r3/9/5C3/4r4/5K3 b - - 0 1", &p, NULL), XQTB_OK);
+    assert_int_equal(xqtb_play(&p, xqtb_move_parse("f4e4")), XQTB_OK);
+    assert_int_equal(xqtb_play(&p, xqtb_move_parse("f2f1")), XQTB_OK);
+    for (int rules = XQTB_RULES_NONE; rules <= XQTB_RULES_CXA; rules++) {
+        xqtb_label l;
+        assert_int_equal(xqtb_label_move_rules(&p, xqtb_move_parse("e4f4"), (xqtb_rule_set)rules, &l, NULL), XQTB_OK);
+        assert_int_equal(l.nchased, 2);
+        assert_int_equal(l.chased[0], 1 * 9 + 5); /* f1 */
+        assert_int_equal(l.chased[1], 6 * 9 + 5); /* f6 */
+    }
+}
+
 /* One check, one idle move in turn; a protected piece attacked. */
 static void test_draws(void **state)
 {
@@ -276,13 +295,10 @@ static void test_random_games_agree(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_perpetual_check),
-        cmocka_unit_test(test_whole_repeating_part),
-        cmocka_unit_test(test_mutual_check_draws),
-        cmocka_unit_test(test_perpetual_chase),
-        cmocka_unit_test(test_draws),
-        cmocka_unit_test(test_bad_input),
-        cmocka_unit_test(test_random_games_agree),
+        cmocka_unit_test(test_perpetual_check),    cmocka_unit_test(test_whole_repeating_part),
+        cmocka_unit_test(test_mutual_check_draws), cmocka_unit_test(test_perpetual_chase),
+        cmocka_unit_test(test_chases_ascending),   cmocka_unit_test(test_draws),
+        cmocka_unit_test(test_bad_input),          cmocka_unit_test(test_random_games_agree),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
