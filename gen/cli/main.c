@@ -114,7 +114,7 @@ static const command commands[] = {
      "xqtb verify [-t N] [-d DIR] [-q] MATERIAL...\n"
      "xqtb verify [-t N] [-d DIR] [-q] --set NAME [FILTERS]\n"
      "            FILTERS, as for gen: --pieces, --attackers, --defenders, --with, --without",
-     "check every value against the values its moves lead to",
+     "check every value, DTC and ruling order against what its moves lead to",
      "  -t N              threads, 1-64 (default: all cores)\n"
      "  -d DIR            directory of the tables (default: tables), without ':'\n"
      "  -q                print nothing for a consistent table (an inconsistent one\n"
