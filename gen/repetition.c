@@ -45,7 +45,9 @@
  * that, and the inner mu is an attractor computed with a worklist over the
  * predecessor lists of an explicit graph of the drawn region.  The first
  * steps of the nu loop are kept from one order to the next ("the first
- * steps of every order's nu loop, kept", below).  Positions outside the
+ * steps of every order's nu loop, kept", below), and its steps after the
+ * first computed are repairs of the step before ("the nu loop's later
+ * steps, by repair").  Positions outside the
  * region are exits whose value retro.c (or a subtable) decided.
  *
  * Under "cxa" (a perpetual attack loses: check, mate threat or chase of
@@ -98,7 +100,9 @@ static inline int loser_p3(uint8_t flags, int mode)
     return !(flags & F_CHECK) && (mode != MODE_FULL || (flags & F_RESET));
 }
 
-enum { IN_A = 1, IN_Z2 = 2 };
+/* st bits: in A (won at an order before), in Z2, and (repair, below) a
+ * loser node of Z2 with an edge out of Z2, which cannot be in Z1. */
+enum { IN_A = 1, IN_Z2 = 2, IN_DEAD = 4 };
 /* Steps of the nu loop kept from order to order (below).  Each costs
  * about one pass over the graph in all, and 3 bytes a node.  Measured with
  * callgrind on KCKPP's solves (one thread): 5.79 G instructions keeping
@@ -118,10 +122,14 @@ typedef struct {
     uint32_t *qcur, *qlast; /* nodes that joined step i's G, and step i-1's: the memory of
                              * need and queue, which the kept steps use only between nu loops */
     uint32_t *z2list, z2n;  /* the nodes of Z2 */
+    /* the nu loop's later steps, done by repair (below) */
+    uint32_t *layer;         /* nodes of Z1: the attractor's layer they joined in (seeds 0) */
+    uint32_t *gone, ngone;   /* the nodes the last shrink took out of Z2 */
+    uint32_t *doubt, ndoubt; /* nodes of Z2 that lost their support in Z1 */
 } solve_work;
 
 /* Per-node bytes of solve_work, and the orders solve_on_graph keeps. */
-enum { SOLVE_NODE_BYTES = 2 + sizeof(int32_t) + 2 * sizeof(uint32_t) + 3 * KEPT + 1 };
+enum { SOLVE_NODE_BYTES = 2 + sizeof(int32_t) + 5 * sizeof(uint32_t) + 3 * KEPT + 1 };
 
 /* One parallel step of the solver: seeding, a layer of the attractor, or
  * shrinking Z2.  Nodes join Z1 through an atomic counter into the queue,
@@ -132,6 +140,7 @@ typedef struct {
     solve_work *s;
     int w, mode;
     uint32_t head;        /* the attractor's layer: queue[head..) */
+    uint32_t depth;       /* its number (the seeds' is 0) */
     uint32_t qn;          /* nodes queued */
     int step;             /* the kept step worked on */
     const uint32_t *list; /* kept_settle_chunk, kept_rise_chunk: the nodes that joined A, or step-1's G */
@@ -184,7 +193,10 @@ static void seed_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
     for (uint64_t i = begin; i < end; i++) {
         uint32_t u = j->s->z2list[i];
         seed_node(j->g, j->s, u, j->w, j->mode);
-        if (j->s->z1[u]) enqueue(j, u);
+        if (j->s->z1[u]) {
+            j->s->layer[u] = 0;
+            enqueue(j, u);
+        }
     }
 }
 
@@ -221,6 +233,7 @@ static void attract_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
             } else if (__atomic_exchange_n(&s->z1[u], 1, __ATOMIC_RELAXED)) {
                 continue; /* another thread took it */
             }
+            s->layer[u] = j->depth;
             enqueue(j, u);
         }
     }
@@ -232,6 +245,7 @@ static void by_layers(solve_job *j, par_fn fn)
 {
     while (j->head < j->qn) {
         uint32_t tail = j->qn;
+        j->depth++;
         par_for(j->g->threads, tail - j->head, 256, fn, j);
         j->head = tail;
     }
@@ -246,18 +260,162 @@ static uint32_t attract(const rgraph *g, solve_work *s, uint32_t qn, int w)
     return job.qn;
 }
 
-/* Takes the nodes of Z2 outside Z1 out of Z2. */
+/* Takes the nodes of Z2 outside Z1 out of Z2, listing them in gone. */
 static void shrink(solve_work *s)
 {
     uint32_t n = 0;
+    s->ngone = 0;
     for (uint32_t i = 0; i < s->z2n; i++) {
         uint32_t u = s->z2list[i];
         if (s->z1[u])
             s->z2list[n++] = u;
-        else
-            s->st[u] &= (uint8_t)~IN_Z2;
+        else {
+            s->st[u] &= (uint8_t) ~(IN_Z2 | IN_DEAD);
+            s->gone[s->ngone++] = u;
+        }
     }
     s->z2n = n;
+}
+
+/* ---- the nu loop's later steps, by repair -----------------------------------
+ * Step i+1 of the nu loop computes Z1 again, inside Z2 = step i's Z1.  On
+ * KRPKR the first step of an order takes about half of Z2 out, the next
+ * hundreds of nodes, the one after tens, and the last none; yet seeding
+ * and attracting from scratch cost each of them a pass over every edge of
+ * Z2.  So only an order's first step is computed so; the later ones
+ * repair the Z1 before, on one thread, touching only what the nodes taken
+ * out can change.
+ *
+ * Each node of Z1 keeps the layer of the attractor it joined in (seeds 0).
+ * A winner node of layer l is supported while it is a seed or has an edge
+ * into a node of Z1 of a layer below l; a loser node while every edge it
+ * counts goes into Z1 (its layer is above theirs): supports go strictly
+ * down the layers, so the supported nodes are all in the new Z1 (a least
+ * fixed point: Z1 is every node with a well-founded support).  The repair
+ *   1. doubts the predecessors of the nodes taken out (a loser node with
+ *      an edge out of Z2 is out for good, "dead"; a winner node that lost
+ *      its support), then the predecessors of every doubted node the same
+ *      way, until every undoubted node is supported by undoubted ones;
+ *   2. attracts back, among the doubted nodes that are not dead, those the
+ *      undoubted ones (then the attracted ones) give a support, with
+ *      layers that keep the rule above (a winner one above its support, a
+ *      loser one above the highest of its edges);
+ * and what stays doubted is Z2 minus the new Z1: exactly what a step from
+ * scratch finds, since the new Z1 is the attractor of the same seeds in
+ * the same Z2 and every undoubted node is in it.  Deciding by supports
+ * instead of recomputing is the decremental attractor of dynamic game
+ * solving (compare Ramalingam and Reps, "An incremental algorithm for a
+ * generalization of the shortest-path problem", J. Algorithms 1996, whose
+ * rank test it uses). */
+static inline int in_z2(const solve_work *s, uint32_t u) { return (s->st[u] & (IN_A | IN_Z2)) == IN_Z2; }
+
+/* Whether winner node u keeps a place in Z1: still a seed (seed_node), or
+ * an edge into a node of Z1 of a lower layer. */
+static int winner_supported(const rgraph *g, const solve_work *s, uint32_t u, int w, int mode)
+{
+    uint32_t below = s->layer[u];
+    for (uint64_t e = g->first[u]; e < g->first[u + 1]; e++) {
+        uint32_t v = g->to[e];
+        if (v >= NODE_MAX) {
+            if (rg_exit_mover_wins(v, mode)) return 1;
+        } else if (s->st[v] & IN_A) {
+            return 1;
+        } else if (s->st[v] & IN_Z2) {
+            if (priority(g, u, g->flags[e], w, mode) == 2 || (s->z1[v] && s->layer[v] < below)) return 1;
+        }
+    }
+    return 0;
+}
+
+static void doubt(solve_work *s, uint32_t u)
+{
+    s->z1[u] = 0;
+    s->doubt[s->ndoubt++] = u;
+}
+
+/* Doubts the predecessors in Z1 of v, which left Z1 (and Z2 too if
+ * `gone`: then its loser predecessors are dead). */
+static void spread_doubt(const rgraph *g, solve_work *s, uint32_t v, int w, int mode, int gone)
+{
+    for (uint64_t k = g->pfirst[v]; k < g->pfirst[v + 1]; k++) {
+        uint32_t u = g->psrc[k];
+        if (!in_z2(s, u) || !s->z1[u]) continue;
+        if (rg_side_of(g, u) != w) {
+            if (gone) s->st[u] |= IN_DEAD;
+            doubt(s, u);
+        } else if (!winner_supported(g, s, u, w, mode)) {
+            doubt(s, u);
+        }
+    }
+}
+
+/* Puts doubted node u back into Z1 at layer l and queues it. */
+static void restore(solve_work *s, uint32_t u, uint32_t l, uint32_t *qn)
+{
+    s->z1[u] = 1;
+    s->layer[u] = l;
+    s->queue[(*qn)++] = u;
+}
+
+/* The layer a loser node joins at: above every node its edges reach in Z2. */
+static uint32_t loser_layer(const rgraph *g, const solve_work *s, uint32_t u)
+{
+    uint32_t l = 0;
+    for (uint64_t e = g->first[u]; e < g->first[u + 1]; e++) {
+        uint32_t v = g->to[e];
+        if (v < NODE_MAX && in_z2(s, v) && s->layer[v] > l) l = s->layer[v];
+    }
+    return l + 1;
+}
+
+/* Repairs Z1 after shrink took s->gone out of Z2 (every node of Z2 in
+ * Z1 before it).  Returns how many nodes of Z2 are left out of Z1. */
+static uint32_t repair(const rgraph *g, solve_work *s, int w, int mode)
+{
+    s->ndoubt = 0;
+    for (uint32_t i = 0; i < s->ngone; i++) spread_doubt(g, s, s->gone[i], w, mode, 1);
+    for (uint32_t i = 0; i < s->ndoubt; i++) spread_doubt(g, s, s->doubt[i], w, mode, 0);
+    /* the doubted losers' counters: edges into doubted nodes */
+    for (uint32_t i = 0; i < s->ndoubt; i++) {
+        uint32_t u = s->doubt[i];
+        if (rg_side_of(g, u) == w || (s->st[u] & IN_DEAD)) continue;
+        int32_t need = 0;
+        for (uint64_t e = g->first[u]; e < g->first[u + 1]; e++) {
+            uint32_t v = g->to[e];
+            need += v < NODE_MAX && in_z2(s, v) && !s->z1[v];
+        }
+        s->need[u] = need;
+    }
+    uint32_t qn = 0;
+    for (uint32_t i = 0; i < s->ndoubt; i++) {
+        uint32_t u = s->doubt[i];
+        if (s->z1[u] || (s->st[u] & IN_DEAD)) continue;
+        if (rg_side_of(g, u) != w) {
+            if (s->need[u] == 0) restore(s, u, loser_layer(g, s, u), &qn);
+            continue;
+        }
+        for (uint64_t e = g->first[u]; e < g->first[u + 1]; e++) {
+            uint32_t v = g->to[e];
+            if (v < NODE_MAX && in_z2(s, v) && s->z1[v]) {
+                restore(s, u, s->layer[v] + 1, &qn);
+                break;
+            }
+        }
+    }
+    for (uint32_t h = 0; h < qn; h++) {
+        uint32_t v = s->queue[h];
+        for (uint64_t k = g->pfirst[v]; k < g->pfirst[v + 1]; k++) {
+            uint32_t u = g->psrc[k];
+            if (!in_z2(s, u) || s->z1[u] || (s->st[u] & IN_DEAD)) continue;
+            if (rg_side_of(g, u) == w)
+                restore(s, u, s->layer[v] + 1, &qn);
+            else if (--s->need[u] == 0)
+                restore(s, u, loser_layer(g, s, u), &qn);
+        }
+    }
+    uint32_t out = 0;
+    for (uint32_t i = 0; i < s->ndoubt; i++) out += !s->z1[s->doubt[i]];
+    return out;
 }
 
 /* ---- the first steps of every order's nu loop, kept -----------------------
@@ -478,7 +636,10 @@ static int solve_winner(const rgraph *g, int w, int mode, const uint8_t *live, u
     s.need = malloc(n * sizeof *s.need);
     s.queue = malloc(n * sizeof *s.queue);
     s.z2list = malloc(n * sizeof *s.z2list);
-    int rc = -1, ok = s.st && s.z1 && s.need && s.queue && s.z2list;
+    s.layer = malloc(n * sizeof *s.layer);
+    s.gone = malloc(n * sizeof *s.gone);
+    s.doubt = malloc(n * sizeof *s.doubt);
+    int rc = -1, ok = s.st && s.z1 && s.need && s.queue && s.z2list && s.layer && s.gone && s.doubt;
     for (int i = 0; i < KEPT; i++) {
         s.kept[i] = malloc(n);
         s.out[i] = malloc(n);
@@ -498,10 +659,11 @@ static int solve_winner(const rgraph *g, int w, int mode, const uint8_t *live, u
                 s.st[u] |= IN_Z2;
                 s.z2list[s.z2n++] = u;
             }
-        while (s.z2n) { /* nu Z2, from step KEPT+1 (above) */
+        if (s.z2n) { /* nu Z2, from step KEPT+1 (above) */
             uint32_t z1 = attract(g, &s, seed(g, &s, w, mode), w);
-            if (z1 == s.z2n) break;
-            shrink(&s);
+            if (z1 != s.z2n) do
+                    shrink(&s);
+                while (repair(g, &s, w, mode));
         }
         if (s.z2n == 0) break;
         for (uint32_t i = 0; i < s.z2n; i++) {
@@ -518,6 +680,9 @@ out:
     free(s.need);
     free(s.queue);
     free(s.z2list);
+    free(s.layer);
+    free(s.gone);
+    free(s.doubt);
     for (int i = 0; i < KEPT; i++) {
         free(s.kept[i]);
         free(s.out[i]);
