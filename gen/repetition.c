@@ -126,10 +126,11 @@ typedef struct {
     uint32_t *layer;         /* nodes of Z1: the attractor's layer they joined in (seeds 0) */
     uint32_t *gone, ngone;   /* the nodes the last shrink took out of Z2 */
     uint32_t *doubt, ndoubt; /* nodes of Z2 that lost their support in Z1 */
+    uint32_t *pool, npool;   /* the last kept step's G minus A: where each order's Z2 starts */
 } solve_work;
 
 /* Per-node bytes of solve_work, and the orders solve_on_graph keeps. */
-enum { SOLVE_NODE_BYTES = 2 + sizeof(int32_t) + 5 * sizeof(uint32_t) + 3 * KEPT + 1 };
+enum { SOLVE_NODE_BYTES = 2 + sizeof(int32_t) + 6 * sizeof(uint32_t) + 3 * KEPT + 1 };
 
 /* One parallel step of the solver: seeding, a layer of the attractor, or
  * shrinking Z2.  Nodes join Z1 through an atomic counter into the queue,
@@ -603,8 +604,9 @@ static void kept_start(const rgraph *g, solve_work *s, int w, int mode, const ui
     }
 }
 
-/* The kept steps after the n nodes of list joined A (marked IN_A). */
-static void kept_grow(const rgraph *g, solve_work *s, int w, int mode, const uint32_t *list, uint32_t n)
+/* The kept steps after the n nodes of list joined A (marked IN_A).
+ * Returns how many nodes joined the last step's G, left in s->qlast. */
+static uint32_t kept_grow(const rgraph *g, solve_work *s, int w, int mode, const uint32_t *list, uint32_t n)
 {
     s->qcur = (uint32_t *)s->need;
     s->qlast = s->queue;
@@ -620,6 +622,7 @@ static void kept_grow(const rgraph *g, solve_work *s, int w, int mode, const uin
         last = job.qn;
         swap_queues(s);
     }
+    return last;
 }
 
 /* Orders (1..) of the nodes w wins under `mode`; 0 where w does not win.
@@ -639,7 +642,8 @@ static int solve_winner(const rgraph *g, int w, int mode, const uint8_t *live, u
     s.layer = malloc(n * sizeof *s.layer);
     s.gone = malloc(n * sizeof *s.gone);
     s.doubt = malloc(n * sizeof *s.doubt);
-    int rc = -1, ok = s.st && s.z1 && s.need && s.queue && s.z2list && s.layer && s.gone && s.doubt;
+    s.pool = malloc(n * sizeof *s.pool);
+    int rc = -1, ok = s.st && s.z1 && s.need && s.queue && s.z2list && s.layer && s.gone && s.doubt && s.pool;
     for (int i = 0; i < KEPT; i++) {
         s.kept[i] = malloc(n);
         s.out[i] = malloc(n);
@@ -649,28 +653,32 @@ static int solve_winner(const rgraph *g, int w, int mode, const uint8_t *live, u
     if (!ok) goto out;
     kept_start(g, &s, w, mode, live);
     memset(order, 0, g->nnodes);
-    const uint8_t *last = s.kept[KEPT - 1];
+    s.npool = 0;
+    for (uint32_t u = 0; u < g->nnodes; u++)
+        if (s.kept[KEPT - 1][u] & KEPT_IN) s.pool[s.npool++] = u;
     int k = 0;
     for (;;) {
         k++;
-        s.z2n = 0;
-        for (uint32_t u = 0; u < g->nnodes; u++)
-            if ((last[u] & KEPT_IN) && !(s.st[u] & IN_A)) {
-                s.st[u] |= IN_Z2;
-                s.z2list[s.z2n++] = u;
-            }
-        if (s.z2n) { /* nu Z2, from step KEPT+1 (above) */
-            uint32_t z1 = attract(g, &s, seed(g, &s, w, mode), w);
-            if (z1 != s.z2n) do
-                    shrink(&s);
-                while (repair(g, &s, w, mode));
+        /* nu Z2, from step KEPT+1 (above): its first step from scratch,
+         * the others by repair */
+        memcpy(s.z2list, s.pool, (size_t)s.npool * sizeof *s.pool);
+        s.z2n = s.npool;
+        for (uint32_t i = 0; i < s.z2n; i++) s.st[s.z2list[i]] |= IN_Z2;
+        uint32_t out = s.z2n ? s.z2n - attract(g, &s, seed(g, &s, w, mode), w) : 0;
+        while (out) {
+            shrink(&s);
+            out = repair(g, &s, w, mode);
         }
         if (s.z2n == 0) break;
         for (uint32_t i = 0; i < s.z2n; i++) {
             s.st[s.z2list[i]] = IN_A;
             order[s.z2list[i]] = (uint8_t)(k > 255 ? 255 : k);
         }
-        kept_grow(g, &s, w, mode, s.z2list, s.z2n);
+        uint32_t joined = kept_grow(g, &s, w, mode, s.z2list, s.z2n), left = 0;
+        for (uint32_t i = 0; i < s.npool; i++)
+            if (!(s.st[s.pool[i]] & IN_A)) s.pool[left++] = s.pool[i];
+        memcpy(s.pool + left, s.qlast, (size_t)joined * sizeof *s.pool);
+        s.npool = left + joined;
     }
     *orders_out = k - 1;
     rc = 0;
@@ -683,6 +691,7 @@ out:
     free(s.layer);
     free(s.gone);
     free(s.doubt);
+    free(s.pool);
     for (int i = 0; i < KEPT; i++) {
         free(s.kept[i]);
         free(s.out[i]);
