@@ -156,6 +156,15 @@ static void enqueue_kept(solve_job *j, uint32_t u) { j->s->qcur[__atomic_fetch_a
  * a loser node all of whose edges go into A, into a losing exit, or into
  * Z2 with priority 1 (counted: they must all fall into Z1).  Reads the
  * state of other nodes, writes only u's. */
+/* Whether edge e of winner node u makes u a seed: into A, into an exit
+ * it wins, or of priority 2 into Z2. */
+static inline int winner_seed_edge(const rgraph *g, const solve_work *s, uint32_t u, uint64_t e, int w, int mode)
+{
+    uint32_t v = g->to[e];
+    if (v >= NODE_MAX) return rg_exit_mover_wins(v, mode);
+    return (s->st[v] & IN_A) || ((s->st[v] & IN_Z2) && priority(g, u, g->flags[e], w, mode) == 2);
+}
+
 static void seed_node(const rgraph *g, solve_work *s, uint32_t u, int w, int mode)
 {
     int mine = rg_side_of(g, u) == w, ok = 0;
@@ -163,9 +172,7 @@ static void seed_node(const rgraph *g, solve_work *s, uint32_t u, int w, int mod
     for (uint64_t e = g->first[u]; e < g->first[u + 1]; e++) {
         uint32_t v = g->to[e];
         if (mine) {
-            if (v >= NODE_MAX
-                    ? rg_exit_mover_wins(v, mode)
-                    : (s->st[v] & IN_A) || ((s->st[v] & IN_Z2) && priority(g, u, g->flags[e], w, mode) == 2)) {
+            if (winner_seed_edge(g, s, u, e, w, mode)) {
                 ok = 1;
                 break;
             }
@@ -317,13 +324,8 @@ static int winner_supported(const rgraph *g, const solve_work *s, uint32_t u, in
     uint32_t below = s->layer[u];
     for (uint64_t e = g->first[u]; e < g->first[u + 1]; e++) {
         uint32_t v = g->to[e];
-        if (v >= NODE_MAX) {
-            if (rg_exit_mover_wins(v, mode)) return 1;
-        } else if (s->st[v] & IN_A) {
+        if (winner_seed_edge(g, s, u, e, w, mode) || (v < NODE_MAX && in_z2(s, v) && s->z1[v] && s->layer[v] < below))
             return 1;
-        } else if (s->st[v] & IN_Z2) {
-            if (priority(g, u, g->flags[e], w, mode) == 2 || (s->z1[v] && s->layer[v] < below)) return 1;
-        }
     }
     return 0;
 }
