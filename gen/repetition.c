@@ -156,6 +156,9 @@ static void enqueue_kept(solve_job *j, uint32_t u) { j->s->qcur[__atomic_fetch_a
  * a loser node all of whose edges go into A, into a losing exit, or into
  * Z2 with priority 1 (counted: they must all fall into Z1).  Reads the
  * state of other nodes, writes only u's. */
+/* Whether node u is in Z2 (and so not in A). */
+static inline int in_z2(const solve_work *s, uint32_t u) { return (s->st[u] & (IN_A | IN_Z2)) == IN_Z2; }
+
 /* Whether edge e of winner node u makes u a seed: into A, into an exit
  * it wins, or of priority 2 into Z2. */
 static inline int winner_seed_edge(const rgraph *g, const solve_work *s, uint32_t u, uint64_t e, int w, int mode)
@@ -232,7 +235,7 @@ static void attract_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
         uint32_t v = s->queue[j->head + i];
         for (uint64_t k = g->pfirst[v]; k < g->pfirst[v + 1]; k++) {
             uint32_t u = g->psrc[k];
-            if ((s->st[u] & (IN_A | IN_Z2)) != IN_Z2 || __atomic_load_n(&s->z1[u], __ATOMIC_RELAXED) ||
+            if (!in_z2(s, u) || __atomic_load_n(&s->z1[u], __ATOMIC_RELAXED) ||
                 __atomic_load_n(&s->need[u], __ATOMIC_RELAXED) < 0)
                 continue;
             if (rg_side_of(g, u) != j->w) {
@@ -315,8 +318,6 @@ static void shrink(solve_work *s)
  * solving (compare Ramalingam and Reps, "An incremental algorithm for a
  * generalization of the shortest-path problem", J. Algorithms 1996, whose
  * rank test it uses). */
-static inline int in_z2(const solve_work *s, uint32_t u) { return (s->st[u] & (IN_A | IN_Z2)) == IN_Z2; }
-
 /* Whether winner node u keeps a place in Z1: still a seed (seed_node), or
  * an edge into a node of Z1 of a lower layer. */
 static int winner_supported(const rgraph *g, const solve_work *s, uint32_t u, int w, int mode)
