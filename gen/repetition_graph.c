@@ -164,20 +164,35 @@ static int hash_grow(rgraph *g)
     return 0;
 }
 
-/* Node of (pos, sets, last classes), created if new; EXIT_DRAW for a
- * position outside the graph.  Returns NODE_MAX on failure. */
-static uint32_t node_of(rgraph *g, uint32_t pos, uint8_t red_set, uint8_t black_set, uint8_t last)
+/* The slot of key in the hash table: where it is, or the empty slot where
+ * it would go.  The table must have room (hcap > 0). */
+static uint64_t hash_slot(const rgraph *g, uint64_t key)
 {
-    if (g->local[pos] == NODE_NONE) return EXIT_DRAW; /* w cannot win there, whatever the sets */
-    if (!red_set && !black_set && !last) return g->local[pos];
-    if (2 * (g->hcount + 1) > g->hcap && hash_grow(g)) return NODE_MAX;
-    uint64_t key = (uint64_t)last << 48 | (uint64_t)pos << 16 | (uint64_t)red_set << 8 | black_set;
     uint64_t h = hash64(key) & (g->hcap - 1);
-    while (g->hkey[h] != UINT64_MAX) {
-        if (g->hkey[h] == key) return g->hval[h];
-        h = (h + 1) & (g->hcap - 1);
-    }
-    if (g->nnodes >= NODE_MAX - 1 || add_node(g, pos, red_set, black_set, last)) {
+    while (g->hkey[h] != UINT64_MAX && g->hkey[h] != key) h = (h + 1) & (g->hcap - 1);
+    return h;
+}
+
+/* The node of a key made before, or NODE_MAX: a look-up that reads only,
+ * so that threads may make it while no node is being created. */
+static uint32_t node_known(const rgraph *g, uint64_t key)
+{
+    if (!g->hcap) return NODE_MAX;
+    uint64_t h = hash_slot(g, key);
+    return g->hkey[h] == key ? g->hval[h] : NODE_MAX;
+}
+
+/* Node of a key of spec_node below (a position inside the graph, with
+ * non-empty sets or last classes: quiet_target answers the others), created
+ * if new.  Returns NODE_MAX on failure. */
+static uint32_t node_of(rgraph *g, uint64_t key)
+{
+    if (2 * (g->hcount + 1) > g->hcap && hash_grow(g)) return NODE_MAX;
+    uint64_t h = hash_slot(g, key);
+    if (g->hkey[h] == key) return g->hval[h];
+    uint32_t pos = (uint32_t)(key >> 16);
+    if (g->nnodes >= NODE_MAX - 1 ||
+        add_node(g, pos, (uint8_t)(key >> 8), (uint8_t)(key & 0xFF), (uint8_t)(key >> 48))) {
         if (!g->err[0]) snprintf(g->err, XQ_ERR_MAX, "too many game-graph nodes for the repetition rulings");
         return NODE_MAX;
     }
@@ -276,11 +291,12 @@ static int reserve_edges(rgraph *g, uint64_t need)
  * Where an edge leads, as worked out from a node's board: an exit (or
  * NODE_NONE for an illegal move), a position's own node (empty sets: the
  * positions are numbered before any expansion, so this is read, not
- * made), or a position with non-empty sets, whose node number only the
- * sequential part of rg_build may give (it creates nodes).  Kept as one
- * 64-bit value: SPEC_FINAL | target, or the key of node_of.  Resolving
- * the position nodes here, in parallel, leaves the sequential part a copy
- * for most edges instead of a look-up at a random place. */
+ * made), or a position with non-empty sets, whose node is looked up if an
+ * earlier batch made it and is otherwise made by the sequential part of
+ * rg_build.  Kept as one 64-bit value: SPEC_FINAL | target, or the key of
+ * node_of.  Resolving all but the new nodes here, in parallel, leaves the
+ * sequential part the new nodes alone (on KRCKR a few percent of the
+ * edges). */
 #define SPEC_FINAL ((uint64_t)1 << 63)
 static uint64_t spec_exit(uint32_t code) { return SPEC_FINAL | code; }
 static uint64_t spec_node(uint32_t pos, uint8_t red_set, uint8_t black_set, uint8_t last)
@@ -444,31 +460,78 @@ static int expand(const rgraph *g, uint32_t u, uint64_t *spec, uint8_t *flags)
 enum { BATCH = 4096 };
 
 typedef struct {
-    const rgraph *g;
+    rgraph *g;
     uint32_t first; /* the batch's first node */
     uint64_t *spec; /* BATCH * XQ_MAX_MOVES */
     uint8_t *flags;
-    uint8_t *count; /* edges per node of the batch */
+    uint8_t *count;   /* edges per node of the batch */
+    uint8_t *pending; /* 1 if one of the node's edges leads to a node not made yet */
 } expand_job;
 
+/* Expands a range of the batch, and resolves each edge into a node made
+ * in an earlier batch: the hash table is not written while threads run, so
+ * the look-ups give what the numbering would. */
 static void expand_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
 {
     (void)thread;
     expand_job *j = arg;
-    for (uint64_t i = begin; i < end; i++)
-        j->count[i] =
-            (uint8_t)expand(j->g, j->first + (uint32_t)i, j->spec + i * XQ_MAX_MOVES, j->flags + i * XQ_MAX_MOVES);
+    for (uint64_t i = begin; i < end; i++) {
+        uint64_t *spec = j->spec + i * XQ_MAX_MOVES;
+        int n = expand(j->g, j->first + (uint32_t)i, spec, j->flags + i * XQ_MAX_MOVES);
+        j->count[i] = (uint8_t)n;
+        j->pending[i] = 0;
+        for (int k = 0; k < n; k++) {
+            if (spec[k] & SPEC_FINAL) continue;
+            uint32_t v = node_known(j->g, spec[k]);
+            if (v == NODE_MAX)
+                j->pending[i] = 1;
+            else
+                spec[k] = SPEC_FINAL | v;
+        }
+    }
+}
+
+/* Copies a range of the batch's edges, all resolved, to the graph. */
+static void copy_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
+{
+    (void)thread;
+    expand_job *j = arg;
+    rgraph *g = j->g;
+    for (uint64_t i = begin; i < end; i++) {
+        uint64_t at = g->first[j->first + i];
+        const uint64_t *spec = j->spec + i * XQ_MAX_MOVES;
+        if (j->count[i]) memcpy(g->flags + at, j->flags + i * XQ_MAX_MOVES, j->count[i]);
+        for (int k = 0; k < j->count[i]; k++) g->to[at + (uint64_t)k] = (uint32_t)spec[k];
+    }
+}
+
+/* Numbers the nodes the batch's edges find new, in node and move order,
+ * as one thread following the edges one by one would. */
+static int number_new(expand_job *j, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        if (!j->pending[i]) continue;
+        uint64_t *spec = j->spec + (uint64_t)i * XQ_MAX_MOVES;
+        for (int k = 0; k < j->count[i]; k++) {
+            if (spec[k] & SPEC_FINAL) continue;
+            uint32_t v = node_of(j->g, spec[k]);
+            if (v == NODE_MAX) return -1;
+            spec[k] = SPEC_FINAL | v;
+        }
+    }
+    return 0;
 }
 
 static int predecessors(rgraph *g);
 
 /* Nodes are numbered in the order they are found, breadth first: the
  * positions (empty sets) first, then each new (position, sets) as the
- * edges of the nodes before it are numbered.  The moves of a batch of
- * nodes are worked out in parallel (expand: the labels and index look-ups,
- * the costly part), then their edges are numbered in node and move order
- * by one thread, which creates nodes exactly as a single pass would: the
- * graph does not depend on the threads. */
+ * edges of the nodes before it are followed.  A batch of nodes is expanded
+ * in parallel (expand: the labels and index look-ups, the costly part,
+ * and the look-up of nodes made before), then one thread numbers the nodes
+ * that are new, in node and move order, which creates them exactly as a
+ * single pass would, and the edges are copied in parallel: the graph does
+ * not depend on the threads. */
 int rg_build(rgraph *g)
 {
     for (uint32_t p = 0; p < g->npos; p++) {
@@ -476,12 +539,16 @@ int rg_build(rgraph *g)
         g->local[p] = g->nnodes;
         if (add_node(g, p, 0, 0, 0)) return -1;
     }
-    uint64_t scratch = (uint64_t)BATCH * XQ_MAX_MOVES * (sizeof(uint64_t) + 1) + BATCH;
+    uint64_t scratch = (uint64_t)BATCH * XQ_MAX_MOVES * (sizeof(uint64_t) + 1) + 2 * BATCH;
     if (rg_charge(g, scratch)) return -1;
-    expand_job job = {g, 0, malloc((uint64_t)BATCH * XQ_MAX_MOVES * sizeof(uint64_t)),
-                      malloc((uint64_t)BATCH * XQ_MAX_MOVES), malloc(BATCH)};
+    expand_job job = {g,
+                      0,
+                      malloc((uint64_t)BATCH * XQ_MAX_MOVES * sizeof(uint64_t)),
+                      malloc((uint64_t)BATCH * XQ_MAX_MOVES),
+                      malloc(BATCH),
+                      malloc(BATCH)};
     int rc = -1;
-    if (!job.spec || !job.flags || !job.count) {
+    if (!job.spec || !job.flags || !job.count || !job.pending) {
         snprintf(g->err, XQ_ERR_MAX, "out of memory for the repetition rulings' game graph");
         goto out;
     }
@@ -489,31 +556,26 @@ int rg_build(rgraph *g)
         uint32_t n = g->nnodes - u < BATCH ? g->nnodes - u : BATCH;
         job.first = u;
         par_for(g->threads, n, 64, expand_chunk, &job);
+        if (number_new(&job, n)) goto out;
         uint64_t *f = grow(g, g->first, &g->first_cap, (uint64_t)u + n + 1, sizeof *g->first);
         if (!f) goto out;
         g->first = f;
-        uint64_t edges = 0;
-        for (uint32_t i = 0; i < n; i++) edges += job.count[i];
-        if (reserve_edges(g, g->nedges + edges)) goto out;
-        for (uint32_t i = 0; i < n; i++, u++) {
-            g->first[u] = g->nedges;
-            const uint64_t *spec = job.spec + (uint64_t)i * XQ_MAX_MOVES;
-            if (job.count[i]) memcpy(g->flags + g->nedges, job.flags + (uint64_t)i * XQ_MAX_MOVES, job.count[i]);
-            for (int k = 0; k < job.count[i]; k++) {
-                uint64_t sp = spec[k];
-                uint32_t target = (sp & SPEC_FINAL) ? (uint32_t)sp
-                                                    : node_of(g, (uint32_t)(sp >> 16), (uint8_t)(sp >> 8), (uint8_t)sp,
-                                                              (uint8_t)(sp >> 48));
-                if (target == NODE_MAX) goto out;
-                g->to[g->nedges++] = target;
-            }
+        uint64_t edges = g->nedges;
+        for (uint32_t i = 0; i < n; i++) {
+            g->first[u + i] = edges;
+            edges += job.count[i];
         }
+        if (reserve_edges(g, edges)) goto out;
+        par_for(g->threads, n, 256, copy_chunk, &job);
+        g->nedges = edges;
+        u += n;
     }
     rc = 0;
 out:
     free(job.spec);
     free(job.flags);
     free(job.count);
+    free(job.pending);
     g->bytes -= scratch;
     if (rc) return rc;
     uint64_t *f = grow(g, g->first, &g->first_cap, (uint64_t)g->nnodes + 1, sizeof *g->first);
