@@ -35,6 +35,14 @@
  * finds nothing new or the value itself.  Writes go only to the examined
  * side's distances, reads only to the other side's, so the result does not
  * depend on the threads.
+ *
+ * With one kind, a win needs no examination: the losses of distance k-1
+ * flag their predecessors in a bitmap of their own, and a won position
+ * flagged there has a move into a final loss of distance k-1, so its
+ * distance is k (see examine), as retro.c decides its wins at odd plies.
+ * Only the losses are examined, flagged by the wins of distance k-1.  (With
+ * two kinds a frontier position may be at k-1 in one kind only, and a win
+ * is still examined for both.)
  */
 #include "dtc.h"
 
@@ -57,7 +65,8 @@ typedef struct {
     tb_table *t;
     uint16_t *dist[KINDS][2]; /* [kind][side to move] */
     uint64_t *cand[2];
-    int kinds; /* KINDS, or 1 where "any" cannot differ from "holds" (dtc_solve) */
+    uint64_t *won[2]; /* with one kind: predecessors of the losses at ply-1, wins at ply */
+    int kinds;        /* KINDS, or 1 where "any" cannot differ from "holds" (dtc_solve) */
     int ply;
     int side; /* side whose positions phase B examines */
     uint64_t decided[MAX_THREADS];
@@ -227,26 +236,44 @@ static void retro_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
                 continue;
             }
             if (holds[i] != want && any[i] != want) continue;
+            uint64_t *flags = c->kinds == 1 && role_of(c->t, x, i) < 0 ? c->won[x ^ 1] : c->cand[x ^ 1];
             xq_index_site site;
             xq_index_decode_at(&c->t->ix, i, &b, &site);
             b.side = (uint8_t)x;
-            xq_for_each_predecessor(&c->t->ix, &site, &b, xq_flag_entry, c->cand[x ^ 1]);
+            xq_for_each_predecessor(&c->t->ix, &site, &b, xq_flag_entry, flags);
         }
     }
+}
+
+/* With one kind: the won positions among the predecessors of the losses
+ * at ply-1 that are still undecided have distance ply. */
+static void decide_won(dtc_ctx *c, int y, uint64_t j, int thread)
+{
+    if (role_of(c->t, y, j) <= 0 || dist_of(c, HOLDS, y, j) != UNKNOWN) return;
+    __atomic_store_n(&c->dist[HOLDS][y][j], (uint16_t)c->ply, __ATOMIC_RELAXED);
+    c->decided[thread]++;
 }
 
 static void verify_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
 {
     dtc_ctx *c = arg;
     int y = c->side;
-    uint64_t *cand = c->cand[y];
+    uint64_t *cand = c->cand[y], *won = c->won[y];
     for (uint64_t w = begin >> 6; w < (end + 63) >> 6; w++) {
-        uint64_t bits = cand[w];
-        if (!bits) continue;
+        if (!won[w] && !cand[w]) continue;
+        uint64_t bits = won[w];
+        won[w] = 0;
+        while (bits) {
+            decide_won(c, y, (w << 6) | (uint64_t)__builtin_ctzll(bits), thread);
+            bits &= bits - 1;
+        }
+        bits = cand[w];
         cand[w] = 0;
         while (bits) {
             uint64_t j = (w << 6) | (uint64_t)__builtin_ctzll(bits);
             bits &= bits - 1;
+            /* with one kind a win is decided above, from won[] alone */
+            if (c->kinds == 1 && role_of(c->t, y, j) > 0) continue;
             examine_entry(c, y, j, c->ply, thread);
         }
     }
@@ -288,9 +315,9 @@ static int run_pass(dtc_ctx *c, int threads)
 uint64_t dtc_work_bytes(uint64_t entries)
 {
     /* as dtc_solve allocates: per side the result, the second pass's
-     * distances and a candidate bitmap, and the context */
+     * distances and two candidate bitmaps, and the context */
     uint64_t n = entries ? entries : 1, words = (n + 63) / 64;
-    return sizeof(dtc_ctx) + 2 * (2 * n * sizeof(uint16_t) + words * sizeof(uint64_t));
+    return sizeof(dtc_ctx) + 2 * (2 * n * sizeof(uint16_t) + 2 * words * sizeof(uint64_t));
 }
 
 /* Whether some capture can reach a cursed win or a blessed loss: a
@@ -329,7 +356,8 @@ int dtc_solve(tb_table *t, int threads, dtc_report *rep, char err[XQ_ERR_MAX])
         t->dtc[s] = malloc(n * sizeof(uint16_t));
         scratch[s] = c->kinds == KINDS ? malloc(n * sizeof(uint16_t)) : NULL;
         c->cand[s] = calloc(words, sizeof(uint64_t));
-        if (!t->dtc[s] || (c->kinds == KINDS && !scratch[s]) || !c->cand[s]) goto nomem;
+        c->won[s] = calloc(words, sizeof(uint64_t));
+        if (!t->dtc[s] || (c->kinds == KINDS && !scratch[s]) || !c->cand[s] || !c->won[s]) goto nomem;
     }
     for (int s = 0; s < 2; s++) {
         c->dist[HOLDS][s] = t->dtc[s];
@@ -367,8 +395,10 @@ nomem:
     snprintf(err, XQ_ERR_MAX, "out of memory for the distance to conversion");
 out:
     if (c) {
-        free(c->cand[0]);
-        free(c->cand[1]);
+        for (int s = 0; s < 2; s++) {
+            free(c->cand[s]);
+            free(c->won[s]);
+        }
     }
     free(c);
     free(scratch[0]);
