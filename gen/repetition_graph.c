@@ -220,9 +220,10 @@ static int pieces_of(const xq_board *b, int colour, uint8_t out[16])
 
 static void set_from_mask(const xq_board *b, int colour, unsigned mask, sqset *s)
 {
+    s->n = 0;
+    if (!mask) return; /* most nodes: a position's own, with empty sets */
     uint8_t sq[16];
     int n = pieces_of(b, colour, sq);
-    s->n = 0;
     for (int k = 0; k < n; k++)
         if (mask >> k & 1) s->sq[s->n++] = sq[k];
 }
@@ -358,10 +359,17 @@ static uint8_t asian_move(const rgraph *g, int us, const xq_move_label *label, c
     return (uint8_t)((last & ~(3u << (2 * us))) | (unsigned)after << (2 * us));
 }
 
+/* A node's chase sets on its board, the same for all its moves: the side
+ * to move chasing the other's pieces (own), the other chasing its (opp). */
+typedef struct {
+    sqset own, opp;
+} node_sets;
+
 /* Where a quiet move m leads from node u (board b, the entry at site, mover
- * us), with the move's flags; an exit if the position reached is decided. */
+ * us, sets ns), with the move's flags; an exit if the position reached is
+ * decided. */
 static uint64_t quiet_target(const rgraph *g, uint32_t u, xq_board *b, const xq_index_site *site, xq_move m,
-                             uint8_t *flags)
+                             const node_sets *ns, uint8_t *flags)
 {
     const tb_table *t = g->t;
     int us = b->side, them = us ^ 1, from = move_from(m), to = move_to(m);
@@ -389,19 +397,18 @@ static uint64_t quiet_target(const rgraph *g, uint32_t u, xq_board *b, const xq_
         label.check = xq_in_check(b, them);
         xq_unmake_move(b, m, &u0);
     }
-    sqset own, opp; /* us chasing their pieces; them chasing ours */
-    set_from_mask(b, them, g->node_set[u][us], &own);
-    set_from_mask(b, us, g->node_set[u][them], &opp);
+    const sqset *own = &ns->own;
+    sqset opp = ns->opp;
     *flags = label.check ? F_CHECK : 0;
     sqset own2 = {0, {0}};
     uint8_t last = g->node_set[u][NODE_LAST];
     if (g->mode == MODE_ASIAN) {
-        last = asian_move(g, us, &label, &own, last, &own2, flags);
+        last = asian_move(g, us, &label, own, last, &own2, flags);
     } else if (label.check) {
         *flags |= F_RESET;
     } else {
         for (int i = 0; i < label.nchased; i++)
-            if (set_has(&own, label.chased[i])) own2.sq[own2.n++] = label.chased[i];
+            if (set_has(own, label.chased[i])) own2.sq[own2.n++] = label.chased[i];
         if (own2.n == 0) {
             *flags |= F_RESET;
             own2.n = label.nchased;
@@ -436,6 +443,9 @@ static int expand(const rgraph *g, uint32_t u, uint64_t *spec, uint8_t *flags)
     xq_index_site site;
     xq_index_decode_at(&g->t->ix, entry >> 1, &b, &site);
     b.side = (uint8_t)(entry & 1);
+    node_sets ns;
+    set_from_mask(&b, b.side ^ 1, g->node_set[u][b.side], &ns.own);
+    set_from_mask(&b, b.side, g->node_set[u][b.side ^ 1], &ns.opp);
     /* Pseudo-legal moves: an illegal one reaches a position marked illegal
      * (retro.c), which the targets report as NODE_NONE. */
     xq_move list[XQ_MAX_MOVES];
@@ -448,7 +458,7 @@ static int expand(const rgraph *g, uint32_t u, uint64_t *spec, uint8_t *flags)
             spec[out] = spec_exit(rg_capture_exit(g->t, un.captured, &b));
             xq_unmake_move(&b, list[k], &un);
         } else {
-            spec[out] = quiet_target(g, u, &b, &site, list[k], &flags[out]);
+            spec[out] = quiet_target(g, u, &b, &site, list[k], &ns, &flags[out]);
         }
         if (spec[out] != spec_exit(NODE_NONE)) out++;
     }
