@@ -3,6 +3,8 @@
  */
 #include "board.h"
 
+#include <stdlib.h>
+
 #include <string.h>
 
 #include "geometry.h"
@@ -129,6 +131,64 @@ bool xq_in_check(const xq_board *b, int colour)
     /* Advisors and elephants never leave their own half, so they cannot
      * reach the enemy king. */
     return ray_attacked(b, k, by, true) || horse_attacked(b, k, by) || pawn_attacked(b, k, by);
+}
+
+/* What stands on s after piece p moved from -> to, the board unchanged. */
+static inline xq_piece piece_after(const xq_board *b, int s, int from, int to, xq_piece p)
+{
+    return s == to ? p : s == from ? EMPTY : b->sq[s];
+}
+
+/* ray_attacked along direction d from the king on k, as the board stands
+ * after p moved from -> to. */
+static bool ray_attacked_after(const xq_board *b, int k, int d, int by, int from, int to, xq_piece p)
+{
+    const xq_piece rook = make_piece(by, ROOK), cannon = make_piece(by, CANNON), king = make_piece(by, KING);
+    const uint8_t *r = xq_geo.ray[k][d];
+    xq_piece q = EMPTY;
+    for (; *r != XQ_END && !(q = piece_after(b, *r, from, to, p)); r++)
+        ;
+    if (*r == XQ_END) return false;
+    if (q == rook || (q == king && d < 2)) return true; /* d 0 and 1: the file */
+    for (r++; *r != XQ_END && !(q = piece_after(b, *r, from, to, p)); r++)
+        ;
+    return *r != XQ_END && q == cannon;
+}
+
+/* The ray from k (ray[k][d]: 0 up the ranks, 1 down, 2 up the files, 3
+ * down) that square s lies on, as a bit; 0 off k's file and rank. */
+static unsigned ray_toward(int k, int s)
+{
+    if (s == k) return 0;
+    if (file_of(s) == file_of(k)) return rank_of(s) > rank_of(k) ? 1u : 2u;
+    if (rank_of(s) == rank_of(k)) return file_of(s) > file_of(k) ? 4u : 8u;
+    return 0;
+}
+
+/* The king on k was not attacked before the move, so an attack after it
+ * needs the move: along a ray from k only if `from` or `to` is on it (a
+ * line opened or closed, a cannon's screen added or taken away, the moved
+ * piece itself), by a horse only if it is the moved one or `from` was its
+ * leg (a point diagonally next to k), by a pawn only if it is the moved
+ * one.  Advisors and elephants never reach the enemy king. */
+bool xq_gives_check(const xq_board *b, xq_move m)
+{
+    int us = b->side, k = b->king[us ^ 1], from = move_from(m), to = move_to(m);
+    if (k >= XQ_SQUARES) return false;
+    xq_piece p = b->sq[from];
+    for (unsigned rays = ray_toward(k, from) | ray_toward(k, to); rays; rays &= rays - 1)
+        if (ray_attacked_after(b, k, __builtin_ctz(rays), us, from, to, p)) return true;
+    int df = abs(file_of(from) - file_of(k)), dr = abs(rank_of(from) - rank_of(k));
+    const xq_piece horse = make_piece(us, HORSE);
+    if (p == horse || (df == 1 && dr == 1))
+        for (const xq_step *h = xq_geo.horse_from[k]; h->to != XQ_END; h++)
+            if ((h->to == to || h->block == from) && piece_after(b, h->to, from, to, p) == horse &&
+                !piece_after(b, h->block, from, to, p))
+                return true;
+    if (p == make_piece(us, PAWN))
+        for (const uint8_t *q = xq_geo.pawn_from[us][k]; *q != XQ_END; q++)
+            if (*q == to) return true;
+    return false;
 }
 
 bool xq_attacked(const xq_board *b, int sq, int by)

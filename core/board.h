@@ -59,6 +59,11 @@ void xq_unmake_move(xq_board *b, xq_move m, const xq_undo *u);
 bool xq_attacked(const xq_board *b, int sq, int by);
 /* True if the king of `colour` is attacked (flying general included). */
 bool xq_in_check(const xq_board *b, int colour);
+/* True if move m (quiet or a capture) of b->side leaves the other king
+ * attacked: xq_in_check of the position after m, without playing it.  b must
+ * be a position where that king is not attacked (as in every legal
+ * position): only what the move changes is looked at. */
+bool xq_gives_check(const xq_board *b, xq_move m);
 /* True if both kings are on one file with nothing between them. */
 bool xq_kings_facing(const xq_board *b);
 

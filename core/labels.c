@@ -120,6 +120,23 @@ static bool threat_stood(xq_board *before, int us, int a, int t)
     return !protected_;
 }
 
+/* Whether a quiet move from -> to can change which enemy pieces the piece
+ * of `kind` on a, which did not move, attacks: only by emptying `from` or
+ * filling `to` where the piece looks, on its file or rank (rook, cannon),
+ * at its legs (horse: the points orthogonally next to it) or at its eyes
+ * (elephant: diagonally next to it).  An advisor's attacks do not depend on
+ * the board.  A superset: the attacks are then compared square by square. */
+static bool may_change_attacks(int kind, int a, int from, int to)
+{
+    for (int k = 0; k < 2; k++) {
+        int s = k ? to : from, df = abs(file_of(s) - file_of(a)), dr = abs(rank_of(s) - rank_of(a));
+        if ((kind == ROOK || kind == CANNON) && (df == 0 || dr == 0)) return true;
+        if (kind == HORSE && df + dr == 1) return true;
+        if (kind == ELEPHANT && df == 1 && dr == 1) return true;
+    }
+    return false;
+}
+
 /* The chases of the move that led to b (b->side is the chased side):
  * every new attack (docs/RULES.md, "Move labels") of a piece of `us` that
  * counts as a chase, and with `made_real` (the arbiters' rule sets) every
@@ -137,6 +154,9 @@ static void find_chases(const xq_board *before, xq_board *b, int from, int to, b
         int a = mask_pop_lsb(&pieces);
         int ka = kind_of(b->sq[a]);
         if (ka == KING || ka == PAWN) continue; /* their attacks are idle */
+        /* Without made_real only new attacks count, and a piece that did not
+         * move attacks nothing new unless the move changed what it sees. */
+        if (!made_real && a != to && !may_change_attacks(ka, a, from, to)) continue;
         int a_before = a == to ? from : a;
         uint8_t targets[16];
         int n = xq_piece_attacks(b, a, targets);
@@ -225,25 +245,24 @@ static bool threatens_mate(xq_board *b)
 void xq_label_move_as(const xq_board *before, xq_move m, int rules, xq_move_label *out)
 {
     memset(out, 0, sizeof *out);
-    xq_board b = *before;
-    int us = before->side;
-    xq_undo u;
-    xq_make_move(&b, m, &u);
-    out->check = xq_in_check(&b, us ^ 1);
+    out->check = xq_gives_check(before, m);
     /* The tables' rule sets let a check take precedence; the arbiters'
      * count what a checking move chases too, which is what makes one
      * check, one chase (一将一捉) a perpetual chase of one piece. */
     if (out->check && rules < XQ_RULES_ASIAN) return;
+    xq_board b = *before;
+    xq_undo u;
+    xq_make_move(&b, m, &u);
     find_chases(before, &b, move_from(m), move_to(m), rules >= XQ_RULES_ASIAN, out);
     if (rules == XQ_RULES_CXA && !out->check) out->threat = threatens_mate(&b);
 }
 
 bool xq_move_checks_or_chases(const xq_board *before, xq_move m)
 {
+    if (xq_gives_check(before, m)) return true;
     xq_board b = *before;
     xq_undo u;
     xq_make_move(&b, m, &u);
-    if (xq_in_check(&b, before->side ^ 1)) return true;
     xq_move_label label = {0};
     find_chases(before, &b, move_from(m), move_to(m), true, &label);
     return label.nchased > 0;

@@ -32,9 +32,10 @@ typedef struct {
  * xq_label_move_as. */
 enum { XQ_THREAT_MOVES = 3 };
 
-/* Labels legal quiet or capturing move m of b->side (b is the position
- * before the move and is left unchanged), as the tables' rule sets do: a
- * checking move chases nothing, the check takes precedence. */
+/* Labels legal quiet or capturing move m of b->side (b is the legal
+ * position before the move, the side not to move not in check, and is left
+ * unchanged), as the tables' rule sets do: a checking move chases nothing,
+ * the check takes precedence. */
 void xq_label_move(const xq_board *b, xq_move m, xq_move_label *out);
 
 /* Labels move m as rule set `rules` (xq_rules) does.  none, check, full:

@@ -67,10 +67,7 @@ static int idle_move(const rgraph *g, const xq_board *b, xq_move m, uint32_t q)
         return !label.check && label.nchased == 0;
     }
     if (g->mode == MODE_ATTACK) return !rg_move_attacks(g, b, m, q);
-    xq_board c = *b;
-    xq_undo u;
-    xq_make_move(&c, m, &u);
-    return !xq_in_check(&c, b->side ^ 1);
+    return !xq_gives_check(b, m);
 }
 
 /* An escape of position p (L to move, board b = the entry at site as

@@ -392,10 +392,7 @@ static uint64_t quiet_target(const rgraph *g, uint32_t u, xq_board *b, const xq_
         label.check = rg_move_attacks(g, b, m, q); /* an attack plays the part of a check */
     } else {
         memset(&label, 0, sizeof label);
-        xq_undo u0;
-        xq_make_move(b, m, &u0);
-        label.check = xq_in_check(b, them);
-        xq_unmake_move(b, m, &u0);
+        label.check = xq_gives_check(b, m);
     }
     const sqset *own = &ns->own;
     sqset opp = ns->opp;

@@ -435,6 +435,50 @@ static void test_captures_are_the_legal_captures(void **state)
     assert_int_equal(captures_agree(&mated, 0), 1);
 }
 
+/* At every node of the tree to `depth`, xq_gives_check agrees with playing
+ * each pseudo-legal move and asking xq_in_check; returns the moves seen. */
+static long gives_check_agrees(xq_board *b, int depth)
+{
+    xq_move list[XQ_MAX_MOVES];
+    int n = xq_gen_pseudo(b, list);
+    long moves = 0;
+    for (int i = 0; i < n; i++) {
+        xq_board before = *b;
+        bool fast = xq_gives_check(b, list[i]);
+        assert_board_identical(b, &before);
+        xq_undo u;
+        xq_make_move(b, list[i], &u);
+        assert_int_equal(fast, xq_in_check(b, b->side));
+        bool legal = !xq_in_check(b, b->side ^ 1) && !xq_kings_facing(b);
+        if (legal && depth > 0) moves += gives_check_agrees(b, depth - 1);
+        xq_unmake_move(b, list[i], &u);
+        moves++;
+    }
+    return moves;
+}
+
+static void test_gives_check_is_in_check_after(void **state)
+{
+    (void)state;
+    /* discovered checks through rook and cannon lines, cannon screens added
+     * and taken away, horse legs opened, pawns, and kings on one file */
+    static const char *const fens[] = {
+        START_FEN,
+        "r1bakab1r/9/1cn4c1/p1p1p1p1p/9/2P6/P3P1P1P/1C2C4/9/RNBAKABNR b - - 5 9",
+        "4k4/4a4/3a5/9/9/9/9/9/4C4/3K5 b - - 0 1",
+        "4k4/9/4n4/9/4C4/9/9/9/3N5/4K4 b - - 0 1",
+        "3k5/4a4/4b4/9/2p6/6N2/4R4/4B4/4A4/3AK4 w - - 17 60",
+        "3k5/9/3P5/3N5/9/3C5/9/4R4/4c4/4K4 w - - 0 1",
+        "4k4/3P1P3/4N4/9/2C1R1C2/9/9/9/4p4/3K5 w - - 0 1",
+        "4k4/3P5/3N5/9/9/9/9/9/9/3K5 w - - 0 1",
+    };
+    for (size_t i = 0; i < sizeof fens / sizeof *fens; i++) {
+        xq_board b;
+        parse_ok(fens[i], &b);
+        assert_true(gives_check_agrees(&b, i < 2 ? 2 : 3) > 100);
+    }
+}
+
 /* ---- Symmetries --------------------------------------------------------- */
 
 static void test_mirror_and_flip(void **state)
@@ -503,6 +547,7 @@ int main(void)
         cmocka_unit_test(test_make_unmake_restores),
         cmocka_unit_test(test_legal_is_filtered_pseudo),
         cmocka_unit_test(test_captures_are_the_legal_captures),
+        cmocka_unit_test(test_gives_check_is_in_check_after),
         cmocka_unit_test(test_mirror_and_flip),
     };
     return cmocka_run_group_tests_name("movegen", tests, NULL, NULL);
