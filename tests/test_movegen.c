@@ -412,20 +412,24 @@ static long captures_agree(xq_board *b, int depth)
     return nodes;
 }
 
+/* Roots of the trees walked below: pins, checks, cannon screens and the
+ * flying general (the first two walked two plies deep, the others three). */
+static const char *const tree_fens[] = {
+    START_FEN,
+    "r1bakab1r/9/1cn4c1/p1p1p1p1p/9/2P6/P3P1P1P/1C2C4/9/RNBAKABNR b - - 5 9",
+    "4k4/4a4/3a5/9/9/9/9/9/4C4/3K5 b - - 0 1",
+    "4k4/9/4n4/9/4C4/9/9/9/3N5/4K4 b - - 0 1",
+    "3k5/4a4/4b4/9/2p6/6N2/4R4/4B4/4A4/3AK4 w - - 17 60",
+};
+enum { TREE_FENS = sizeof tree_fens / sizeof *tree_fens };
+
 static void test_captures_are_the_legal_captures(void **state)
 {
     (void)state;
     /* pins, checks, cannon screens and the flying general all limit captures */
-    static const char *const fens[] = {
-        START_FEN,
-        "r1bakab1r/9/1cn4c1/p1p1p1p1p/9/2P6/P3P1P1P/1C2C4/9/RNBAKABNR b - - 5 9",
-        "4k4/4a4/3a5/9/9/9/9/9/4C4/3K5 b - - 0 1",
-        "4k4/9/4n4/9/4C4/9/9/9/3N5/4K4 b - - 0 1",
-        "3k5/4a4/4b4/9/2p6/6N2/4R4/4B4/4A4/3AK4 w - - 17 60",
-    };
-    for (size_t i = 0; i < sizeof fens / sizeof *fens; i++) {
+    for (size_t i = 0; i < TREE_FENS; i++) {
         xq_board b;
-        parse_ok(fens[i], &b);
+        parse_ok(tree_fens[i], &b);
         assert_true(captures_agree(&b, i < 2 ? 2 : 3) > 20);
     }
     /* checkmate: the rook checks, e9 faces the red king, d8 is covered */
@@ -460,21 +464,16 @@ static long gives_check_agrees(xq_board *b, int depth)
 static void test_gives_check_is_in_check_after(void **state)
 {
     (void)state;
-    /* discovered checks through rook and cannon lines, cannon screens added
-     * and taken away, horse legs opened, pawns, and kings on one file */
-    static const char *const fens[] = {
-        START_FEN,
-        "r1bakab1r/9/1cn4c1/p1p1p1p1p/9/2P6/P3P1P1P/1C2C4/9/RNBAKABNR b - - 5 9",
-        "4k4/4a4/3a5/9/9/9/9/9/4C4/3K5 b - - 0 1",
-        "4k4/9/4n4/9/4C4/9/9/9/3N5/4K4 b - - 0 1",
-        "3k5/4a4/4b4/9/2p6/6N2/4R4/4B4/4A4/3AK4 w - - 17 60",
+    /* besides the trees above: discovered checks through rook and cannon
+     * lines, cannon screens added and taken away, horse legs opened, pawns */
+    static const char *const more[] = {
         "3k5/9/3P5/3N5/9/3C5/9/4R4/4c4/4K4 w - - 0 1",
         "4k4/3P1P3/4N4/9/2C1R1C2/9/9/9/4p4/3K5 w - - 0 1",
         "4k4/3P5/3N5/9/9/9/9/9/9/3K5 w - - 0 1",
     };
-    for (size_t i = 0; i < sizeof fens / sizeof *fens; i++) {
+    for (size_t i = 0; i < TREE_FENS + sizeof more / sizeof *more; i++) {
         xq_board b;
-        parse_ok(fens[i], &b);
+        parse_ok(i < TREE_FENS ? tree_fens[i] : more[i - TREE_FENS], &b);
         assert_true(gives_check_agrees(&b, i < 2 ? 2 : 3) > 100);
     }
 }
