@@ -4,7 +4,6 @@
 #include "board.h"
 
 #include <stdlib.h>
-
 #include <string.h>
 
 #include "geometry.h"
@@ -140,7 +139,10 @@ static inline xq_piece piece_after(const xq_board *b, int s, int from, int to, x
 }
 
 /* ray_attacked along direction d from the king on k, as the board stands
- * after p moved from -> to. */
+ * after p moved from -> to.  The same scan as ray_attacked's, written again
+ * rather than shared: ray_attacked reads the board as it stands, on the
+ * retrograde passes' hot path, where piece_after's two tests a square would
+ * be paid for nothing. */
 static bool ray_attacked_after(const xq_board *b, int k, int d, int by, int from, int to, xq_piece p)
 {
     const xq_piece rook = make_piece(by, ROOK), cannon = make_piece(by, CANNON), king = make_piece(by, KING);

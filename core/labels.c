@@ -120,12 +120,14 @@ static bool threat_stood(xq_board *before, int us, int a, int t)
     return !protected_;
 }
 
-/* Whether a quiet move from -> to can change which enemy pieces the piece
+/* Whether a move from -> to can change which enemy pieces the piece
  * of `kind` on a, which did not move, attacks: only by emptying `from` or
  * filling `to` where the piece looks, on its file or rank (rook, cannon),
  * at its legs (horse: the points orthogonally next to it) or at its eyes
- * (elephant: diagonally next to it).  An advisor's attacks do not depend on
- * the board.  A superset: the attacks are then compared square by square. */
+ * (elephant: diagonally next to it); a capture fills `to` with a piece
+ * where one stood, which blocks no line it did not block.  An advisor's
+ * attacks do not depend on the board.  A superset: the attacks are then
+ * compared square by square. */
 static bool may_change_attacks(int kind, int a, int from, int to)
 {
     for (int k = 0; k < 2; k++) {
