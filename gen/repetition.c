@@ -144,7 +144,7 @@ typedef struct {
     uint32_t depth;       /* its number (the seeds' is 0) */
     uint32_t qn;          /* nodes queued */
     int step;             /* the kept step worked on */
-    const uint32_t *list; /* kept_settle_chunk, kept_rise_chunk: the nodes that joined A, or step-1's G */
+    const uint32_t *list; /* kept_rise_chunk: the nodes that joined step-1's G */
     const uint8_t *live;  /* kept_init_chunk: nonzero for the nodes the solve may decide; NULL: all */
 } solve_job;
 
@@ -540,23 +540,37 @@ static void kept_attract_chunk(void *arg, uint64_t begin, uint64_t end, int thre
     }
 }
 
+/* What kept_settle_chunk works on: every kept step at once. */
+typedef struct {
+    const rgraph *g;
+    solve_work *s;
+    int w, mode;
+    const uint32_t *list;  /* the nodes that joined A */
+    uint32_t *queue[KEPT]; /* where each step's G queues the nodes that join it */
+    uint32_t qn[KEPT];
+} settle_job;
+
 /* The loser predecessors of the nodes that joined A (j->list) by a
- * priority-3 edge (one thread brings the counter to 0; out does not
- * change here). */
+ * priority-3 edge, for every kept step in one pass over their predecessor
+ * lists: a step's settling reads and writes only that step's kept, out3
+ * and queue, so it does not depend on the steps before it being complete
+ * (one thread brings a counter to 0; out does not change here). */
 static void kept_settle_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
 {
     (void)thread;
-    solve_job *j = arg;
+    settle_job *j = arg;
     const rgraph *g = j->g;
     solve_work *s = j->s;
-    uint8_t *kept = s->kept[j->step], *out = s->out[j->step], *out3 = s->out3[j->step];
     for (uint64_t i = begin; i < end; i++) {
         uint32_t v = j->list[i];
         for (uint64_t k = g->pfirst[v]; k < g->pfirst[v + 1]; k++) {
             uint32_t u = g->psrc[k];
-            if (loser_p3(g->pflags[k], j->mode) && !__atomic_load_n(&kept[u], __ATOMIC_RELAXED) &&
-                rg_side_of(g, u) != j->w && __atomic_sub_fetch(&out3[u], 1, __ATOMIC_RELAXED) == 0 && out[u] == 0)
-                kept_join(j, kept, u);
+            if (!loser_p3(g->pflags[k], j->mode) || rg_side_of(g, u) == j->w) continue;
+            for (int step = 0; step < KEPT; step++)
+                if (!__atomic_load_n(&s->kept[step][u], __ATOMIC_RELAXED) &&
+                    __atomic_sub_fetch(&s->out3[step][u], 1, __ATOMIC_RELAXED) == 0 && s->out[step][u] == 0 &&
+                    !(__atomic_fetch_or(&s->kept[step][u], KEPT_IN, __ATOMIC_RELAXED) & KEPT_IN))
+                    j->queue[step][__atomic_fetch_add(&j->qn[step], 1, __ATOMIC_RELAXED)] = u;
         }
     }
 }
@@ -607,16 +621,22 @@ static void kept_start(const rgraph *g, solve_work *s, int w, int mode, const ui
     }
 }
 
+/* The settling pass queues each kept step's G in its own buffer at once:
+ * there are two (need's memory and queue's). */
+_Static_assert(KEPT == 2, "kept_grow queues the kept steps in two buffers");
+
 /* The kept steps after the n nodes of list joined A (marked IN_A).
  * Returns how many nodes joined the last step's G, left in s->qlast. */
 static uint32_t kept_grow(const rgraph *g, solve_work *s, int w, int mode, const uint32_t *list, uint32_t n)
 {
     s->qcur = (uint32_t *)s->need;
     s->qlast = s->queue;
+    /* step i's G is queued in qcur after i swaps */
+    settle_job settle = {.g = g, .s = s, .w = w, .mode = mode, .list = list, .queue = {s->qcur, s->qlast}};
+    par_for(g->threads, n, 256, kept_settle_chunk, &settle);
     uint32_t last = 0; /* how many joined the step before's G, in qlast */
     for (int i = 0; i < KEPT; i++) {
-        solve_job job = {.g = g, .s = s, .w = w, .mode = mode, .step = i, .list = list};
-        par_for(g->threads, n, 256, kept_settle_chunk, &job);
+        solve_job job = {.g = g, .s = s, .w = w, .mode = mode, .step = i, .qn = settle.qn[i]};
         if (i > 0) {
             job.list = s->qlast;
             par_for(g->threads, last, 256, kept_rise_chunk, &job);
