@@ -609,13 +609,18 @@ uint64_t xq_index_after_defender_move(const xq_index *ix, const xq_index_site *s
      * ranked again. */
     uint64_t idx = v * ix->pair_stride + (st->idx - st->pair * ix->pair_stride);
     int lo = from < to ? from : to, hi = from < to ? to : from;
-    xq_mask between = (((xq_mask)1 << hi) - ((xq_mask)1 << (lo + 1))) & (b->occ[RED] | b->occ[BLACK]) &
-                      ~(st->pl[RED]->held | st->pl[BLACK]->held);
+    /* The squares strictly between, as a word from lo + 1: a defender's
+     * move spans at most 20 squares (an elephant's: two ranks, two files),
+     * so the attackers are shifted down once instead of masked with a
+     * 128-bit range built from two shifts (KRKAABB: 7% of this function) */
+    xq_mask attackers = (b->occ[RED] | b->occ[BLACK]) & ~(st->pl[RED]->held | st->pl[BLACK]->held);
+    uint64_t between = (uint64_t)(attackers >> (lo + 1)) & (((uint64_t)1 << (hi - lo - 1)) - 1);
     if (!between) return idx;
     int64_t sign = from < to ? 1 : -1;
     unsigned regroup = 0;
     while (between) {
-        int s = mask_pop_lsb(&between);
+        int s = lo + 1 + __builtin_ctzll(between);
+        between &= between - 1;
         int g = ix->group_of[b->sq[s]];
         const xq_index_group *G = &ix->group[g];
         if (!G->compressed) continue; /* a pawn: its positions are squares */
