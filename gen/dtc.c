@@ -65,8 +65,9 @@ typedef struct {
     tb_table *t;
     uint16_t *dist[KINDS][2]; /* [kind][side to move] */
     uint64_t *cand[2];
-    uint64_t *won[2]; /* with one kind: predecessors of the losses at ply-1, wins at ply */
-    int kinds;        /* KINDS, or 1 where "any" cannot differ from "holds" (dtc_solve) */
+    uint64_t *won[2];   /* with one kind: predecessors of the losses at ply-1, wins at ply */
+    uint64_t *front[2]; /* from ply 2 on: the positions decided at the ply before (retro_chunk) */
+    int kinds;          /* KINDS, or 1 where "any" cannot differ from "holds" (dtc_solve) */
     int ply;
     int side; /* side whose positions phase B examines */
     uint64_t decided[MAX_THREADS];
@@ -180,15 +181,15 @@ static int role_of(const tb_table *t, int side, uint64_t i)
 }
 
 /* Examines entry i with `side` to move for the kinds not yet decided, and
- * writes what it decides.  A no-op for positions without an ordinary
- * result. */
-static void examine_entry(dtc_ctx *c, int side, uint64_t i, int ply, int thread)
+ * writes what it decides; returns whether it decided any.  A no-op for
+ * positions without an ordinary result. */
+static int examine_entry(dtc_ctx *c, int side, uint64_t i, int ply, int thread)
 {
     int role = role_of(c->t, side, i);
-    if (!role) return;
-    int want[KINDS] = {0, 0};
+    if (!role) return 0;
+    int want[KINDS] = {0, 0}, decided = 0;
     for (int k = 0; k < c->kinds; k++) want[k] = dist_of(c, k, side, i) == UNKNOWN;
-    if (!want[HOLDS] && !want[ANY]) return;
+    if (!want[HOLDS] && !want[ANY]) return 0;
     xq_board b;
     xq_index_site site;
     xq_index_decode_at(&c->t->ix, i, &b, &site);
@@ -199,7 +200,9 @@ static void examine_entry(dtc_ctx *c, int side, uint64_t i, int ply, int thread)
         if (want[k] && d[k] != UNKNOWN) {
             __atomic_store_n(&c->dist[k][side][i], (uint16_t)d[k], __ATOMIC_RELAXED);
             c->decided[thread]++;
+            decided = 1;
         }
+    return decided;
 }
 
 static void init_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
@@ -222,36 +225,57 @@ static inline int word_has_dist(const uint16_t *dist, uint64_t i, unsigned v)
     return ((w - 0x0001000100010001ull) & ~w & 0x8000800080008000ull) != 0;
 }
 
+/* Flags the predecessors of position i (x to move), at distance ply-1. */
+static void flag_predecessors(dtc_ctx *c, int x, uint64_t i)
+{
+    uint64_t *flags = c->kinds == 1 && role_of(c->t, x, i) < 0 ? c->won[x ^ 1] : c->cand[x ^ 1];
+    xq_board b;
+    xq_index_site site;
+    xq_index_decode_at(&c->t->ix, i, &b, &site);
+    b.side = (uint8_t)x;
+    xq_for_each_predecessor(&c->t->ix, &site, &b, xq_flag_entry, flags);
+}
+
+/* The positions at distance ply-1 flag their predecessors.  At plies 1 and
+ * 2 they are found by their distances (ply 0 decides distances 0 and 1);
+ * from ply 3 on they are the positions the ply before decided (each is
+ * decided at the ply equal to its distance: examine), kept in a bitmap,
+ * since scanning every distance of both sides at every ply had cost 5% of
+ * a table's generation (KNAABKR: 57 plies over 62 MB of distances). */
 static void retro_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
 {
     (void)thread;
     dtc_ctx *c = arg;
-    xq_board b;
     unsigned want = (unsigned)(c->ply - 1);
     for (int x = 0; x < 2; x++) {
+        if (c->ply >= 3) {
+            uint64_t *front = c->front[x];
+            for (uint64_t w = begin >> 6; w < (end + 63) >> 6; w++) {
+                uint64_t bits = front[w];
+                front[w] = 0;
+                for (; bits; bits &= bits - 1) flag_predecessors(c, x, (w << 6) | (uint64_t)__builtin_ctzll(bits));
+            }
+            continue;
+        }
         const uint16_t *holds = c->dist[HOLDS][x], *any = c->dist[c->kinds - 1][x];
         for (uint64_t i = begin; i < end; i++) {
             if ((i & 3) == 0 && i + 4 <= end && !word_has_dist(holds, i, want) && !word_has_dist(any, i, want)) {
                 i += 3;
                 continue;
             }
-            if (holds[i] != want && any[i] != want) continue;
-            uint64_t *flags = c->kinds == 1 && role_of(c->t, x, i) < 0 ? c->won[x ^ 1] : c->cand[x ^ 1];
-            xq_index_site site;
-            xq_index_decode_at(&c->t->ix, i, &b, &site);
-            b.side = (uint8_t)x;
-            xq_for_each_predecessor(&c->t->ix, &site, &b, xq_flag_entry, flags);
+            if (holds[i] == want || any[i] == want) flag_predecessors(c, x, i);
         }
     }
 }
 
 /* With one kind: the won positions among the predecessors of the losses
  * at ply-1 that are still undecided have distance ply. */
-static void decide_won(dtc_ctx *c, int y, uint64_t j, int thread)
+static int decide_won(dtc_ctx *c, int y, uint64_t j, int thread)
 {
-    if (role_of(c->t, y, j) <= 0 || dist_of(c, HOLDS, y, j) != UNKNOWN) return;
+    if (role_of(c->t, y, j) <= 0 || dist_of(c, HOLDS, y, j) != UNKNOWN) return 0;
     __atomic_store_n(&c->dist[HOLDS][y][j], (uint16_t)c->ply, __ATOMIC_RELAXED);
     c->decided[thread]++;
+    return 1;
 }
 
 static void verify_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
@@ -261,21 +285,25 @@ static void verify_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
     uint64_t *cand = c->cand[y], *won = c->won[y];
     for (uint64_t w = begin >> 6; w < (end + 63) >> 6; w++) {
         if (!won[w] && !cand[w]) continue;
-        uint64_t bits = won[w];
+        uint64_t bits = won[w], decided = 0;
         won[w] = 0;
         while (bits) {
-            decide_won(c, y, (w << 6) | (uint64_t)__builtin_ctzll(bits), thread);
+            uint64_t bit = bits & -bits;
+            if (decide_won(c, y, (w << 6) | (uint64_t)__builtin_ctzll(bits), thread)) decided |= bit;
             bits &= bits - 1;
         }
         bits = cand[w];
         cand[w] = 0;
         while (bits) {
-            uint64_t j = (w << 6) | (uint64_t)__builtin_ctzll(bits);
+            uint64_t bit = bits & -bits, j = (w << 6) | (uint64_t)__builtin_ctzll(bits);
             bits &= bits - 1;
             /* with one kind a win is decided above, from won[] alone */
             if (c->kinds == 1 && role_of(c->t, y, j) > 0) continue;
-            examine_entry(c, y, j, c->ply, thread);
+            if (examine_entry(c, y, j, c->ply, thread)) decided |= bit;
         }
+        /* the next ply's frontier (retro_chunk); a word is this chunk's
+         * alone, and retro_chunk cleared it */
+        if (c->ply >= 2) c->front[y][w] = decided;
     }
 }
 
@@ -315,9 +343,9 @@ static int run_pass(dtc_ctx *c, int threads)
 uint64_t dtc_work_bytes(uint64_t entries)
 {
     /* as dtc_solve allocates: per side the result, the second pass's
-     * distances and two candidate bitmaps, and the context */
+     * distances, two candidate bitmaps and the frontier's, and the context */
     uint64_t n = entries ? entries : 1, words = (n + 63) / 64;
-    return sizeof(dtc_ctx) + 2 * (2 * n * sizeof(uint16_t) + 2 * words * sizeof(uint64_t));
+    return sizeof(dtc_ctx) + 2 * (2 * n * sizeof(uint16_t) + 3 * words * sizeof(uint64_t));
 }
 
 /* Whether some capture can reach a cursed win or a blessed loss: a
@@ -357,7 +385,8 @@ int dtc_solve(tb_table *t, int threads, dtc_report *rep, char err[XQ_ERR_MAX])
         scratch[s] = c->kinds == KINDS ? malloc(n * sizeof(uint16_t)) : NULL;
         c->cand[s] = calloc(words, sizeof(uint64_t));
         c->won[s] = calloc(words, sizeof(uint64_t));
-        if (!t->dtc[s] || (c->kinds == KINDS && !scratch[s]) || !c->cand[s] || !c->won[s]) goto nomem;
+        c->front[s] = calloc(words, sizeof(uint64_t));
+        if (!t->dtc[s] || (c->kinds == KINDS && !scratch[s]) || !c->cand[s] || !c->won[s] || !c->front[s]) goto nomem;
     }
     for (int s = 0; s < 2; s++) {
         c->dist[HOLDS][s] = t->dtc[s];
@@ -398,6 +427,7 @@ out:
         for (int s = 0; s < 2; s++) {
             free(c->cand[s]);
             free(c->won[s]);
+            free(c->front[s]);
         }
     }
     free(c);
