@@ -73,12 +73,18 @@ typedef struct {
     uint64_t decided[MAX_THREADS];
 } dtc_ctx;
 
+/* The DTC code of entry i of subtable s with `side` to move. */
+static unsigned entry_dtc(const tb_table *s, int side, uint64_t i)
+{
+    return i == XQ_INDEX_NONE || !s->dtc[0] ? DTC_NONE : s->dtc[side][i];
+}
+
 unsigned dtc_capture_code(const tb_table *t, xq_piece taken, const xq_board *b)
 {
     uint64_t i;
     int side;
     const tb_table *s = tb_capture_entry(t, taken, b, &i, &side);
-    return i == XQ_INDEX_NONE || !s->dtc[0] ? DTC_NONE : s->dtc[side][i];
+    return entry_dtc(s, side, i);
 }
 
 static inline unsigned dist_of(const dtc_ctx *c, int kind, int side, uint64_t i)
@@ -100,10 +106,15 @@ typedef struct {
 static move_dist capture_dist(const dtc_ctx *c, xq_piece taken, const xq_board *after, int role, int *legal)
 {
     move_dist r = {{UNKNOWN, UNKNOWN}};
-    unsigned v = tb_capture_cell(c->t, taken, after);
+    uint64_t i;
+    int side;
+    /* one look-up for the cell and the distance: encoding the position
+     * in the subtable is most of a capture's cost */
+    const tb_table *s = tb_capture_entry(c->t, taken, after, &i, &side);
+    unsigned v = i == XQ_INDEX_NONE ? CELL_ILLEGAL : cell_get(s->cells[side], s->width, i);
     *legal = v != CELL_ILLEGAL;
     if (v == CELL_ILLEGAL || (role > 0 ? !cell_is_loss(v) : !cell_is_win(v))) return r;
-    unsigned d = dtc_capture_code(c->t, taken, after);
+    unsigned d = entry_dtc(s, side, i);
     if (d == DTC_NONE) return r;
     r.d[ANY] = 0;
     if (!dtc_beyond(d)) r.d[HOLDS] = 0;
