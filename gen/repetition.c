@@ -443,11 +443,15 @@ static uint32_t repair(const rgraph *g, solve_work *s, int w, int mode)
  * improved algorithm for the evaluation of fixpoint expressions", CAV 1994. */
 enum { KEPT_IN = 1, KEPT_NEVER = 2 };
 
-/* Adds u to the step's G unless another thread did. */
-static void kept_join(solve_job *j, uint8_t *kept, uint32_t u)
+/* Adds u to a step's G (its kept bits), queueing it at queue[*qn],
+ * unless another thread did. */
+static void join_step(uint8_t *kept, uint32_t *queue, uint32_t *qn, uint32_t u)
 {
-    if (!(__atomic_fetch_or(&kept[u], KEPT_IN, __ATOMIC_RELAXED) & KEPT_IN)) enqueue_kept(j, u);
+    if (!(__atomic_fetch_or(&kept[u], KEPT_IN, __ATOMIC_RELAXED) & KEPT_IN))
+        queue[__atomic_fetch_add(qn, 1, __ATOMIC_RELAXED)] = u;
 }
+
+static void kept_join(solve_job *j, uint8_t *kept, uint32_t u) { join_step(kept, j->s->qcur, &j->qn, u); }
 
 /* Every step's counters with A empty, the seeds that hold at every step
  * (a loser node with only exits it loses) and step 0's (a winner node
@@ -568,9 +572,8 @@ static void kept_settle_chunk(void *arg, uint64_t begin, uint64_t end, int threa
             if (!loser_p3(g->pflags[k], j->mode) || rg_side_of(g, u) == j->w) continue;
             for (int step = 0; step < KEPT; step++)
                 if (!__atomic_load_n(&s->kept[step][u], __ATOMIC_RELAXED) &&
-                    __atomic_sub_fetch(&s->out3[step][u], 1, __ATOMIC_RELAXED) == 0 && s->out[step][u] == 0 &&
-                    !(__atomic_fetch_or(&s->kept[step][u], KEPT_IN, __ATOMIC_RELAXED) & KEPT_IN))
-                    j->queue[step][__atomic_fetch_add(&j->qn[step], 1, __ATOMIC_RELAXED)] = u;
+                    __atomic_sub_fetch(&s->out3[step][u], 1, __ATOMIC_RELAXED) == 0 && s->out[step][u] == 0)
+                    join_step(s->kept[step], j->queue[step], &j->qn[step], u);
         }
     }
 }
