@@ -138,7 +138,10 @@ static void examine(const dtc_ctx *c, xq_board *b, const xq_index_site *site, in
 {
     const tb_table *t = c->t;
     xq_move list[XQ_MAX_MOVES];
-    int n = xq_gen_pseudo(b, list), legal = 0, open = 0;
+    /* at ply 0 a win is decided by a capture only: its legal captures are
+     * all it needs (an illegal one decides nothing either way), and most
+     * positions examined there are wins with a score of quiet moves */
+    int n = ply == 0 && role > 0 ? xq_gen_captures(b, list) : xq_gen_pseudo(b, list), legal = 0, open = 0;
     unsigned longest[KINDS] = {0, 0};
     for (int k = 0; k < KINDS; k++) {
         out[k] = UNKNOWN;
@@ -154,8 +157,6 @@ static void examine(const dtc_ctx *c, xq_board *b, const xq_index_site *site, in
             md = capture_dist(c, u.captured, b, role, &ok);
             xq_unmake_move(b, list[m], &u);
             if (!ok) continue;
-        } else if (ply == 0 && role > 0) {
-            continue; /* a win is decided at ply 0 by a capture only */
         } else {
             uint64_t j = xq_index_after_site_move(&t->ix, site, b, list[m]);
             unsigned v = cell_get(t->cells[b->side ^ 1], t->width, j);
