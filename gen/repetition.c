@@ -163,9 +163,9 @@ static inline int in_z2(const solve_work *s, uint32_t u) { return (s->st[u] & (I
  * it wins, or of priority 2 into Z2. */
 static inline int winner_seed_edge(const rgraph *g, const solve_work *s, uint32_t u, uint64_t e, int w, int mode)
 {
-    uint32_t v = g->to[e];
+    uint32_t ew = g->edge[e], v = edge_target(ew);
     if (v >= NODE_MAX) return rg_exit_mover_wins(v, mode);
-    return (s->st[v] & IN_A) || ((s->st[v] & IN_Z2) && priority(g, u, g->flags[e], w, mode) == 2);
+    return (s->st[v] & IN_A) || ((s->st[v] & IN_Z2) && priority(g, u, edge_flags(ew), w, mode) == 2);
 }
 
 static void seed_node(const rgraph *g, solve_work *s, uint32_t u, int w, int mode)
@@ -173,7 +173,7 @@ static void seed_node(const rgraph *g, solve_work *s, uint32_t u, int w, int mod
     int mine = rg_side_of(g, u) == w, ok = 0;
     int32_t need = 0;
     for (uint64_t e = g->first[u]; e < g->first[u + 1]; e++) {
-        uint32_t v = g->to[e];
+        uint32_t ew = g->edge[e], v = edge_target(ew);
         if (mine) {
             if (winner_seed_edge(g, s, u, e, w, mode)) {
                 ok = 1;
@@ -182,7 +182,7 @@ static void seed_node(const rgraph *g, solve_work *s, uint32_t u, int w, int mod
         } else if (v >= NODE_MAX) {
             if (!rg_exit_mover_loses(v, mode)) need = -1;
         } else if (!(s->st[v] & IN_A)) {
-            if (!(s->st[v] & IN_Z2) || priority(g, u, g->flags[e], w, mode) == 3)
+            if (!(s->st[v] & IN_Z2) || priority(g, u, edge_flags(ew), w, mode) == 3)
                 need = -1;
             else if (need >= 0)
                 need++;
@@ -234,7 +234,7 @@ static void attract_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
     for (uint64_t i = begin; i < end; i++) {
         uint32_t v = s->queue[j->head + i];
         for (uint64_t k = g->pfirst[v]; k < g->pfirst[v + 1]; k++) {
-            uint32_t u = g->psrc[k];
+            uint32_t pw = g->pred[k], u = edge_target(pw);
             if (!in_z2(s, u) || __atomic_load_n(&s->z1[u], __ATOMIC_RELAXED) ||
                 __atomic_load_n(&s->need[u], __ATOMIC_RELAXED) < 0)
                 continue;
@@ -324,7 +324,7 @@ static int winner_supported(const rgraph *g, const solve_work *s, uint32_t u, in
 {
     uint32_t below = s->layer[u];
     for (uint64_t e = g->first[u]; e < g->first[u + 1]; e++) {
-        uint32_t v = g->to[e];
+        uint32_t ew = g->edge[e], v = edge_target(ew);
         if (winner_seed_edge(g, s, u, e, w, mode) || (v < NODE_MAX && in_z2(s, v) && s->z1[v] && s->layer[v] < below))
             return 1;
     }
@@ -342,7 +342,7 @@ static void doubt(solve_work *s, uint32_t u)
 static void spread_doubt(const rgraph *g, solve_work *s, uint32_t v, int w, int mode, int gone)
 {
     for (uint64_t k = g->pfirst[v]; k < g->pfirst[v + 1]; k++) {
-        uint32_t u = g->psrc[k];
+        uint32_t pw = g->pred[k], u = edge_target(pw);
         if (!in_z2(s, u) || !s->z1[u]) continue;
         if (rg_side_of(g, u) != w) {
             if (gone) s->st[u] |= IN_DEAD;
@@ -366,7 +366,7 @@ static uint32_t loser_layer(const rgraph *g, const solve_work *s, uint32_t u)
 {
     uint32_t l = 0;
     for (uint64_t e = g->first[u]; e < g->first[u + 1]; e++) {
-        uint32_t v = g->to[e];
+        uint32_t ew = g->edge[e], v = edge_target(ew);
         if (v < NODE_MAX && in_z2(s, v) && s->layer[v] > l) l = s->layer[v];
     }
     return l + 1;
@@ -385,7 +385,7 @@ static uint32_t repair(const rgraph *g, solve_work *s, int w, int mode)
         if (rg_side_of(g, u) == w || (s->st[u] & IN_DEAD)) continue;
         int32_t need = 0;
         for (uint64_t e = g->first[u]; e < g->first[u + 1]; e++) {
-            uint32_t v = g->to[e];
+            uint32_t ew = g->edge[e], v = edge_target(ew);
             need += v < NODE_MAX && in_z2(s, v) && !s->z1[v];
         }
         s->need[u] = need;
@@ -399,7 +399,7 @@ static uint32_t repair(const rgraph *g, solve_work *s, int w, int mode)
             continue;
         }
         for (uint64_t e = g->first[u]; e < g->first[u + 1]; e++) {
-            uint32_t v = g->to[e];
+            uint32_t ew = g->edge[e], v = edge_target(ew);
             if (v < NODE_MAX && in_z2(s, v) && s->z1[v]) {
                 restore(s, u, s->layer[v] + 1, &qn);
                 break;
@@ -409,7 +409,7 @@ static uint32_t repair(const rgraph *g, solve_work *s, int w, int mode)
     for (uint32_t h = 0; h < qn; h++) {
         uint32_t v = s->queue[h];
         for (uint64_t k = g->pfirst[v]; k < g->pfirst[v + 1]; k++) {
-            uint32_t u = g->psrc[k];
+            uint32_t pw = g->pred[k], u = edge_target(pw);
             if (!in_z2(s, u) || s->z1[u] || (s->st[u] & IN_DEAD)) continue;
             if (rg_side_of(g, u) == w)
                 restore(s, u, s->layer[v] + 1, &qn);
@@ -471,17 +471,17 @@ static void kept_init_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
         int mine = rg_side_of(g, (uint32_t)u) == j->w, in = 0, never = 0;
         unsigned out = 0, out3 = 0;
         for (uint64_t e = g->first[u]; e < g->first[u + 1] && !in && !never; e++) {
-            uint32_t v = g->to[e];
+            uint32_t ew = g->edge[e], v = edge_target(ew);
             if (mine)
                 in = v >= NODE_MAX ? rg_exit_mover_wins(v, j->mode)
-                                   : priority(g, (uint32_t)u, g->flags[e], j->w, j->mode) == 2 && (!live || live[v]);
+                                   : priority(g, (uint32_t)u, edge_flags(ew), j->w, j->mode) == 2 && (!live || live[v]);
             else if (v >= NODE_MAX)
                 never = !rg_exit_mover_loses(v, j->mode);
             else if (live && !live[v])
                 never = 1;
             else {
                 out++;
-                out3 += (unsigned)loser_p3(g->flags[e], j->mode);
+                out3 += (unsigned)loser_p3(edge_flags(ew), j->mode);
             }
         }
         int all = !mine && !never && out == 0; /* only exits it loses */
@@ -510,9 +510,10 @@ static void kept_seed_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
         int in = kept[u] & KEPT_IN;
         if (!in && !(kept[u] & KEPT_NEVER) && rg_side_of(g, (uint32_t)u) == j->w)
             for (uint64_t e = g->first[u]; e < g->first[u + 1] && !in; e++) {
-                uint32_t v = g->to[e];
-                in = v >= NODE_MAX ? rg_exit_mover_wins(v, j->mode)
-                                   : (before[v] & KEPT_IN) && priority(g, (uint32_t)u, g->flags[e], j->w, j->mode) == 2;
+                uint32_t ew = g->edge[e], v = edge_target(ew);
+                in = v >= NODE_MAX
+                         ? rg_exit_mover_wins(v, j->mode)
+                         : (before[v] & KEPT_IN) && priority(g, (uint32_t)u, edge_flags(ew), j->w, j->mode) == 2;
             }
         if (in) {
             kept[u] = KEPT_IN;
@@ -534,7 +535,7 @@ static void kept_attract_chunk(void *arg, uint64_t begin, uint64_t end, int thre
     for (uint64_t i = begin; i < end; i++) {
         uint32_t v = s->qcur[j->head + i];
         for (uint64_t k = g->pfirst[v]; k < g->pfirst[v + 1]; k++) {
-            uint32_t u = g->psrc[k];
+            uint32_t pw = g->pred[k], u = edge_target(pw);
             if (__atomic_load_n(&kept[u], __ATOMIC_RELAXED)) continue;
             if (rg_side_of(g, u) != j->w &&
                 (__atomic_sub_fetch(&out[u], 1, __ATOMIC_RELAXED) != 0 || s->out3[j->step][u] != 0))
@@ -568,8 +569,8 @@ static void kept_settle_chunk(void *arg, uint64_t begin, uint64_t end, int threa
     for (uint64_t i = begin; i < end; i++) {
         uint32_t v = j->list[i];
         for (uint64_t k = g->pfirst[v]; k < g->pfirst[v + 1]; k++) {
-            uint32_t u = g->psrc[k];
-            if (!loser_p3(g->pflags[k], j->mode) || rg_side_of(g, u) == j->w) continue;
+            uint32_t pw = g->pred[k], u = edge_target(pw);
+            if (!loser_p3(edge_flags(pw), j->mode) || rg_side_of(g, u) == j->w) continue;
             for (int step = 0; step < KEPT; step++)
                 if (!__atomic_load_n(&s->kept[step][u], __ATOMIC_RELAXED) &&
                     __atomic_sub_fetch(&s->out3[step][u], 1, __ATOMIC_RELAXED) == 0 && s->out[step][u] == 0)
@@ -590,9 +591,9 @@ static void kept_rise_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
     for (uint64_t i = begin; i < end; i++) {
         uint32_t v = j->list[i];
         for (uint64_t k = g->pfirst[v]; k < g->pfirst[v + 1]; k++) {
-            uint32_t u = g->psrc[k];
+            uint32_t pw = g->pred[k], u = edge_target(pw);
             if (!__atomic_load_n(&kept[u], __ATOMIC_RELAXED) && rg_side_of(g, u) == j->w &&
-                priority(g, u, g->pflags[k], j->w, j->mode) == 2)
+                priority(g, u, edge_flags(pw), j->w, j->mode) == 2)
                 kept_join(j, kept, u);
         }
     }

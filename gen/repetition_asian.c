@@ -63,8 +63,8 @@ static int seed_node(const asian_work *s, uint32_t u)
     int mine = rg_side_of(g, u) == g->w;
     int32_t need = 0;
     for (uint64_t e = g->first[u]; e < g->first[u + 1]; e++) {
-        uint32_t v = g->to[e];
-        int p = prio_of(g->flags[e]);
+        uint32_t ew = g->edge[e], v = edge_target(ew);
+        int p = prio_of(edge_flags(ew));
         if (mine) {
             if (v >= NODE_MAX ? rg_exit_mover_wins(v, MODE_ASIAN) : p >= 2 && (s->st[v] & set_bit(p))) return 1;
         } else if (v >= NODE_MAX ? !rg_exit_mover_loses(v, MODE_ASIAN) : p >= 2 && !(s->st[v] & set_bit(p))) {
@@ -100,8 +100,8 @@ static void attract_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
     for (uint64_t i = begin; i < end; i++) {
         uint32_t v = s->queue[s->head + i];
         for (uint64_t k = g->pfirst[v]; k < g->pfirst[v + 1]; k++) {
-            uint32_t u = g->psrc[k];
-            if (prio_of(g->pflags[k]) != 1 || __atomic_load_n(&s->z1[u], __ATOMIC_RELAXED)) continue;
+            uint32_t pw = g->pred[k], u = edge_target(pw);
+            if (prio_of(edge_flags(pw)) != 1 || __atomic_load_n(&s->z1[u], __ATOMIC_RELAXED)) continue;
             if (rg_side_of(g, u) != g->w) {
                 if (__atomic_load_n(&s->need[u], __ATOMIC_RELAXED) < 0 ||
                     __atomic_sub_fetch(&s->need[u], 1, __ATOMIC_RELAXED) != 0)

@@ -74,7 +74,7 @@ int rg_region_init(rgraph *g)
             g->rank[s][w] = (uint32_t)n;
             n += (uint64_t)__builtin_popcountll(g->drawn[s][w]);
         }
-    if (n >= NODE_MAX) {
+    if (n >= POS_MAX) {
         snprintf(g->err, XQ_ERR_MAX, "too many drawn positions for the repetition rulings");
         return -1;
     }
@@ -111,6 +111,11 @@ static uint64_t hash64(uint64_t k)
 
 static int add_node(rgraph *g, uint32_t pos, uint8_t red_set, uint8_t black_set, uint8_t last)
 {
+    if (g->nnodes >= NODE_MAX) {
+        snprintf(g->err, XQ_ERR_MAX, "the repetition rulings' game graph needs more than %lu nodes",
+                 (unsigned long)NODE_MAX);
+        return -1;
+    }
     uint64_t cap = g->node_cap;
     void *p = grow(g, g->node_pos, &cap, (uint64_t)g->nnodes + 1, sizeof *g->node_pos);
     if (!p) return -1;
@@ -270,21 +275,9 @@ uint32_t rg_capture_exit(const tb_table *t, xq_piece taken, const xq_board *afte
  * not a check per edge). */
 static int reserve_edges(rgraph *g, uint64_t need)
 {
-    uint64_t cap = g->edge_cap;
-    void *p = grow(g, g->to, &cap, need, sizeof *g->to);
+    void *p = grow(g, g->edge, &g->edge_cap, need, sizeof *g->edge);
     if (!p) return -1;
-    g->to = p;
-    if (cap != g->edge_cap) {
-        if (rg_charge(g, cap)) return -1; /* old and new, as in grow */
-        void *q = realloc(g->flags, cap);
-        if (!q) {
-            snprintf(g->err, XQ_ERR_MAX, "out of memory for the repetition rulings' game graph");
-            return -1;
-        }
-        g->bytes -= g->edge_cap;
-        g->flags = q;
-        g->edge_cap = cap;
-    }
+    g->edge = p;
     return 0;
 }
 
@@ -530,8 +523,8 @@ static void copy_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
     for (uint64_t i = begin; i < end; i++) {
         uint64_t at = g->first[j->first + i];
         const uint64_t *spec = j->spec + i * XQ_MAX_MOVES;
-        if (j->count[i]) memcpy(g->flags + at, j->flags + i * XQ_MAX_MOVES, j->count[i]);
-        for (int k = 0; k < j->count[i]; k++) g->to[at + (uint64_t)k] = (uint32_t)spec[k];
+        const uint8_t *flags = j->flags + i * XQ_MAX_MOVES;
+        for (int k = 0; k < j->count[i]; k++) g->edge[at + (uint64_t)k] = edge_word((uint32_t)spec[k], flags[k]);
     }
 }
 
@@ -635,27 +628,26 @@ static void sort_part(void *arg, uint64_t begin, uint64_t end, int thread)
     for (uint64_t part = begin; part < end; part++) {
         uint32_t lo = (uint32_t)(g->nnodes * part / j->parts), hi = (uint32_t)(g->nnodes * (part + 1) / j->parts);
         if (!j->fill) {
-            for (uint64_t e = 0; e < g->nedges; e++)
-                if (g->to[e] >= lo && g->to[e] < hi) g->pfirst[g->to[e] + 1]++;
+            for (uint64_t e = 0; e < g->nedges; e++) {
+                uint32_t v = edge_target(g->edge[e]);
+                if (v >= lo && v < hi) g->pfirst[v + 1]++;
+            }
             continue;
         }
         for (uint32_t u = 0; u < g->nnodes; u++)
-            for (uint64_t e = g->first[u]; e < g->first[u + 1]; e++)
-                if (g->to[e] >= lo && g->to[e] < hi) {
-                    uint64_t k = j->fill[g->to[e]]++;
-                    g->psrc[k] = u;
-                    g->pflags[k] = g->flags[e];
-                }
+            for (uint64_t e = g->first[u]; e < g->first[u + 1]; e++) {
+                uint32_t v = edge_target(g->edge[e]);
+                if (v >= lo && v < hi) g->pred[j->fill[v]++] = edge_word(u, edge_flags(g->edge[e]));
+            }
     }
 }
 
 static int predecessors(rgraph *g)
 {
-    if (rg_charge(g, ((uint64_t)g->nnodes + 1) * 8 + g->nedges * 5)) return -1;
+    if (rg_charge(g, ((uint64_t)g->nnodes + 1) * 8 + g->nedges * 4)) return -1;
     g->pfirst = calloc((uint64_t)g->nnodes + 1, sizeof *g->pfirst);
-    g->psrc = malloc((g->nedges + 1) * sizeof *g->psrc);
-    g->pflags = malloc(g->nedges + 1);
-    if (!g->pfirst || !g->psrc || !g->pflags) {
+    g->pred = malloc((g->nedges + 1) * sizeof *g->pred);
+    if (!g->pfirst || !g->pred) {
         snprintf(g->err, XQ_ERR_MAX, "out of memory for the repetition rulings' game graph");
         return -1;
     }
@@ -677,17 +669,15 @@ static int predecessors(rgraph *g)
 
 void rg_clear(rgraph *g)
 {
-    if (g->pfirst) g->bytes -= ((uint64_t)g->nnodes + 1) * 8 + g->nedges * 5;
+    if (g->pfirst) g->bytes -= ((uint64_t)g->nnodes + 1) * 8 + g->nedges * 4;
     g->nnodes = 0;
     g->nedges = 0;
     g->hcount = 0;
     if (g->hkey) memset(g->hkey, 0xFF, g->hcap * sizeof *g->hkey);
     free(g->pfirst);
-    free(g->psrc);
-    free(g->pflags);
+    free(g->pred);
     g->pfirst = NULL;
-    g->psrc = NULL;
-    g->pflags = NULL;
+    g->pred = NULL;
 }
 
 int rg_move_attacks(const rgraph *g, const xq_board *b, xq_move m, uint32_t q)
@@ -720,9 +710,7 @@ void rg_free(rgraph *g)
     free(g->hkey);
     free(g->hval);
     free(g->first);
-    free(g->to);
-    free(g->flags);
+    free(g->edge);
     free(g->pfirst);
-    free(g->psrc);
-    free(g->pflags);
+    free(g->pred);
 }

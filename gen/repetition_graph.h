@@ -15,19 +15,34 @@
 
 #include "tb.h"
 
-/* Edge targets above NODE_MAX are exits, from the mover's point of view.
- * Node ids are uint32_t and these sit at its top, beyond what an enum
- * constant (an int) may hold, so they are typed constants. */
-#define EXIT_LOSS ((uint32_t)0xFFFFFFF0u)       /* mover loses: ordinary, or by check in a subtable */
-#define EXIT_LOSS_CHASE ((uint32_t)0xFFFFFFF1u) /* mover loses by the chase ruling in a subtable */
-#define EXIT_DRAW ((uint32_t)0xFFFFFFF2u)       /* a draw, or a position where w cannot win */
-#define EXIT_WIN ((uint32_t)0xFFFFFFF3u)        /* mover wins by the check ruling in a subtable */
-#define EXIT_WIN_CHASE ((uint32_t)0xFFFFFFF4u)  /* mover wins by the chase ruling in a subtable */
-#define NODE_MAX ((uint32_t)0xFFFFFFE0u)
+/* An edge is one 32-bit word: where it leads (a node, or an exit) in the
+ * low EDGE_FLAG_SHIFT bits, its flags above them; a predecessor likewise
+ * holds the node it comes from and the edge's flags.  One word instead of
+ * a target and a flags byte apart saves a fifth of the graph, at the price
+ * of node ids below 2^28 (268 million nodes, some 30 GB of graph).  Edge
+ * targets at or above NODE_MAX are exits, from the mover's point of view;
+ * these and NODE_NONE are beyond what an enum constant (an int) may hold
+ * portably, so they are typed constants. */
+#define EXIT_LOSS ((uint32_t)0x0FFFFFF0u)       /* mover loses: ordinary, or by check in a subtable */
+#define EXIT_LOSS_CHASE ((uint32_t)0x0FFFFFF1u) /* mover loses by the chase ruling in a subtable */
+#define EXIT_DRAW ((uint32_t)0x0FFFFFF2u)       /* a draw, or a position where w cannot win */
+#define EXIT_WIN ((uint32_t)0x0FFFFFF3u)        /* mover wins by the check ruling in a subtable */
+#define EXIT_WIN_CHASE ((uint32_t)0x0FFFFFF4u)  /* mover wins by the chase ruling in a subtable */
+#define NODE_MAX ((uint32_t)0x0FFFFFE0u)
 #define NODE_NONE ((uint32_t)0xFFFFFFFFu)
-/* Edge flags.  Under MODE_ASIAN an edge also carries its priority in
- * the five-priority game (repetition_asian.c) above F_PRIO_SHIFT. */
-enum { F_CHECK = 1, F_RESET = 2, F_PRIO_SHIFT = 2 };
+/* Positions of the drawn region are numbered below POS_MAX (the escape
+ * pass's witness marks sit above it); those left in the graph are its
+ * first nodes, so below NODE_MAX too. */
+#define POS_MAX ((uint32_t)0xFFFFFFE0u)
+enum { EDGE_FLAG_SHIFT = 28 };
+#define EDGE_TARGET_MASK (((uint32_t)1 << EDGE_FLAG_SHIFT) - 1)
+/* Edge flags, four bits.  Under MODE_ASIAN an edge carries F_CHECK and its
+ * priority in the five-priority game (repetition_asian.c) from
+ * F_PRIO_SHIFT up, in place of F_RESET, which only MODE_FULL reads. */
+enum { F_CHECK = 1, F_RESET = 2, F_PRIO_SHIFT = 1 };
+static inline uint32_t edge_word(uint32_t target, uint8_t flags) { return target | (uint32_t)flags << EDGE_FLAG_SHIFT; }
+static inline uint32_t edge_target(uint32_t word) { return word & EDGE_TARGET_MASK; }
+static inline uint8_t edge_flags(uint32_t word) { return (uint8_t)(word >> EDGE_FLAG_SHIFT); }
 /* Rule modes: chases ignored (check), counted (full), or every attack
  * (check, chase of any piece, mate threat) counted as a check is in
  * MODE_CHECK (cxa: no piece needs following, so no chase sets); asian:
@@ -65,15 +80,14 @@ typedef struct {
     uint64_t *hkey;         /* nodes with a non-empty set: key -> node */
     uint32_t *hval;
     uint64_t hcap, hcount;
-    /* successors, as compressed rows, and predecessors (with the edges'
-     * flags, so that a predecessor's edge priority needs no search) */
+    /* successors, as compressed rows of edge words, and predecessors
+     * (with the edges' flags, so that a predecessor's edge priority needs
+     * no search) */
     uint64_t *first, first_cap;
-    uint32_t *to;
-    uint8_t *flags;
+    uint32_t *edge; /* edge_word(target, flags) */
     uint64_t nedges, edge_cap;
     uint64_t *pfirst;
-    uint32_t *psrc;
-    uint8_t *pflags; /* the flags of the edge psrc[k] -> v */
+    uint32_t *pred; /* edge_word(source, flags of the edge source -> v) */
     /* Memory held (everything the rulings allocate beside the table's ruled
      * bytes), the most held at once, and the most allowed (UINT64_MAX: no
      * bound). */
