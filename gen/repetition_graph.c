@@ -580,13 +580,18 @@ int rg_build(rgraph *g)
         job.first = u;
         par_for(g->threads, n, 64, expand_chunk, &job);
         if (number_new(&job, n)) goto out;
-        uint64_t *f = grow(g, g->first, &g->first_cap, (uint64_t)u + n + 1, sizeof *g->first);
+        uint32_t *f = grow(g, g->first, &g->first_cap, (uint64_t)u + n + 1, sizeof *g->first);
         if (!f) goto out;
         g->first = f;
         uint64_t edges = g->nedges;
         for (uint32_t i = 0; i < n; i++) {
-            g->first[u + i] = edges;
+            g->first[u + i] = (uint32_t)edges;
             edges += job.count[i];
+        }
+        if (edges > EDGES_MAX) {
+            snprintf(g->err, XQ_ERR_MAX, "the repetition rulings' game graph needs more than %llu edges",
+                     (unsigned long long)EDGES_MAX);
+            goto out;
         }
         if (reserve_edges(g, edges)) goto out;
         par_for(g->threads, n, 256, copy_chunk, &job);
@@ -601,10 +606,10 @@ out:
     free(job.pending);
     g->bytes -= scratch;
     if (rc) return rc;
-    uint64_t *f = grow(g, g->first, &g->first_cap, (uint64_t)g->nnodes + 1, sizeof *g->first);
+    uint32_t *f = grow(g, g->first, &g->first_cap, (uint64_t)g->nnodes + 1, sizeof *g->first);
     if (!f) return -1;
     g->first = f;
-    g->first[g->nnodes] = g->nedges;
+    g->first[g->nnodes] = (uint32_t)g->nedges;
     return predecessors(g);
 }
 
@@ -616,7 +621,7 @@ out:
  * threads. */
 typedef struct {
     rgraph *g;
-    uint64_t *fill; /* NULL while counting */
+    uint32_t *fill; /* NULL while counting */
     uint64_t parts;
 } pred_job;
 
@@ -644,7 +649,7 @@ static void sort_part(void *arg, uint64_t begin, uint64_t end, int thread)
 
 static int predecessors(rgraph *g)
 {
-    if (rg_charge(g, ((uint64_t)g->nnodes + 1) * 8 + g->nedges * 4)) return -1;
+    if (rg_charge(g, ((uint64_t)g->nnodes + 1) * sizeof *g->pfirst + g->nedges * sizeof *g->pred)) return -1;
     g->pfirst = calloc((uint64_t)g->nnodes + 1, sizeof *g->pfirst);
     g->pred = malloc((g->nedges + 1) * sizeof *g->pred);
     if (!g->pfirst || !g->pred) {
@@ -654,7 +659,7 @@ static int predecessors(rgraph *g)
     pred_job job = {g, NULL, (uint64_t)g->threads};
     par_for(g->threads, job.parts, 1, sort_part, &job);
     for (uint32_t v = 0; v < g->nnodes; v++) g->pfirst[v + 1] += g->pfirst[v];
-    if (rg_charge(g, ((uint64_t)g->nnodes + 1) * sizeof(uint64_t))) return -1;
+    if (rg_charge(g, ((uint64_t)g->nnodes + 1) * sizeof *job.fill)) return -1;
     job.fill = malloc(((uint64_t)g->nnodes + 1) * sizeof *job.fill);
     if (!job.fill) {
         snprintf(g->err, XQ_ERR_MAX, "out of memory for the repetition rulings' game graph");
@@ -663,13 +668,13 @@ static int predecessors(rgraph *g)
     memcpy(job.fill, g->pfirst, ((uint64_t)g->nnodes + 1) * sizeof *job.fill);
     par_for(g->threads, job.parts, 1, sort_part, &job);
     free(job.fill);
-    g->bytes -= ((uint64_t)g->nnodes + 1) * sizeof(uint64_t);
+    g->bytes -= ((uint64_t)g->nnodes + 1) * sizeof *job.fill;
     return 0;
 }
 
 void rg_clear(rgraph *g)
 {
-    if (g->pfirst) g->bytes -= ((uint64_t)g->nnodes + 1) * 8 + g->nedges * 4;
+    if (g->pfirst) g->bytes -= ((uint64_t)g->nnodes + 1) * sizeof *g->pfirst + g->nedges * sizeof *g->pred;
     g->nnodes = 0;
     g->nedges = 0;
     g->hcount = 0;

@@ -34,6 +34,7 @@
  * pass's witness marks sit above it); those left in the graph are its
  * first nodes, so below NODE_MAX too. */
 #define POS_MAX ((uint32_t)0xFFFFFFE0u)
+#define EDGES_MAX ((uint64_t)UINT32_MAX)
 enum { EDGE_FLAG_SHIFT = 28 };
 #define EDGE_TARGET_MASK (((uint32_t)1 << EDGE_FLAG_SHIFT) - 1)
 /* Edge flags, four bits.  Under MODE_ASIAN an edge carries F_CHECK and its
@@ -82,11 +83,12 @@ typedef struct {
     uint64_t hcap, hcount;
     /* successors, as compressed rows of edge words, and predecessors
      * (with the edges' flags, so that a predecessor's edge priority needs
-     * no search) */
-    uint64_t *first, first_cap;
+     * no search); rows start at 32-bit offsets, so at most EDGES_MAX edges */
+    uint32_t *first;
+    uint64_t first_cap;
     uint32_t *edge; /* edge_word(target, flags) */
     uint64_t nedges, edge_cap;
-    uint64_t *pfirst;
+    uint32_t *pfirst;
     uint32_t *pred; /* edge_word(source, flags of the edge source -> v) */
     /* Memory held (everything the rulings allocate beside the table's ruled
      * bytes), the most held at once, and the most allowed (UINT64_MAX: no
