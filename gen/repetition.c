@@ -125,12 +125,13 @@ typedef struct {
     /* the nu loop's later steps, done by repair (below) */
     uint32_t *layer;         /* nodes of Z1: the attractor's layer they joined in (seeds 0) */
     uint32_t *gone, ngone;   /* the nodes the last shrink took out of Z2 */
-    uint32_t *doubt, ndoubt; /* nodes of Z2 that lost their support in Z1 */
+    uint32_t *doubt, ndoubt; /* nodes of Z2 that lost their support in Z1: in gone's array, after
+                              * gone (they are in Z2, gone's are not, so both fit) */
     uint32_t *pool, npool;   /* the last kept step's G minus A: where each order's Z2 starts */
 } solve_work;
 
 /* Per-node bytes of solve_work, and the orders solve_on_graph keeps. */
-enum { SOLVE_NODE_BYTES = 2 + sizeof(int32_t) + 6 * sizeof(uint32_t) + 3 * KEPT + 1 };
+enum { SOLVE_NODE_BYTES = 2 + sizeof(int32_t) + 5 * sizeof(uint32_t) + 3 * KEPT + 1 };
 
 /* One parallel step of the solver: seeding, a layer of the attractor, or
  * shrinking Z2.  Nodes join Z1 through an atomic counter into the queue,
@@ -376,6 +377,7 @@ static uint32_t loser_layer(const rgraph *g, const solve_work *s, uint32_t u)
  * Z1 before it).  Returns how many nodes of Z2 are left out of Z1. */
 static uint32_t repair(const rgraph *g, solve_work *s, int w, int mode)
 {
+    s->doubt = s->gone + s->ngone;
     s->ndoubt = 0;
     for (uint32_t i = 0; i < s->ngone; i++) spread_doubt(g, s, s->gone[i], w, mode, 1);
     for (uint32_t i = 0; i < s->ndoubt; i++) spread_doubt(g, s, s->doubt[i], w, mode, 0);
@@ -668,9 +670,8 @@ static int solve_winner(const rgraph *g, int w, int mode, const uint8_t *live, u
     s.z2list = malloc(n * sizeof *s.z2list);
     s.layer = malloc(n * sizeof *s.layer);
     s.gone = malloc(n * sizeof *s.gone);
-    s.doubt = malloc(n * sizeof *s.doubt);
     s.pool = malloc(n * sizeof *s.pool);
-    int rc = -1, ok = s.st && s.z1 && s.need && s.queue && s.z2list && s.layer && s.gone && s.doubt && s.pool;
+    int rc = -1, ok = s.st && s.z1 && s.need && s.queue && s.z2list && s.layer && s.gone && s.pool;
     for (int i = 0; i < KEPT; i++) {
         s.kept[i] = malloc(n);
         s.out[i] = malloc(n);
@@ -717,7 +718,6 @@ out:
     free(s.z2list);
     free(s.layer);
     free(s.gone);
-    free(s.doubt);
     free(s.pool);
     for (int i = 0; i < KEPT; i++) {
         free(s.kept[i]);
