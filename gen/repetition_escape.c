@@ -480,9 +480,22 @@ static int loser_can_check(const rgraph *g)
     return m->count[l][ROOK] + m->count[l][HORSE] + m->count[l][CANNON] + m->count[l][PAWN] > 0;
 }
 
+/* The witnesses live only while the escapes are found: the graph built
+ * next, and its solve, the peak of the rulings' memory, do without them. */
 int64_t rg_escapes(rgraph *g)
 {
+    uint64_t bytes = (g->npos ? g->npos : 1) * sizeof *g->witness;
+    if (rg_charge(g, bytes)) return -1;
+    if (!(g->witness = malloc(bytes))) {
+        g->bytes -= bytes;
+        snprintf(g->err, XQ_ERR_MAX, "out of memory for the repetition rulings");
+        return -1;
+    }
     for (uint64_t p = 0; p < g->npos; p++) g->local[p] = NODE_NONE; /* nothing taken out yet */
     par_for(g->threads, g->npos, 1 << 12, first_pass, g);
-    return loser_can_check(g) ? safety_complement(g) : buchi_complement(g);
+    int64_t left = loser_can_check(g) ? safety_complement(g) : buchi_complement(g);
+    free(g->witness);
+    g->witness = NULL;
+    g->bytes -= bytes;
+    return left;
 }

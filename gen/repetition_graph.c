@@ -79,11 +79,10 @@ int rg_region_init(rgraph *g)
         return -1;
     }
     g->npos = n;
-    if (rg_charge(g, (n ? n : 1) * (sizeof(uint64_t) + 2 * sizeof(uint32_t)))) return -1;
+    if (rg_charge(g, (n ? n : 1) * (sizeof(uint64_t) + sizeof(uint32_t)))) return -1;
     g->pos_entry = malloc((n ? n : 1) * sizeof(uint64_t));
     g->local = malloc((n ? n : 1) * sizeof(uint32_t));
-    g->witness = malloc((n ? n : 1) * sizeof(uint32_t));
-    if (!g->pos_entry || !g->local || !g->witness) return -1;
+    if (!g->pos_entry || !g->local) return -1;
     for (int s = 0; s < 2; s++)
         for (uint64_t i = 0; i < t->ix.size; i++)
             if (g->drawn[s][i >> 6] >> (i & 63) & 1) {

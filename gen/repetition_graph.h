@@ -63,7 +63,7 @@ typedef struct {
     uint64_t npos;
     uint64_t *pos_entry; /* position -> index << 1 | side to move */
     uint32_t *local;     /* position -> node with empty sets, NODE_NONE if w cannot win there */
-    uint32_t *witness;   /* repetition_escape.c's scratch, per position */
+    uint32_t *witness;   /* repetition_escape.c's scratch, per position, while rg_escapes runs */
     /* MODE_ATTACK: per position, whether the side not to move in it would
      * threaten mate if it were to move (xq_threat_after of any quiet move
      * into it): 0 not known yet, 1 no, 2 yes.  A pure function of the
