@@ -235,7 +235,7 @@ static void attract_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
     for (uint64_t i = begin; i < end; i++) {
         uint32_t v = s->queue[j->head + i];
         for (uint64_t k = g->pfirst[v]; k < g->pfirst[v + 1]; k++) {
-            uint32_t pw = g->pred[k], u = edge_target(pw);
+            uint32_t u = edge_target(g->pred[k]);
             if (!in_z2(s, u) || __atomic_load_n(&s->z1[u], __ATOMIC_RELAXED) ||
                 __atomic_load_n(&s->need[u], __ATOMIC_RELAXED) < 0)
                 continue;
@@ -325,7 +325,7 @@ static int winner_supported(const rgraph *g, const solve_work *s, uint32_t u, in
 {
     uint32_t below = s->layer[u];
     for (uint64_t e = g->first[u]; e < g->first[u + 1]; e++) {
-        uint32_t ew = g->edge[e], v = edge_target(ew);
+        uint32_t v = edge_target(g->edge[e]);
         if (winner_seed_edge(g, s, u, e, w, mode) || (v < NODE_MAX && in_z2(s, v) && s->z1[v] && s->layer[v] < below))
             return 1;
     }
@@ -343,7 +343,7 @@ static void doubt(solve_work *s, uint32_t u)
 static void spread_doubt(const rgraph *g, solve_work *s, uint32_t v, int w, int mode, int gone)
 {
     for (uint64_t k = g->pfirst[v]; k < g->pfirst[v + 1]; k++) {
-        uint32_t pw = g->pred[k], u = edge_target(pw);
+        uint32_t u = edge_target(g->pred[k]);
         if (!in_z2(s, u) || !s->z1[u]) continue;
         if (rg_side_of(g, u) != w) {
             if (gone) s->st[u] |= IN_DEAD;
@@ -367,7 +367,7 @@ static uint32_t loser_layer(const rgraph *g, const solve_work *s, uint32_t u)
 {
     uint32_t l = 0;
     for (uint64_t e = g->first[u]; e < g->first[u + 1]; e++) {
-        uint32_t ew = g->edge[e], v = edge_target(ew);
+        uint32_t v = edge_target(g->edge[e]);
         if (v < NODE_MAX && in_z2(s, v) && s->layer[v] > l) l = s->layer[v];
     }
     return l + 1;
@@ -387,7 +387,7 @@ static uint32_t repair(const rgraph *g, solve_work *s, int w, int mode)
         if (rg_side_of(g, u) == w || (s->st[u] & IN_DEAD)) continue;
         int32_t need = 0;
         for (uint64_t e = g->first[u]; e < g->first[u + 1]; e++) {
-            uint32_t ew = g->edge[e], v = edge_target(ew);
+            uint32_t v = edge_target(g->edge[e]);
             need += v < NODE_MAX && in_z2(s, v) && !s->z1[v];
         }
         s->need[u] = need;
@@ -401,7 +401,7 @@ static uint32_t repair(const rgraph *g, solve_work *s, int w, int mode)
             continue;
         }
         for (uint64_t e = g->first[u]; e < g->first[u + 1]; e++) {
-            uint32_t ew = g->edge[e], v = edge_target(ew);
+            uint32_t v = edge_target(g->edge[e]);
             if (v < NODE_MAX && in_z2(s, v) && s->z1[v]) {
                 restore(s, u, s->layer[v] + 1, &qn);
                 break;
@@ -411,7 +411,7 @@ static uint32_t repair(const rgraph *g, solve_work *s, int w, int mode)
     for (uint32_t h = 0; h < qn; h++) {
         uint32_t v = s->queue[h];
         for (uint64_t k = g->pfirst[v]; k < g->pfirst[v + 1]; k++) {
-            uint32_t pw = g->pred[k], u = edge_target(pw);
+            uint32_t u = edge_target(g->pred[k]);
             if (!in_z2(s, u) || s->z1[u] || (s->st[u] & IN_DEAD)) continue;
             if (rg_side_of(g, u) == w)
                 restore(s, u, s->layer[v] + 1, &qn);
@@ -537,7 +537,7 @@ static void kept_attract_chunk(void *arg, uint64_t begin, uint64_t end, int thre
     for (uint64_t i = begin; i < end; i++) {
         uint32_t v = s->qcur[j->head + i];
         for (uint64_t k = g->pfirst[v]; k < g->pfirst[v + 1]; k++) {
-            uint32_t pw = g->pred[k], u = edge_target(pw);
+            uint32_t u = edge_target(g->pred[k]);
             if (__atomic_load_n(&kept[u], __ATOMIC_RELAXED)) continue;
             if (rg_side_of(g, u) != j->w &&
                 (__atomic_sub_fetch(&out[u], 1, __ATOMIC_RELAXED) != 0 || s->out3[j->step][u] != 0))
