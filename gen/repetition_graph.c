@@ -92,12 +92,6 @@ int rg_region_init(rgraph *g)
     return 0;
 }
 
-uint32_t rg_pos_id(const rgraph *g, int side, uint64_t i)
-{
-    uint64_t w = i >> 6, below = g->drawn[side][w] & (((uint64_t)1 << (i & 63)) - 1);
-    return g->rank[side][w] + (uint32_t)__builtin_popcountll(below);
-}
-
 /* ---- nodes ----------------------------------------------------------------- */
 static uint64_t hash64(uint64_t k)
 {
@@ -128,12 +122,23 @@ static int add_node(rgraph *g, uint32_t pos, uint8_t red_set, uint8_t black_set,
         }
         g->bytes -= g->node_cap * sizeof *g->node_set;
         g->node_set = q;
+        uint64_t words = (cap + 63) / 64, old_words = (g->node_cap + 63) / 64;
+        if (rg_charge(g, words * sizeof *g->node_side)) return -1;
+        void *r = realloc(g->node_side, words * sizeof *g->node_side);
+        if (!r) {
+            snprintf(g->err, XQ_ERR_MAX, "out of memory for the repetition rulings' game graph");
+            return -1;
+        }
+        g->bytes -= old_words * sizeof *g->node_side;
+        g->node_side = r;
         g->node_cap = (uint32_t)cap;
     }
     g->node_pos[g->nnodes] = pos;
     g->node_set[g->nnodes][RED] = red_set;
     g->node_set[g->nnodes][BLACK] = black_set;
     g->node_set[g->nnodes][NODE_SIDE] = (uint8_t)(g->pos_entry[pos] & 1);
+    uint64_t bit = (uint64_t)1 << (g->nnodes & 63), *side = &g->node_side[g->nnodes >> 6];
+    *side = (g->pos_entry[pos] & 1) ? *side | bit : *side & ~bit; /* the bits outlive rg_clear */
     g->node_set[g->nnodes][NODE_LAST] = last;
     g->nnodes++;
     return 0;
@@ -367,11 +372,13 @@ static uint64_t quiet_target(const rgraph *g, uint32_t u, xq_board *b, const xq_
     int us = b->side, them = us ^ 1, from = move_from(m), to = move_to(m);
     uint64_t j = xq_index_after_site_move(&t->ix, site, b, m);
     if (j == XQ_INDEX_NONE) return spec_exit(NODE_NONE);
-    unsigned v = cell_get(t->cells[them], t->width, j);
     *flags = 0;
-    if (v == CELL_ILLEGAL) return spec_exit(NODE_NONE);                          /* the move was not legal */
-    if (v != CELL_DRAW) return spec_exit(cell_is_win(v) ? EXIT_LOSS : EXIT_WIN); /* (no win in the region) */
-    uint32_t q = rg_pos_id(g, them, j);
+    uint32_t q = rg_drawn_id(g, them, j);
+    if (q == NODE_NONE) {
+        unsigned v = cell_get(t->cells[them], t->width, j);
+        if (v == CELL_ILLEGAL) return spec_exit(NODE_NONE);      /* the move was not legal */
+        return spec_exit(cell_is_win(v) ? EXIT_LOSS : EXIT_WIN); /* (no win in the region) */
+    }
     if (g->local[q] == NODE_NONE) return spec_exit(EXIT_DRAW);
 
     xq_move_label label;
@@ -708,9 +715,11 @@ void rg_free(rgraph *g)
     free(g->pos_entry);
     free(g->local);
     free(g->witness);
+    free(g->inside);
     free(g->threat);
     free(g->node_pos);
     free(g->node_set);
+    free(g->node_side);
     free(g->hkey);
     free(g->hval);
     free(g->first);
