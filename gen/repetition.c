@@ -795,7 +795,7 @@ static int solve_on_graph(rgraph *g, int w, int mode, uint8_t *res, uint64_t *de
     }
     *decided = 0;
     for (uint64_t p = 0; p < g->npos; p++) {
-        uint32_t u = g->local[p];
+        uint32_t u = rg_local(g, (uint32_t)p);
         if (u != NODE_NONE && order[u]) {
             res[p] = (uint8_t)(order[u] | (w ? WON_BY_BLACK : 0));
             (*decided)++;

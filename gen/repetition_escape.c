@@ -58,16 +58,9 @@
 #define WITNESS_EXIT ((uint32_t)0xFFFFFFFEu)
 
 /* Whether drawn position p is in C, the positions the graph is built on
- * (local[p] != NODE_NONE), and its entry into C.  The pass asks this of
- * every move and predecessor it looks at; the bitmap it reads (1.2 MB for
- * KRPKR's 10 million drawn positions) stays in cache where local (4 bytes
- * a position) does not. */
+ * (g->inside), and its entry into C. */
 static inline int in_c(const rgraph *g, uint32_t p) { return (int)(g->inside[p >> 6] >> (p & 63) & 1); }
-static void join_c(rgraph *g, uint32_t p)
-{
-    g->local[p] = 0;
-    g->inside[p >> 6] |= (uint64_t)1 << (p & 63);
-}
+static void join_c(rgraph *g, uint32_t p) { g->inside[p >> 6] |= (uint64_t)1 << (p & 63); }
 
 /* True if quiet move m of the side to move in b, into drawn position q,
  * is idle under the mode. */
@@ -143,7 +136,7 @@ static uint32_t position_of(const rgraph *g, int side, uint64_t j)
  * witness (an idle move into the drawn region, WITNESS_EXIT, or
  * WITNESS_NONE); a w position's WITNESS_NONE if it has a capture into a
  * win, else WITNESS_EXIT.  Each writes only its own witness and reads
- * nothing another thread writes (Z is still whole: local[] is not
+ * nothing another thread writes (Z is still whole: inside is not
  * touched), so the result does not depend on the threads. */
 static void first_pass(void *arg, uint64_t begin, uint64_t end, int thread)
 {
@@ -486,28 +479,27 @@ static int loser_can_check(const rgraph *g)
     return m->count[l][ROOK] + m->count[l][HORSE] + m->count[l][CANNON] + m->count[l][PAWN] > 0;
 }
 
-/* The witnesses and the bits of C live only while the escapes are found: the graph built
+/* The witnesses live only while the escapes are found: the graph built
  * next, and its solve, the peak of the rulings' memory, do without them. */
 int64_t rg_escapes(rgraph *g)
 {
-    uint64_t n = g->npos ? g->npos : 1, words = (n + 63) / 64;
-    uint64_t bytes = n * sizeof *g->witness + words * sizeof *g->inside;
+    uint64_t bytes = (g->npos ? g->npos : 1) * sizeof *g->witness, words = g->npos / 64 + 1;
     if (rg_charge(g, bytes)) return -1;
-    g->witness = malloc(n * sizeof *g->witness);
-    g->inside = calloc(words, sizeof *g->inside); /* nothing taken out yet */
-    int64_t left = -1;
-    if (!g->witness || !g->inside) {
+    if (!(g->witness = malloc(bytes))) {
+        g->bytes -= bytes;
         snprintf(g->err, XQ_ERR_MAX, "out of memory for the repetition rulings");
-        goto out;
+        return -1;
     }
-    for (uint64_t p = 0; p < g->npos; p++) g->local[p] = NODE_NONE;
+    memset(g->inside, 0, words * sizeof *g->inside); /* nothing taken out yet */
     par_for(g->threads, g->npos, 1 << 12, first_pass, g);
-    left = loser_can_check(g) ? safety_complement(g) : buchi_complement(g);
-out:
+    int64_t left = loser_can_check(g) ? safety_complement(g) : buchi_complement(g);
     free(g->witness);
-    free(g->inside);
     g->witness = NULL;
-    g->inside = NULL;
     g->bytes -= bytes;
+    uint32_t n = 0;
+    for (uint64_t w = 0; w < words; w++) {
+        g->inside_rank[w] = n;
+        n += (uint32_t)__builtin_popcountll(g->inside[w]);
+    }
     return left;
 }

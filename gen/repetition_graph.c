@@ -79,10 +79,12 @@ int rg_region_init(rgraph *g)
         return -1;
     }
     g->npos = n;
-    if (rg_charge(g, (n ? n : 1) * (sizeof(uint64_t) + sizeof(uint32_t)))) return -1;
+    uint64_t inside_words = n / 64 + 1;
+    if (rg_charge(g, (n ? n : 1) * sizeof(uint64_t) + inside_words * (sizeof(uint64_t) + sizeof(uint32_t)))) return -1;
     g->pos_entry = malloc((n ? n : 1) * sizeof(uint64_t));
-    g->local = malloc((n ? n : 1) * sizeof(uint32_t));
-    if (!g->pos_entry || !g->local) return -1;
+    g->inside = calloc(inside_words, sizeof(uint64_t));
+    g->inside_rank = calloc(inside_words, sizeof(uint32_t));
+    if (!g->pos_entry || !g->inside || !g->inside_rank) return -1;
     for (int s = 0; s < 2; s++)
         for (uint64_t i = 0; i < t->ix.size; i++)
             if (g->drawn[s][i >> 6] >> (i & 63) & 1) {
@@ -373,13 +375,13 @@ static uint64_t quiet_target(const rgraph *g, uint32_t u, xq_board *b, const xq_
     uint64_t j = xq_index_after_site_move(&t->ix, site, b, m);
     if (j == XQ_INDEX_NONE) return spec_exit(NODE_NONE);
     *flags = 0;
-    uint32_t q = rg_drawn_id(g, them, j);
+    uint32_t q = rg_drawn_id(g, them, j), node;
     if (q == NODE_NONE) {
         unsigned v = cell_get(t->cells[them], t->width, j);
         if (v == CELL_ILLEGAL) return spec_exit(NODE_NONE);      /* the move was not legal */
         return spec_exit(cell_is_win(v) ? EXIT_LOSS : EXIT_WIN); /* (no win in the region) */
     }
-    if (g->local[q] == NODE_NONE) return spec_exit(EXIT_DRAW);
+    if ((node = rg_local(g, q)) == NODE_NONE) return spec_exit(EXIT_DRAW);
 
     xq_move_label label;
     if (g->mode == MODE_FULL) {
@@ -412,8 +414,8 @@ static uint64_t quiet_target(const rgraph *g, uint32_t u, xq_board *b, const xq_
         }
     }
     for (int i = 0; i < opp.n; i++)
-        if (opp.sq[i] == from) opp.sq[i] = (uint8_t)to;                          /* the chased piece moved */
-    if (own2.n == 0 && opp.n == 0 && last == 0) return SPEC_FINAL | g->local[q]; /* node_of's answer */
+        if (opp.sq[i] == from) opp.sq[i] = (uint8_t)to;                   /* the chased piece moved */
+    if (own2.n == 0 && opp.n == 0 && last == 0) return SPEC_FINAL | node; /* node_of's answer */
 
     /* Sets are kept on the decoded board of the target entry, which may be
      * the mirror image of the board after the move. */
@@ -563,11 +565,8 @@ static int predecessors(rgraph *g);
  * not depend on the threads. */
 int rg_build(rgraph *g)
 {
-    for (uint32_t p = 0; p < g->npos; p++) {
-        if (g->local[p] == NODE_NONE) continue;
-        g->local[p] = g->nnodes;
-        if (add_node(g, p, 0, 0, 0)) return -1;
-    }
+    for (uint32_t p = 0; p < g->npos; p++) /* position nodes: rg_local's numbers */
+        if (g->inside[p >> 6] >> (p & 63) & 1 && add_node(g, p, 0, 0, 0)) return -1;
     uint64_t scratch = (uint64_t)BATCH * XQ_MAX_MOVES * (sizeof(uint64_t) + 1) + 2 * BATCH;
     if (rg_charge(g, scratch)) return -1;
     expand_job job = {g,
@@ -713,9 +712,9 @@ void rg_free(rgraph *g)
         free(g->rank[s]);
     }
     free(g->pos_entry);
-    free(g->local);
     free(g->witness);
     free(g->inside);
+    free(g->inside_rank);
     free(g->threat);
     free(g->node_pos);
     free(g->node_set);

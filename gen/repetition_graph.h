@@ -62,9 +62,12 @@ typedef struct {
     uint32_t *rank[2];
     uint64_t npos;
     uint64_t *pos_entry; /* position -> index << 1 | side to move */
-    uint32_t *local;     /* position -> node with empty sets, NODE_NONE if w cannot win there */
-    uint32_t *witness;   /* repetition_escape.c's scratch, per position, while rg_escapes runs */
-    uint64_t *inside;    /* the same pass's copy of "local[p] != NODE_NONE", a bit a position */
+    /* the positions w might win from (rg_escapes), a bit each, with the
+     * count of set bits before each word: the graph's first nodes, the
+     * position nodes, are these positions in order (rg_local) */
+    uint64_t *inside;
+    uint32_t *inside_rank;
+    uint32_t *witness; /* repetition_escape.c's scratch, per position, while rg_escapes runs */
     /* MODE_ATTACK: per position, whether the side not to move in it would
      * threaten mate if it were to move (xq_threat_after of any quiet move
      * into it): 0 not known yet, 1 no, 2 yes.  A pure function of the
@@ -104,6 +107,16 @@ typedef struct {
 
 /* Sets up the drawn region of g->t (g->t, max_bytes and err set).  0 or -1. */
 int rg_region_init(rgraph *g);
+/* Node of position p with empty sets (its rank among the positions
+ * inside), NODE_NONE if w cannot win there.  A bitmap and its ranks in
+ * place of an array of node numbers: 1.5 bits a position instead of 32,
+ * in cache where the array was not. */
+static inline uint32_t rg_local(const rgraph *g, uint32_t p)
+{
+    uint64_t word = g->inside[p >> 6];
+    if (!(word >> (p & 63) & 1)) return NODE_NONE;
+    return g->inside_rank[p >> 6] + (uint32_t)__builtin_popcountll(word & (((uint64_t)1 << (p & 63)) - 1));
+}
 /* Position number of entry i with `side` to move, or NODE_NONE if that
  * entry is not drawn.  The drawn bitmap says so without reading the
  * entry's cell: the bitmap and its ranks (1.5 bits an entry) stay in cache
@@ -123,12 +136,12 @@ uint32_t rg_capture_exit(const tb_table *t, xq_piece taken, const xq_board *afte
  * xq_threat_after of the position reached), with the mate
  * threat looked up in g->threat. */
 int rg_move_attacks(const rgraph *g, const xq_board *b, xq_move m, uint32_t q);
-/* Marks in g->local (NODE_NONE) the positions where g->w cannot win
- * because the other side can always idle (repetition_escape.c); the others get
- * 0.  Returns how many are left, or -1 on failure. */
+/* Sets g->inside (and its ranks) to the positions where g->w might win:
+ * all but those where the other side can always idle (repetition_escape.c).
+ * Returns how many are left, or -1 on failure. */
 int64_t rg_escapes(rgraph *g);
-/* Builds nodes, edges and predecessor lists over the positions g->local
- * leaves (numbering them).  0 or -1. */
+/* Builds nodes, edges and predecessor lists over the positions inside
+ * (numbering them).  0 or -1. */
 int rg_build(rgraph *g);
 /* Orders (1..) of the nodes g->w wins on a graph built under MODE_ASIAN,
  * 0 where it does not win (repetition_asian.c); *orders the highest.
