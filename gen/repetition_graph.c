@@ -375,12 +375,12 @@ static uint64_t quiet_target(const rgraph *g, uint32_t u, xq_board *b, const xq_
     uint64_t j = xq_index_after_site_move(&t->ix, site, b, m);
     if (j == XQ_INDEX_NONE) return spec_exit(NODE_NONE);
     *flags = 0;
+    /* Outside the drawn region the move is illegal, or leads where the
+     * mover loses: never where it wins, or retro.c would have decided the
+     * position a win.  Neither is an edge (expand keeps no EXIT_LOSS), so
+     * the target's cell, a cache miss, is not read. */
     uint32_t q = rg_drawn_id(g, them, j), node;
-    if (q == NODE_NONE) {
-        unsigned v = cell_get(t->cells[them], t->width, j);
-        if (v == CELL_ILLEGAL) return spec_exit(NODE_NONE);      /* the move was not legal */
-        return spec_exit(cell_is_win(v) ? EXIT_LOSS : EXIT_WIN); /* (no win in the region) */
-    }
+    if (q == NODE_NONE) return spec_exit(NODE_NONE);
     if ((node = rg_local(g, q)) == NODE_NONE) return spec_exit(EXIT_DRAW);
 
     xq_move_label label;
