@@ -138,7 +138,6 @@ static int add_node(rgraph *g, uint32_t pos, uint8_t red_set, uint8_t black_set,
     g->node_pos[g->nnodes] = pos;
     g->node_set[g->nnodes][RED] = red_set;
     g->node_set[g->nnodes][BLACK] = black_set;
-    g->node_set[g->nnodes][NODE_SIDE] = (uint8_t)(g->pos_entry[pos] & 1);
     uint64_t bit = (uint64_t)1 << (g->nnodes & 63), *side = &g->node_side[g->nnodes >> 6];
     *side = (g->pos_entry[pos] & 1) ? *side | bit : *side & ~bit; /* the bits outlive rg_clear */
     g->node_set[g->nnodes][NODE_LAST] = last;

@@ -80,11 +80,10 @@ typedef struct {
      * (LAST_* << 2 * colour) */
     uint32_t nnodes, node_cap;
     uint32_t *node_pos;
-    uint8_t (*node_set)[4]; /* [RED], [BLACK]: the sets; [NODE_SIDE]: side to move (kept here for the solver's
-                               scans); [NODE_LAST]: the last classes */
+    uint8_t (*node_set)[3]; /* [RED], [BLACK]: the sets; [NODE_LAST]: the last classes */
     /* side to move per node, a bit each: the solvers ask it of every
      * predecessor they visit, and a bitmap (1.2 MB for KRPKR's 9.4 million
-     * nodes) stays in cache where node_set (4 bytes a node) does not */
+     * nodes) stays in cache where a byte a node would not */
     uint64_t *node_side;
     uint64_t *hkey; /* nodes with a non-empty set: key -> node */
     uint32_t *hval;
@@ -171,7 +170,7 @@ void rg_free(rgraph *g);
  * message past the limit.  Callers subtract what they free. */
 int rg_charge(rgraph *g, uint64_t bytes);
 
-enum { NODE_SIDE = 2, NODE_LAST = 3 };
+enum { NODE_LAST = 2 };
 /* A side's last class of move other than "check that keeps the chase"
  * (MODE_ASIAN): none since its last idle move or break, a check, a chase. */
 enum { LAST_NONE = 0, LAST_CHECK = 1, LAST_CHASE = 2 };
