@@ -496,10 +496,6 @@ int64_t rg_escapes(rgraph *g)
     free(g->witness);
     g->witness = NULL;
     g->bytes -= bytes;
-    uint32_t n = 0;
-    for (uint64_t w = 0; w < words; w++) {
-        g->inside_rank[w] = n;
-        n += (uint32_t)__builtin_popcountll(g->inside[w]);
-    }
+    rg_rank_bits(g->inside, words, g->inside_rank, 0);
     return left;
 }

@@ -55,6 +55,15 @@ static void *grow(rgraph *g, void *p, uint64_t *cap, uint64_t need, size_t elem)
 }
 
 /* ---- the drawn region ---------------------------------------------------- */
+uint64_t rg_rank_bits(const uint64_t *bits, uint64_t words, uint32_t *rank, uint64_t start)
+{
+    for (uint64_t w = 0; w < words; w++) {
+        rank[w] = (uint32_t)start;
+        start += (uint64_t)__builtin_popcountll(bits[w]);
+    }
+    return start;
+}
+
 int rg_region_init(rgraph *g)
 {
     tb_table *t = g->t;
@@ -69,11 +78,7 @@ int rg_region_init(rgraph *g)
         for (uint64_t i = 0; i < t->ix.size; i++)
             if (cell_get(t->cells[s], t->width, i) == CELL_DRAW) g->drawn[s][i >> 6] |= (uint64_t)1 << (i & 63);
     uint64_t n = 0;
-    for (int s = 0; s < 2; s++)
-        for (uint64_t w = 0; w < words; w++) {
-            g->rank[s][w] = (uint32_t)n;
-            n += (uint64_t)__builtin_popcountll(g->drawn[s][w]);
-        }
+    for (int s = 0; s < 2; s++) n = rg_rank_bits(g->drawn[s], words, g->rank[s], n); /* red's, then black's */
     if (n >= POS_MAX) {
         snprintf(g->err, XQ_ERR_MAX, "too many drawn positions for the repetition rulings");
         return -1;

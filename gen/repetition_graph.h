@@ -106,6 +106,9 @@ typedef struct {
 
 /* Sets up the drawn region of g->t (g->t, max_bytes and err set).  0 or -1. */
 int rg_region_init(rgraph *g);
+/* Fills rank[w] with start plus the set bits of bits[0..w) (a bitmap's
+ * ranks for rg_drawn_id and rg_local); returns start plus all its bits. */
+uint64_t rg_rank_bits(const uint64_t *bits, uint64_t words, uint32_t *rank, uint64_t start);
 /* The set bits of word below bit `bit`: a rank in one of the bitmaps
  * below.  Without the popcnt instruction (the portable default build)
  * __builtin_popcountll is a call into libgcc, made for nearly every move
