@@ -34,12 +34,12 @@ struct xq_placement {
     uint16_t mirror; /* rank of the mirror image */
     uint16_t orbit;  /* rank of its orbit {p, mirror p} among all orbits */
     uint16_t part;   /* rank of its orbit among the symmetric or asymmetric ones */
-    /* Pieces of the placement below each square of its own half (index s
-     * from the half's first square): what an R, N or C there skips.  A
-     * table, not a popcount, because successor indices need it for every
-     * move (KRPKR's generation spent a seventh of its time on popcounts
-     * without it). */
-    uint8_t below[45];
+    /* Pieces of the placement below each square: what an R, N or C there
+     * skips.  A table, not a popcount, because successor indices need it
+     * for every move (KRPKR's generation spent a seventh of its time on
+     * popcounts without it); over all 90 squares, not only the own half,
+     * so that a position is two look-ups and no branch. */
+    uint8_t below[XQ_SQUARES];
     /* And the other way: the k-th square of the own half that the
      * placement leaves free (counted from the half's first square), for
      * k below 45 - n. */
@@ -136,9 +136,11 @@ static void build_class(int c, int a, int e)
                 }
                 /* the squares of the own half, counted from its first */
                 uint64_t half = (uint64_t)(held >> (c == RED ? 0 : 45));
-                for (int i = 0, f = 0; i < 45; i++) {
-                    p->below[i] = (uint8_t)popcount(half & ((1ull << i) - 1));
+                for (int i = 0, f = 0; i < 45; i++)
                     if (!(half >> i & 1)) p->free[f++] = (uint8_t)i;
+                for (int sq = 0, n = 0; sq < XQ_SQUARES; sq++) {
+                    p->below[sq] = (uint8_t)n;
+                    n += (int)(held >> sq & 1);
                 }
                 rank_of_key(c, k, am, em) = (int16_t)d->n++;
             }
@@ -259,7 +261,7 @@ static uint64_t pair_value(const xq_index *ix, int r, int bl)
  * (pr, pb): red's placement lies on squares 0-44, black's on 45-89. */
 static inline int compressed_pos(const placement *pr, const placement *pb, int s)
 {
-    return s < 45 ? s - pr->below[s] : s - pr->n - pb->below[s - 45];
+    return s - pr->below[s] - pb->below[s];
 }
 
 /* Square of position q among the squares outside the defender pair. */
@@ -496,38 +498,87 @@ bool xq_index_decode(const xq_index *ix, uint64_t idx, xq_board *b)
     return xq_index_decode_at(ix, idx, b, &site);
 }
 
-bool xq_index_decode_at(const xq_index *ix, uint64_t idx, xq_board *b, xq_index_site *st)
+/* Puts attacker p on square s of b, false if s is taken (a broken entry). */
+static inline bool put_attacker(xq_board *b, int s, xq_piece p)
 {
-    xq_board_clear(b);
-    if (idx >= ix->size) return false;
-    xq_index_site_of(ix, idx, st);
-    uint64_t rest = idx - st->pair * ix->pair_stride;
-    const placement *pr = st->pl[RED], *pb = st->pl[BLACK];
-    put_defenders(b, RED, pr);
-    put_defenders(b, BLACK, pb);
+    if (b->sq[s]) return false;
+    b->sq[s] = p;
+    b->occ[colour_of(p)] |= mask_of(s);
+    return true;
+}
+
+/* The pieces of a group of identical attackers, of rank rk, onto b.  Out
+ * of line: the lone pieces' path in put_attackers is most decodes'. */
+static __attribute__((noinline)) bool put_group(const xq_index_group *G, const xq_index_site *st, uint64_t rk,
+                                                xq_board *b)
+{
+    uint8_t q[5];
+    if (G->unrank) {
+        memcpy(q, G->unrank + rk * G->count, G->count);
+    } else {
+        for (int i = G->count; i >= 1; i--) {
+            q[i - 1] = (uint8_t)unrank_step(rk, i, G->nsq);
+            rk -= binom[q[i - 1]][i];
+        }
+    }
+    xq_piece p = make_piece(G->colour, G->kind);
+    for (int i = 0; i < G->count; i++)
+        if (!put_attacker(b, G->compressed ? expand_pos(st->pl[RED], st->pl[BLACK], q[i]) : G->sq[q[i]], p))
+            return false;
+    return true;
+}
+
+/* The attackers of an entry around the placements of its site st, onto b,
+ * whose other squares are empty; rest is the entry's number less its
+ * pair's.  False if two pieces fall on one square (a broken entry). */
+static bool put_attackers(const xq_index *ix, const xq_index_site *st, uint64_t rest, xq_board *b)
+{
     for (int g = 0; g < ix->ngroups; g++) {
         const xq_index_group *G = &ix->group[g];
         uint64_t rk = divide(G->by_stride, rest);
         rest -= rk * G->stride;
-        uint8_t q[5];
-        if (G->count == 1) {
-            q[0] = (uint8_t)rk;
-        } else if (G->unrank) {
-            memcpy(q, G->unrank + rk * G->count, G->count);
-        } else {
-            for (int i = G->count; i >= 1; i--) {
-                q[i - 1] = (uint8_t)unrank_step(rk, i, G->nsq);
-                rk -= binom[q[i - 1]][i];
-            }
+        if (G->count != 1) {
+            if (!put_group(G, st, rk, b)) return false;
+            continue;
         }
-        xq_piece p = make_piece(G->colour, G->kind);
-        for (int i = 0; i < G->count; i++) {
-            int s = G->compressed ? expand_pos(pr, pb, q[i]) : G->sq[q[i]];
-            if (b->sq[s]) return false;
-            xq_board_put(b, s, p);
-        }
+        int s = G->compressed ? expand_pos(st->pl[RED], st->pl[BLACK], (int)rk) : G->sq[rk];
+        if (!put_attacker(b, s, make_piece(G->colour, G->kind))) return false;
     }
     return true;
+}
+
+bool xq_index_decode_at(const xq_index *ix, uint64_t idx, xq_board *b, xq_index_site *st)
+{
+    xq_board_clear(b);
+    if (idx >= ix->size) {
+        st->idx = XQ_INDEX_NONE; /* nothing for xq_index_decode_next to start from */
+        return false;
+    }
+    xq_index_site_of(ix, idx, st);
+    put_defenders(b, RED, st->pl[RED]);
+    put_defenders(b, BLACK, st->pl[BLACK]);
+    return put_attackers(ix, st, idx - st->pair * ix->pair_stride, b);
+}
+
+bool xq_index_decode_next(const xq_index *ix, uint64_t idx, xq_board *b, xq_index_site *st)
+{
+    if (st->idx == XQ_INDEX_NONE || idx >= ix->size) return xq_index_decode_at(ix, idx, b, st);
+    uint64_t pair = divide(ix->by_pair_stride, idx);
+    if (pair != st->pair) return xq_index_decode_at(ix, idx, b, st);
+    /* The same placements: only the attackers come off, and the board's
+     * other fields are reset as xq_board_clear would. */
+    xq_mask off = (b->occ[RED] & ~st->pl[RED]->held) | (b->occ[BLACK] & ~st->pl[BLACK]->held);
+    /* a word at a time: mask_pop_lsb's 128-bit arithmetic cost more than
+     * the stores */
+    for (uint64_t w = (uint64_t)off; w; w &= w - 1) b->sq[__builtin_ctzll(w)] = EMPTY;
+    for (uint64_t w = (uint64_t)(off >> 64); w; w &= w - 1) b->sq[64 + __builtin_ctzll(w)] = EMPTY;
+    b->occ[RED] = st->pl[RED]->held;
+    b->occ[BLACK] = st->pl[BLACK]->held;
+    b->side = 0;
+    b->rule60 = 0;
+    b->fullmove = 1;
+    st->idx = idx;
+    return put_attackers(ix, st, idx - pair * ix->pair_stride, b);
 }
 
 int xq_index_weight(const xq_index *ix, uint64_t idx)
@@ -547,22 +598,16 @@ void xq_index_site_of(const xq_index *ix, uint64_t idx, xq_index_site *s)
     s->pl[BLACK] = &ix->def[BLACK]->pl[s->rank[BLACK]];
 }
 
-uint64_t xq_index_after_quiet(const xq_index *ix, const xq_index_site *st, const xq_board *b, int from, int to)
+/* xq_index_after_quiet for a group of identical pieces: the group is
+ * ranked again.  Out of line, so that the lone piece's path, which most
+ * moves take, keeps a leaf function's short entry and exit (callgrind:
+ * a third of that path's instructions were the saving and restoring of
+ * the registers this part needs). */
+static __attribute__((noinline)) uint64_t after_group_move(const xq_index_group *G, const xq_index_site *st,
+                                                           const xq_board *b, int from, int qt)
 {
-    xq_piece p = b->sq[from];
-    const xq_index_group *G = &ix->group[ix->group_of[p]];
     const placement *pr = st->pl[RED], *pb = st->pl[BLACK];
-    uint64_t idx = st->idx;
-    int qt, qf;
-    if (G->compressed) {
-        qt = compressed_pos(pr, pb, to); /* `to` is empty: no defender's square */
-        qf = compressed_pos(pr, pb, from);
-    } else {
-        qt = G->pos[to];
-        qf = G->pos[from];
-        if (qt < 0) return XQ_INDEX_NONE;
-    }
-    if (G->count == 1) return idx + (uint64_t)qt * G->stride - (uint64_t)qf * G->stride;
+    xq_piece p = b->sq[from];
     uint8_t before[5], after[5];
     int n = 0;
     xq_mask m = b->occ[colour_of(p)];
@@ -573,7 +618,60 @@ uint64_t xq_index_after_quiet(const xq_index *ix, const xq_index_site *st, const
         before[n] = (uint8_t)q;
         after[n++] = (uint8_t)(s == from ? qt : q);
     }
-    return idx + group_rank(after, n) * G->stride - group_rank(before, n) * G->stride;
+    return st->idx + group_rank(after, n) * G->stride - group_rank(before, n) * G->stride;
+}
+
+uint64_t xq_index_after_quiet(const xq_index *ix, const xq_index_site *st, const xq_board *b, int from, int to)
+{
+    const xq_index_group *G = &ix->group[ix->group_of[b->sq[from]]];
+    int qt, qf;
+    if (G->compressed) {
+        qt = compressed_pos(st->pl[RED], st->pl[BLACK], to); /* `to` is empty: no defender's square */
+        qf = compressed_pos(st->pl[RED], st->pl[BLACK], from);
+    } else {
+        qt = G->pos[to];
+        qf = G->pos[from];
+        if (qt < 0) return XQ_INDEX_NONE;
+    }
+    if (G->count == 1) return st->idx + (uint64_t)(qt - qf) * G->stride;
+    return after_group_move(G, st, b, from, qt);
+}
+
+/* The rest of xq_index_after_defender_move when R, N or C stand between
+ * the defender's two squares (`between`, bits from lo + 1): each shifts
+ * one position, by `sign`.  Out of line, as after_group_move, since most
+ * defender moves have nothing between. */
+static __attribute__((noinline)) uint64_t shift_between(const xq_index *ix, const xq_index_site *st, const xq_board *b,
+                                                        uint64_t idx, int lo, int hi, int64_t sign, uint64_t between)
+{
+    unsigned regroup = 0;
+    while (between) {
+        int s = lo + 1 + __builtin_ctzll(between);
+        between &= between - 1;
+        int g = ix->group_of[b->sq[s]];
+        const xq_index_group *G = &ix->group[g];
+        if (!G->compressed) continue; /* a pawn: its positions are squares */
+        if (G->count == 1)
+            idx += (uint64_t)(sign * (int64_t)G->stride);
+        else
+            regroup |= 1u << g;
+    }
+    for (int g = 0; regroup >> g; g++) {
+        if (!(regroup >> g & 1)) continue;
+        const xq_index_group *G = &ix->group[g];
+        xq_piece gp = make_piece(G->colour, G->kind);
+        uint8_t before[5], after[5];
+        int n = 0;
+        for (xq_mask m = b->occ[G->colour]; m;) {
+            int s = mask_pop_lsb(&m);
+            if (b->sq[s] != gp) continue;
+            int q = compressed_pos(st->pl[RED], st->pl[BLACK], s);
+            before[n] = (uint8_t)q;
+            after[n++] = (uint8_t)(q + (s > lo && s < hi ? sign : 0));
+        }
+        idx += (group_rank(after, n) - group_rank(before, n)) * G->stride;
+    }
+    return idx;
 }
 
 uint64_t xq_index_after_defender_move(const xq_index *ix, const xq_index_site *st, const xq_board *b, int from, int to,
@@ -616,35 +714,19 @@ uint64_t xq_index_after_defender_move(const xq_index *ix, const xq_index_site *s
     xq_mask attackers = (b->occ[RED] | b->occ[BLACK]) & ~(st->pl[RED]->held | st->pl[BLACK]->held);
     uint64_t between = (uint64_t)(attackers >> (lo + 1)) & (((uint64_t)1 << (hi - lo - 1)) - 1);
     if (!between) return idx;
-    int64_t sign = from < to ? 1 : -1;
-    unsigned regroup = 0;
-    while (between) {
-        int s = lo + 1 + __builtin_ctzll(between);
-        between &= between - 1;
-        int g = ix->group_of[b->sq[s]];
-        const xq_index_group *G = &ix->group[g];
-        if (!G->compressed) continue; /* a pawn: its positions are squares */
-        if (G->count == 1)
-            idx += (uint64_t)(sign * (int64_t)G->stride);
-        else
-            regroup |= 1u << g;
-    }
-    for (int g = 0; regroup >> g; g++) {
-        if (!(regroup >> g & 1)) continue;
-        const xq_index_group *G = &ix->group[g];
-        xq_piece gp = make_piece(G->colour, G->kind);
-        uint8_t before[5], after[5];
-        int n = 0;
-        for (xq_mask m = b->occ[G->colour]; m;) {
-            int s = mask_pop_lsb(&m);
-            if (b->sq[s] != gp) continue;
-            int q = compressed_pos(st->pl[RED], st->pl[BLACK], s);
-            before[n] = (uint8_t)q;
-            after[n++] = (uint8_t)(q + (s > lo && s < hi ? sign : 0));
-        }
-        idx += (group_rank(after, n) - group_rank(before, n)) * G->stride;
-    }
-    return idx;
+    return shift_between(ix, st, b, idx, lo, hi, from < to ? 1 : -1, between);
+}
+
+/* The index after quiet move m from b, by a full encode of the moved
+ * board (b is restored): for a king move across the mirror fold, which
+ * few moves are, so out of line. */
+static __attribute__((noinline)) uint64_t encode_after(const xq_index *ix, xq_board *b, xq_move m)
+{
+    xq_undo u;
+    xq_make_move(b, m, &u);
+    uint64_t j = xq_index_encode(ix, b, 0);
+    xq_unmake_move(b, m, &u);
+    return j;
 }
 
 uint64_t xq_index_after_site_move(const xq_index *ix, const xq_index_site *st, xq_board *b, xq_move m)
@@ -652,12 +734,7 @@ uint64_t xq_index_after_site_move(const xq_index *ix, const xq_index_site *st, x
     int from = move_from(m), to = move_to(m);
     uint64_t j = xq_index_is_defender(kind_of(b->sq[from])) ? xq_index_after_defender_move(ix, st, b, from, to, NULL)
                                                             : xq_index_after_quiet(ix, st, b, from, to);
-    if (j != XQ_INDEX_REFOLD) return j;
-    xq_undo u;
-    xq_make_move(b, m, &u);
-    j = xq_index_encode(ix, b, 0);
-    xq_unmake_move(b, m, &u);
-    return j;
+    return j != XQ_INDEX_REFOLD ? j : encode_after(ix, b, m);
 }
 
 uint64_t xq_index_after_move(const xq_index *ix, uint64_t idx, xq_board *b, xq_move m)

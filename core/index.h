@@ -137,6 +137,16 @@ uint64_t xq_index_after_site_move(const xq_index *ix, const xq_index_site *s, xq
 bool xq_index_decode(const xq_index *ix, uint64_t idx, xq_board *b);
 /* The same, filling in the entry's site as well (xq_index_site_of). */
 bool xq_index_decode_at(const xq_index *ix, uint64_t idx, xq_board *b, xq_index_site *s);
+/* The same for a scan that decodes many entries, usually in increasing
+ * order: when idx has the defender pair of the entry last decoded into b
+ * and s, only the attackers are taken off and placed again.  A pair holds
+ * thousands of consecutive entries, and placing the defenders and finding
+ * the pair was most of a decode (callgrind, KRKNAA's solve).  b and s must
+ * be as the last decode of this index left them (b's side and move
+ * counters aside, and any move made on b taken back), or s cleared with
+ * xq_index_site_clear, which the first call of a scan needs. */
+bool xq_index_decode_next(const xq_index *ix, uint64_t idx, xq_board *b, xq_index_site *s);
+static inline void xq_index_site_clear(xq_index_site *s) { s->idx = XQ_INDEX_NONE; }
 
 /* How many distinct boards entry idx stands for when counting positions:
  * 2 (itself and its mirror image) unless both sides' defender placements

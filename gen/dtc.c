@@ -192,22 +192,30 @@ static int role_of(const tb_table *t, int side, uint64_t i)
     return cell_is_win(v) ? 1 : cell_is_loss(v) ? -1 : 0;
 }
 
+/* A chunk's decoding state: the board and site of the entry it decoded
+ * last, which the next decode of the scan starts from
+ * (xq_index_decode_next). */
+typedef struct {
+    xq_board b;
+    xq_index_site site;
+} decoder;
+
+static void decoder_init(decoder *d) { xq_index_site_clear(&d->site); }
+
 /* Examines entry i with `side` to move for the kinds not yet decided, and
  * writes what it decides; returns whether it decided any.  A no-op for
  * positions without an ordinary result. */
-static int examine_entry(dtc_ctx *c, int side, uint64_t i, int ply, int thread)
+static int examine_entry(dtc_ctx *c, decoder *dec, int side, uint64_t i, int ply, int thread)
 {
     int role = role_of(c->t, side, i);
     if (!role) return 0;
     int want[KINDS] = {0, 0}, decided = 0;
     for (int k = 0; k < c->kinds; k++) want[k] = dist_of(c, k, side, i) == UNKNOWN;
     if (!want[HOLDS] && !want[ANY]) return 0;
-    xq_board b;
-    xq_index_site site;
-    xq_index_decode_at(&c->t->ix, i, &b, &site);
-    b.side = (uint8_t)side;
+    xq_index_decode_next(&c->t->ix, i, &dec->b, &dec->site);
+    dec->b.side = (uint8_t)side;
     unsigned d[KINDS];
-    examine(c, &b, &site, role, ply, want, d);
+    examine(c, &dec->b, &dec->site, role, ply, want, d);
     for (int k = 0; k < KINDS; k++)
         if (want[k] && d[k] != UNKNOWN) {
             __atomic_store_n(&c->dist[k][side][i], (uint16_t)d[k], __ATOMIC_RELAXED);
@@ -220,10 +228,12 @@ static int examine_entry(dtc_ctx *c, int side, uint64_t i, int ply, int thread)
 static void init_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
 {
     dtc_ctx *c = arg;
+    decoder dec;
+    decoder_init(&dec);
     for (uint64_t i = begin; i < end; i++)
         for (int s = 0; s < 2; s++) {
             for (int k = 0; k < c->kinds; k++) c->dist[k][s][i] = UNKNOWN;
-            examine_entry(c, s, i, 0, thread);
+            examine_entry(c, &dec, s, i, 0, thread);
         }
 }
 
@@ -238,14 +248,12 @@ static inline int word_has_dist(const uint16_t *dist, uint64_t i, unsigned v)
 }
 
 /* Flags the predecessors of position i (x to move), at distance ply-1. */
-static void flag_predecessors(dtc_ctx *c, int x, uint64_t i)
+static void flag_predecessors(dtc_ctx *c, decoder *dec, int x, uint64_t i)
 {
     uint64_t *flags = c->kinds == 1 && role_of(c->t, x, i) < 0 ? c->won[x ^ 1] : c->cand[x ^ 1];
-    xq_board b;
-    xq_index_site site;
-    xq_index_decode_at(&c->t->ix, i, &b, &site);
-    b.side = (uint8_t)x;
-    xq_for_each_predecessor(&c->t->ix, &site, &b, xq_flag_entry, flags);
+    xq_index_decode_next(&c->t->ix, i, &dec->b, &dec->site);
+    dec->b.side = (uint8_t)x;
+    xq_for_each_predecessor(&c->t->ix, &dec->site, &dec->b, xq_flag_entry, flags);
 }
 
 /* The positions at distance ply-1 flag their predecessors.  At plies 1 and
@@ -259,13 +267,16 @@ static void retro_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
     (void)thread;
     dtc_ctx *c = arg;
     unsigned want = (unsigned)(c->ply - 1);
+    decoder dec;
+    decoder_init(&dec);
     for (int x = 0; x < 2; x++) {
         if (c->ply >= 3) {
             uint64_t *front = c->front[x];
             for (uint64_t w = begin >> 6; w < (end + 63) >> 6; w++) {
                 uint64_t bits = front[w];
                 front[w] = 0;
-                for (; bits; bits &= bits - 1) flag_predecessors(c, x, (w << 6) | (uint64_t)__builtin_ctzll(bits));
+                for (; bits; bits &= bits - 1)
+                    flag_predecessors(c, &dec, x, (w << 6) | (uint64_t)__builtin_ctzll(bits));
             }
             continue;
         }
@@ -275,7 +286,7 @@ static void retro_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
                 i += 3;
                 continue;
             }
-            if (holds[i] == want || any[i] == want) flag_predecessors(c, x, i);
+            if (holds[i] == want || any[i] == want) flag_predecessors(c, &dec, x, i);
         }
     }
 }
@@ -295,6 +306,8 @@ static void verify_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
     dtc_ctx *c = arg;
     int y = c->side;
     uint64_t *cand = c->cand[y], *won = c->won[y];
+    decoder dec;
+    decoder_init(&dec);
     for (uint64_t w = begin >> 6; w < (end + 63) >> 6; w++) {
         if (!won[w] && !cand[w]) continue;
         uint64_t bits = won[w], decided = 0;
@@ -311,7 +324,7 @@ static void verify_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
             bits &= bits - 1;
             /* with one kind a win is decided above, from won[] alone */
             if (c->kinds == 1 && role_of(c->t, y, j) > 0) continue;
-            if (examine_entry(c, y, j, c->ply, thread)) decided |= bit;
+            if (examine_entry(c, &dec, y, j, c->ply, thread)) decided |= bit;
         }
         /* the next ply's frontier (retro_chunk); a word is this chunk's
          * alone, and retro_chunk cleared it */

@@ -142,14 +142,17 @@ static void first_pass(void *arg, uint64_t begin, uint64_t end, int thread)
 {
     (void)thread;
     rgraph *g = arg;
+    xq_board b;
+    xq_index_site site;
+    xq_index_site_clear(&site);
     for (uint64_t p = begin; p < end; p++) {
         if ((int)(g->pos_entry[p] & 1) == g->w && !g->sub_ruled) {
             g->witness[p] = WITNESS_EXIT;
             continue;
         }
-        xq_board b;
-        xq_index_site site;
-        decode_position(g, (uint32_t)p, &b, &site);
+        /* positions in entry order: each decode starts from the last */
+        xq_index_decode_next(&g->t->ix, g->pos_entry[p] >> 1, &b, &site);
+        b.side = (uint8_t)(g->pos_entry[p] & 1);
         if (b.side == g->w)
             g->witness[p] = has_winning_exit(g, &b) ? WITNESS_NONE : WITNESS_EXIT;
         else

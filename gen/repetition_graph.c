@@ -457,31 +457,29 @@ static int exit_matters(uint32_t x, int winner, unsigned *seen)
 /* The edges of node u that matter to a solve, in move order, into spec[]
  * and flags[]; returns their count.  Reads the graph, writes nothing of
  * it. */
-static int expand(const rgraph *g, uint32_t u, uint64_t *spec, uint8_t *flags)
+static int expand(const rgraph *g, uint32_t u, xq_board *b, xq_index_site *site, uint64_t *spec, uint8_t *flags)
 {
     uint64_t e = g->node_pos[u];
     uint64_t entry = g->pos_entry[e];
-    xq_board b;
-    xq_index_site site;
-    xq_index_decode_at(&g->t->ix, entry >> 1, &b, &site);
-    b.side = (uint8_t)(entry & 1);
+    xq_index_decode_next(&g->t->ix, entry >> 1, b, site);
+    b->side = (uint8_t)(entry & 1);
     node_sets ns;
-    set_from_mask(&b, b.side ^ 1, g->node_set[u][b.side], &ns.own);
-    set_from_mask(&b, b.side, g->node_set[u][b.side ^ 1], &ns.opp);
+    set_from_mask(b, b->side ^ 1, g->node_set[u][b->side], &ns.own);
+    set_from_mask(b, b->side, g->node_set[u][b->side ^ 1], &ns.opp);
     /* Pseudo-legal moves: an illegal one reaches a position marked illegal
      * (retro.c), which the targets report as NODE_NONE. */
     xq_move list[XQ_MAX_MOVES];
-    int n = xq_gen_pseudo(&b, list), out = 0, winner = b.side == g->w;
+    int n = xq_gen_pseudo(b, list), out = 0, winner = b->side == g->w;
     unsigned seen = 0;
     for (int k = 0; k < n; k++) {
         flags[out] = 0;
-        if (b.sq[move_to(list[k])]) {
+        if (b->sq[move_to(list[k])]) {
             xq_undo un;
-            xq_make_move(&b, list[k], &un);
-            spec[out] = spec_exit(rg_capture_exit(g->t, un.captured, &b));
-            xq_unmake_move(&b, list[k], &un);
+            xq_make_move(b, list[k], &un);
+            spec[out] = spec_exit(rg_capture_exit(g->t, un.captured, b));
+            xq_unmake_move(b, list[k], &un);
         } else {
-            spec[out] = quiet_target(g, u, &b, &site, list[k], &ns, &flags[out]);
+            spec[out] = quiet_target(g, u, b, site, list[k], &ns, &flags[out]);
         }
         uint64_t x = spec[out] & ~SPEC_FINAL;
         if (!(spec[out] & SPEC_FINAL) || x < NODE_MAX || (x != NODE_NONE && exit_matters((uint32_t)x, winner, &seen)))
@@ -510,9 +508,14 @@ static void expand_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
 {
     (void)thread;
     expand_job *j = arg;
+    /* nodes in order, and a position's nodes one after another: each
+     * decode starts from the last (xq_index_decode_next) */
+    xq_board b;
+    xq_index_site site;
+    xq_index_site_clear(&site);
     for (uint64_t i = begin; i < end; i++) {
         uint64_t *spec = j->spec + i * XQ_MAX_MOVES;
-        int n = expand(j->g, j->first + (uint32_t)i, spec, j->flags + i * XQ_MAX_MOVES);
+        int n = expand(j->g, j->first + (uint32_t)i, &b, &site, spec, j->flags + i * XQ_MAX_MOVES);
         j->count[i] = (uint8_t)n;
         j->pending[i] = 0;
         for (int k = 0; k < n; k++) {

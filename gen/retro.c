@@ -79,8 +79,10 @@ static void illegal_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
     retro_ctx *c = arg;
     tb_table *t = c->t;
     xq_board b;
+    xq_index_site site;
+    xq_index_site_clear(&site);
     for (uint64_t i = begin; i < end; i++) {
-        int ok = xq_index_decode(&t->ix, i, &b) && !xq_kings_facing(&b);
+        int ok = xq_index_decode_next(&t->ix, i, &b, &site) && !xq_kings_facing(&b);
         for (int s = 0; s < 2; s++) {
             int legal = ok && !xq_in_check(&b, s ^ 1);
             c->legal[thread] += (uint64_t)legal;
@@ -130,10 +132,11 @@ static void initial_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
     tb_table *t = c->t;
     xq_board b;
     xq_index_site site;
+    xq_index_site_clear(&site);
     for (uint64_t i = begin; i < end; i++) {
         if (cell_get(t->cells[0], t->width, i) == CELL_ILLEGAL && cell_get(t->cells[1], t->width, i) == CELL_ILLEGAL)
             continue;
-        xq_index_decode_at(&t->ix, i, &b, &site);
+        xq_index_decode_next(&t->ix, i, &b, &site);
         for (int s = 0; s < 2; s++) {
             if (cell_get(t->cells[s], t->width, i) == CELL_ILLEGAL) continue;
             b.side = (uint8_t)s;
@@ -163,6 +166,8 @@ static void retro_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
     tb_table *t = c->t;
     unsigned want = (unsigned)(c->ply - 1);
     xq_board b;
+    xq_index_site site;
+    xq_index_site_clear(&site);
     for (int x = 0; x < 2; x++) {
         const void *cells = t->cells[x];
         for (uint64_t i = begin; i < end; i++) {
@@ -171,8 +176,7 @@ static void retro_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
                 continue;
             }
             if (cell_get(cells, t->width, i) != want) continue;
-            xq_index_site site;
-            xq_index_decode_at(&t->ix, i, &b, &site);
+            xq_index_decode_next(&t->ix, i, &b, &site);
             b.side = (uint8_t)x;
             xq_for_each_predecessor(&t->ix, &site, &b, xq_flag_entry, c->cand[x ^ 1]);
         }
@@ -214,6 +218,8 @@ static void verify_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
     uint64_t *cand = c->cand[y];
     unsigned ply = (unsigned)c->ply;
     xq_board b;
+    xq_index_site site;
+    xq_index_site_clear(&site);
     for (uint64_t w = begin >> 6; w < (end + 63) >> 6; w++) {
         uint64_t bits = cand[w];
         if (!bits) continue;
@@ -230,8 +236,7 @@ static void verify_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
                 note_code(c, thread, ply, v == CELL_UNKNOWN);
             } else {
                 if (v != CELL_UNKNOWN) continue;
-                xq_index_site site;
-                xq_index_decode_at(&t->ix, j, &b, &site);
+                xq_index_decode_next(&t->ix, j, &b, &site);
                 b.side = (uint8_t)y;
                 unsigned code = loss_code(t, &b, &site, ply);
                 if (code == CELL_UNKNOWN) continue;

@@ -69,15 +69,16 @@ static void found_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
     (void)thread;
     found_job *j = arg;
     const tb_table *t = j->t;
+    xq_board b;
+    xq_index_site site;
+    xq_index_site_clear(&site);
     for (uint64_t byte = begin; byte < end; byte++)
         for (int s = 0; s < 2; s++) {
             uint8_t bits = 0;
             for (uint64_t i = byte * 8; i < byte * 8 + 8 && i < t->ix.size; i++) {
                 unsigned r = t->ruled[s][i];
                 if (r == RULED_NONE || cell_get(t->cells[s], t->width, i) != CELL_DRAW) continue;
-                xq_board b;
-                xq_index_site site;
-                xq_index_decode_at(&t->ix, i, &b, &site);
+                xq_index_decode_next(&t->ix, i, &b, &site);
                 b.side = (uint8_t)s;
                 if (ruled_by_search_at(t, &b, &site) == r) bits |= (uint8_t)(1u << (i % 8));
             }

@@ -130,8 +130,10 @@ static void legal_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
     unpack_job *j = arg;
     tb_table *t = j->t;
     xq_board b;
+    xq_index_site site;
+    xq_index_site_clear(&site);
     for (uint64_t i = begin; i < end; i++) {
-        int ok = xq_index_decode(&t->ix, i, &b) && !xq_kings_facing(&b);
+        int ok = xq_index_decode_next(&t->ix, i, &b, &site) && !xq_kings_facing(&b);
         for (int s = 0; s < 2; s++)
             cell_set(t->cells[s], t->width, i, ok && !xq_in_check(&b, s ^ 1) ? CELL_UNKNOWN : CELL_ILLEGAL);
     }
@@ -254,6 +256,9 @@ static void search_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
     (void)thread;
     unpack_job *j = arg;
     tb_table *t = j->t;
+    xq_board b;
+    xq_index_site site;
+    xq_index_site_clear(&site);
     for (int s = 0; s < 2; s++) {
         if (s != j->pass_dtm && s != j->pass_dtc) continue;
         for (uint64_t i = begin; i < end && !__atomic_load_n(&j->failed, __ATOMIC_RELAXED); i++) {
@@ -261,9 +266,7 @@ static void search_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
             int dtm_wanted = s == j->pass_dtm && code == CELL_UNKNOWN;
             int dtc_wanted = s == j->pass_dtc && t->dtc[s][i] == XQF_SEARCH;
             if (code == CELL_ILLEGAL || (!dtm_wanted && !dtc_wanted)) continue;
-            xq_board b;
-            xq_index_site site;
-            xq_index_decode_at(&t->ix, i, &b, &site);
+            xq_index_decode_next(&t->ix, i, &b, &site);
             b.side = (uint8_t)s;
             xq_move list[XQ_MAX_MOVES];
             int n = xq_gen_pseudo(&b, list);

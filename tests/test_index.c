@@ -958,6 +958,67 @@ static void test_report(void **state)
     }
 }
 
+/* xq_index_decode_next, the decode a scan uses, against xq_index_decode_at
+ * over the same entries: runs of neighbours (one defender pair), jumps
+ * across pairs and back, the same entry twice, entries past the end and
+ * broken entries, with the side to move changed and a move made and taken
+ * back between calls, as the generator's passes do.  Boards, the results
+ * and the sites must be identical. */
+static void test_decode_next(void **state)
+{
+    (void)state;
+    const char *const names[] = {"KRKNAA", "KCPKAB", "KPPKA", "KAAKBB", "KRNCPPKRAABB", "KPPPPPK"};
+    int rounds = san_mode() ? 20000 : 200000;
+    for (size_t t = 0; t < sizeof names / sizeof names[0]; t++) {
+        xq_material m;
+        xq_index ix;
+        load(names[t], &m, &ix);
+        xq_board b;
+        xq_index_site site;
+        xq_index_site_clear(&site);
+        uint64_t i = rng() % ix.size, same_pair = 0, broken = 0;
+        for (int r = 0; r < rounds; r++) {
+            switch (rng() % 8) {
+            case 0: i = rng() % ix.size; break;                           /* anywhere */
+            case 1: i = i >= 100 ? i - rng() % 100 : i; break;            /* back a little */
+            case 2: break;                                                /* the same entry */
+            case 3: i = rng() % 16 == 0 ? ix.size + rng() % 3 : i; break; /* past the end */
+            default: i = (i >= ix.size ? 0 : i) + 1 + rng() % 50;         /* forward, usually within the pair */
+            }
+            if (i < ix.size && site.idx < ix.size && i / ix.pair_stride == site.pair) same_pair++;
+            xq_board want;
+            xq_index_site want_site;
+            bool ok = xq_index_decode_at(&ix, i, &want, &want_site);
+            CHECK(xq_index_decode_next(&ix, i, &b, &site) == ok, "%s: entry %llu", names[t], (unsigned long long)i);
+            broken += i < ix.size && !ok;
+            if (!ok) continue; /* a broken entry's board is unspecified, but the next decode must not suffer */
+            CHECK(xq_board_equal(&b, &want) && b.side == want.side && b.rule60 == want.rule60 &&
+                      b.fullmove == want.fullmove,
+                  "%s: entry %llu decodes to another board", names[t], (unsigned long long)i);
+            CHECK(site.idx == want_site.idx && site.pair == want_site.pair && site.rank[RED] == want_site.rank[RED] &&
+                      site.rank[BLACK] == want_site.rank[BLACK] && site.pl[RED] == want_site.pl[RED] &&
+                      site.pl[BLACK] == want_site.pl[BLACK],
+                  "%s: entry %llu has another site", names[t], (unsigned long long)i);
+            /* what a pass does with the board before the next decode */
+            b.side = (uint8_t)(rng() & 1);
+            xq_move list[XQ_MAX_MOVES];
+            int n = xq_gen_pseudo(&b, list);
+            if (n > 0) {
+                xq_undo u;
+                xq_move mv = list[rng() % (uint64_t)n];
+                xq_make_move(&b, mv, &u);
+                xq_unmake_move(&b, mv, &u);
+            }
+        }
+        print_message("  %-14s %d decodes, %llu within the last pair, %llu broken\n", names[t], rounds,
+                      (unsigned long long)same_pair, (unsigned long long)broken);
+        /* the fast path was taken (the same entry again at least: KAAKBB's
+         * pairs are single entries) */
+        assert_true(same_pair > (uint64_t)rounds / 10);
+        xq_index_free(&ix);
+    }
+}
+
 static void test_speed(void **state)
 {
     (void)state;
@@ -1009,6 +1070,7 @@ int main(void)
         cmocka_unit_test(test_flip),
         cmocka_unit_test(test_legal_count_vs_ref),
         cmocka_unit_test(test_random_large),
+        cmocka_unit_test(test_decode_next),
         cmocka_unit_test(test_five_pawns_colex),
         cmocka_unit_test(test_encode_refuses),
         cmocka_unit_test(test_init_overflow),
