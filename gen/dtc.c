@@ -121,34 +121,20 @@ static move_dist capture_dist(const dtc_ctx *c, xq_piece taken, const xq_board *
     return r;
 }
 
-/* Examines a position for the kinds still open (want[kind]) at this ply,
- * writing each kind's distance, or UNKNOWN, to out.  b: the entry at site
- * as decoded; role 1 = won (cell), -1 = lost.  At ply 0 only what needs no
- * distance of this table is decided: no legal move, and captures that keep
- * the result.  Legality is read off the successor's cell, as in retro.c.
- *
- * A win is decided by its first move into a final loss: every position
- * decided at ply p > 0 has distance p (a loss of distance d flags its
- * predecessors at ply d + 1, which decides each won one there), so at ply
- * k the final losses a still undecided win reaches all have distance k - 1,
- * and at ply 0 every conversion found has distance 0.  A loss is refuted
- * by its first move that is not a final win. */
-static void examine(const dtc_ctx *c, xq_board *b, const xq_index_site *site, int role, int ply, const int want[KINDS],
-                    unsigned out[KINDS])
+/* What an examination has found so far (examine). */
+typedef struct {
+    unsigned out[KINDS], longest[KINDS];
+    int settled[KINDS];
+    int open;  /* kinds not settled */
+    int legal; /* legal moves seen */
+} exam;
+
+/* Moves list[0, n) of an examination, until every kind is settled. */
+static inline void examine_moves(const dtc_ctx *c, xq_board *b, const xq_index_site *site, int role, int ply,
+                                 const xq_move *list, int n, exam *e)
 {
     const tb_table *t = c->t;
-    xq_move list[XQ_MAX_MOVES];
-    /* at ply 0 a win is decided by a capture only: its legal captures are
-     * all it needs (an illegal one decides nothing either way), and most
-     * positions examined there are wins with a score of quiet moves */
-    int n = ply == 0 && role > 0 ? xq_gen_captures(b, list) : xq_gen_pseudo(b, list), legal = 0, open = 0;
-    unsigned longest[KINDS] = {0, 0};
-    for (int k = 0; k < KINDS; k++) {
-        out[k] = UNKNOWN;
-        open += want[k];
-    }
-    int settled[KINDS] = {!want[HOLDS], !want[ANY]};
-    for (int m = 0; m < n && open; m++) {
+    for (int m = 0; m < n && e->open; m++) {
         move_dist md = {{UNKNOWN, UNKNOWN}};
         if (b->sq[move_to(list[m])]) {
             xq_undo u;
@@ -167,23 +153,58 @@ static void examine(const dtc_ctx *c, xq_board *b, const xq_index_site *site, in
                     md.d[k] = d != UNKNOWN && (int)d <= ply - 1 ? d : UNKNOWN; /* final only */
                 }
         }
-        legal++;
+        e->legal++;
         for (int k = 0; k < KINDS; k++) {
-            if (settled[k]) continue;
+            if (e->settled[k]) continue;
             unsigned d = md.d[k];
             if (role > 0 ? d != UNKNOWN : d == UNKNOWN) {
                 /* a win found, or a loss refuted (an escape, or not decided yet) */
-                out[k] = role > 0 ? d + 1 : UNKNOWN;
-                settled[k] = 1;
-                open--;
-            } else if (role < 0 && d + 1 > longest[k]) {
-                longest[k] = d + 1;
+                e->out[k] = role > 0 ? d + 1 : UNKNOWN;
+                e->settled[k] = 1;
+                e->open--;
+            } else if (role < 0 && d + 1 > e->longest[k]) {
+                e->longest[k] = d + 1;
             }
         }
     }
+}
+
+/* Examines a position for the kinds still open (want[kind]) at this ply,
+ * writing each kind's distance, or UNKNOWN, to out.  b: the entry at site
+ * as decoded; role 1 = won (cell), -1 = lost.  At ply 0 only what needs no
+ * distance of this table is decided: no legal move, and captures that keep
+ * the result.  Legality is read off the successor's cell, as in retro.c.
+ *
+ * A win is decided by its first move into a final loss: every position
+ * decided at ply p > 0 has distance p (a loss of distance d flags its
+ * predecessors at ply d + 1, which decides each won one there), so at ply
+ * k the final losses a still undecided win reaches all have distance k - 1,
+ * and at ply 0 every conversion found has distance 0.  A loss is refuted
+ * by its first move that is not a final win.  Since either usually ends
+ * the examination after a few moves, the moves are generated a piece at a
+ * time (as retro.c's loss_code does): most losses examined at ply 0 are
+ * refuted by their first legal quiet move. */
+static void examine(const dtc_ctx *c, xq_board *b, const xq_index_site *site, int role, int ply, const int want[KINDS],
+                    unsigned out[KINDS])
+{
+    xq_move list[XQ_MAX_MOVES];
+    exam e = {{UNKNOWN, UNKNOWN}, {0, 0}, {!want[HOLDS], !want[ANY]}, want[HOLDS] + want[ANY], 0};
+    if (ply == 0 && role > 0) {
+        /* at ply 0 a win is decided by a capture only: its legal captures
+         * are all it needs (an illegal one decides nothing either way),
+         * and most positions examined there are wins with a score of quiet
+         * moves */
+        examine_moves(c, b, site, role, ply, list, xq_gen_captures(b, list), &e);
+    } else {
+        for (xq_mask pieces = b->occ[b->side]; pieces && e.open;) {
+            int n = xq_gen_piece(b, mask_pop_lsb(&pieces), list);
+            examine_moves(c, b, site, role, ply, list, n, &e);
+        }
+    }
+    for (int k = 0; k < KINDS; k++) out[k] = e.out[k];
     if (role > 0) return;
     for (int k = 0; k < KINDS; k++)
-        if (!settled[k]) out[k] = legal == 0 ? 0 : longest[k];
+        if (!e.settled[k]) out[k] = e.legal == 0 ? 0 : e.longest[k];
 }
 
 static int role_of(const tb_table *t, int side, uint64_t i)
