@@ -498,6 +498,16 @@ bool xq_index_decode(const xq_index *ix, uint64_t idx, xq_board *b)
     return xq_index_decode_at(ix, idx, b, &site);
 }
 
+/* The defender part of an entry's site (the groups' part is the decode's). */
+static void site_of(const xq_index *ix, uint64_t idx, xq_index_site *s)
+{
+    s->idx = idx;
+    s->pair = divide(ix->by_pair_stride, idx);
+    pair_of(ix, s->pair, &s->rank[RED], &s->rank[BLACK]);
+    s->pl[RED] = &ix->def[RED]->pl[s->rank[RED]];
+    s->pl[BLACK] = &ix->def[BLACK]->pl[s->rank[BLACK]];
+}
+
 /* Puts attacker p on square s of b, false if s is taken (a broken entry). */
 static inline bool put_attacker(xq_board *b, int s, xq_piece p)
 {
@@ -507,12 +517,14 @@ static inline bool put_attacker(xq_board *b, int s, xq_piece p)
     return true;
 }
 
-/* The pieces of a group of identical attackers, of rank rk, onto b.  Out
- * of line: the lone pieces' path in put_attackers is most decodes'. */
-static __attribute__((noinline)) bool put_group(const xq_index_group *G, const xq_index_site *st, uint64_t rk,
-                                                xq_board *b)
+/* The pieces of group g, of rank rk, onto b, their positions and rank
+ * kept in the site.  Out of line: the lone pieces' path in put_attackers
+ * is most decodes'. */
+static __attribute__((noinline)) bool put_group(const xq_index *ix, int g, xq_index_site *st, uint64_t rk, xq_board *b)
 {
-    uint8_t q[5];
+    const xq_index_group *G = &ix->group[g];
+    uint8_t *q = st->group_pos[g];
+    st->group_rank[g] = rk;
     if (G->unrank) {
         memcpy(q, G->unrank + rk * G->count, G->count);
     } else {
@@ -531,14 +543,14 @@ static __attribute__((noinline)) bool put_group(const xq_index_group *G, const x
 /* The attackers of an entry around the placements of its site st, onto b,
  * whose other squares are empty; rest is the entry's number less its
  * pair's.  False if two pieces fall on one square (a broken entry). */
-static bool put_attackers(const xq_index *ix, const xq_index_site *st, uint64_t rest, xq_board *b)
+static bool put_attackers(const xq_index *ix, xq_index_site *st, uint64_t rest, xq_board *b)
 {
     for (int g = 0; g < ix->ngroups; g++) {
         const xq_index_group *G = &ix->group[g];
         uint64_t rk = divide(G->by_stride, rest);
         rest -= rk * G->stride;
         if (G->count != 1) {
-            if (!put_group(G, st, rk, b)) return false;
+            if (!put_group(ix, g, st, rk, b)) return false;
             continue;
         }
         int s = G->compressed ? expand_pos(st->pl[RED], st->pl[BLACK], (int)rk) : G->sq[rk];
@@ -554,7 +566,7 @@ bool xq_index_decode_at(const xq_index *ix, uint64_t idx, xq_board *b, xq_index_
         st->idx = XQ_INDEX_NONE; /* nothing for xq_index_decode_next to start from */
         return false;
     }
-    xq_index_site_of(ix, idx, st);
+    site_of(ix, idx, st);
     put_defenders(b, RED, st->pl[RED]);
     put_defenders(b, BLACK, st->pl[BLACK]);
     return put_attackers(ix, st, idx - st->pair * ix->pair_stride, b);
@@ -589,36 +601,19 @@ int xq_index_weight(const xq_index *ix, uint64_t idx)
     return ix->def[RED]->pl[r].sym && ix->def[BLACK]->pl[bl].sym ? 1 : 2;
 }
 
-void xq_index_site_of(const xq_index *ix, uint64_t idx, xq_index_site *s)
+/* xq_index_after_quiet for group g of identical pieces, one of which
+ * moves from position qf to qt: the group is ranked again from the
+ * positions the decode kept in the site.  Out of line, so that the lone
+ * piece's path, which most moves take, keeps a leaf function's short entry
+ * and exit (callgrind: a third of that path's instructions were the saving
+ * and restoring of the registers this part needs). */
+static __attribute__((noinline)) uint64_t after_group_move(const xq_index *ix, int g, const xq_index_site *st, int qf,
+                                                           int qt)
 {
-    s->idx = idx;
-    s->pair = divide(ix->by_pair_stride, idx);
-    pair_of(ix, s->pair, &s->rank[RED], &s->rank[BLACK]);
-    s->pl[RED] = &ix->def[RED]->pl[s->rank[RED]];
-    s->pl[BLACK] = &ix->def[BLACK]->pl[s->rank[BLACK]];
-}
-
-/* xq_index_after_quiet for a group of identical pieces: the group is
- * ranked again.  Out of line, so that the lone piece's path, which most
- * moves take, keeps a leaf function's short entry and exit (callgrind:
- * a third of that path's instructions were the saving and restoring of
- * the registers this part needs). */
-static __attribute__((noinline)) uint64_t after_group_move(const xq_index_group *G, const xq_index_site *st,
-                                                           const xq_board *b, int from, int qt)
-{
-    const placement *pr = st->pl[RED], *pb = st->pl[BLACK];
-    xq_piece p = b->sq[from];
-    uint8_t before[5], after[5];
-    int n = 0;
-    xq_mask m = b->occ[colour_of(p)];
-    while (m) {
-        int s = mask_pop_lsb(&m);
-        if (b->sq[s] != p) continue;
-        int q = G->compressed ? compressed_pos(pr, pb, s) : G->pos[s];
-        before[n] = (uint8_t)q;
-        after[n++] = (uint8_t)(s == from ? qt : q);
-    }
-    return st->idx + group_rank(after, n) * G->stride - group_rank(before, n) * G->stride;
+    const xq_index_group *G = &ix->group[g];
+    uint8_t after[5];
+    for (int i = 0; i < G->count; i++) after[i] = st->group_pos[g][i] == qf ? (uint8_t)qt : st->group_pos[g][i];
+    return st->idx + (group_rank(after, G->count) - st->group_rank[g]) * G->stride;
 }
 
 uint64_t xq_index_after_quiet(const xq_index *ix, const xq_index_site *st, const xq_board *b, int from, int to)
@@ -634,7 +629,7 @@ uint64_t xq_index_after_quiet(const xq_index *ix, const xq_index_site *st, const
         if (qt < 0) return XQ_INDEX_NONE;
     }
     if (G->count == 1) return st->idx + (uint64_t)(qt - qf) * G->stride;
-    return after_group_move(G, st, b, from, qt);
+    return after_group_move(ix, ix->group_of[b->sq[from]], st, qf, qt);
 }
 
 /* The rest of xq_index_after_defender_move when R, N or C stand between
@@ -740,6 +735,7 @@ uint64_t xq_index_after_site_move(const xq_index *ix, const xq_index_site *st, x
 uint64_t xq_index_after_move(const xq_index *ix, uint64_t idx, xq_board *b, xq_move m)
 {
     xq_index_site st;
-    xq_index_site_of(ix, idx, &st);
+    xq_board d;
+    xq_index_decode_at(ix, idx, &d, &st); /* for the site */
     return xq_index_after_site_move(ix, &st, b, m);
 }

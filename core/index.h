@@ -92,15 +92,21 @@ uint64_t xq_index_encode(const xq_index *ix, const xq_board *b, int flags);
  * attackers. */
 static inline bool xq_index_is_defender(int kind) { return kind == KING || kind == ADVISOR || kind == ELEPHANT; }
 
-/* Where an entry stands in the layout: its number and its defender pair,
- * looked up once by a caller that follows many moves from one position. */
+/* Where a decoded entry stands in the layout: its number, its defender
+ * pair, and the positions of each group of identical attackers, filled in
+ * by the decode (xq_index_decode_at, xq_index_decode_next) for a caller
+ * that follows many moves from one position. */
 typedef struct {
     uint64_t idx;
     uint64_t pair;                     /* the defender-pair value */
     int rank[COLOUR_NB];               /* each side's placement rank */
     const xq_placement *pl[COLOUR_NB]; /* and the placements */
+    /* each group's positions, ascending (groups of two or more pieces
+     * only), and the group's rank: a move of one piece of a group ranks
+     * it again from these, not from a scan of the board */
+    uint8_t group_pos[XQ_INDEX_MAX_GROUPS][5];
+    uint64_t group_rank[XQ_INDEX_MAX_GROUPS];
 } xq_index_site;
-void xq_index_site_of(const xq_index *ix, uint64_t idx, xq_index_site *s);
 
 /* Index after a quiet move of an attacker from `from` to `to`, given the
  * site s of b's entry before the move, where b is in the index's
@@ -135,7 +141,7 @@ uint64_t xq_index_after_site_move(const xq_index *ix, const xq_index_site *s, xq
 /* Places the pieces of entry idx on an empty board (side to move left 0).
  * Returns false if the entry is broken (two pieces on one square). */
 bool xq_index_decode(const xq_index *ix, uint64_t idx, xq_board *b);
-/* The same, filling in the entry's site as well (xq_index_site_of). */
+/* The same, filling in the entry's site as well (xq_index_site). */
 bool xq_index_decode_at(const xq_index *ix, uint64_t idx, xq_board *b, xq_index_site *s);
 /* The same for a scan that decodes many entries, usually in increasing
  * order: when idx has the defender pair of the entry last decoded into b

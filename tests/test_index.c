@@ -999,6 +999,11 @@ static void test_decode_next(void **state)
                       site.rank[BLACK] == want_site.rank[BLACK] && site.pl[RED] == want_site.pl[RED] &&
                       site.pl[BLACK] == want_site.pl[BLACK],
                   "%s: entry %llu has another site", names[t], (unsigned long long)i);
+            for (int g = 0; g < ix.ngroups; g++)
+                CHECK(ix.group[g].count == 1 ||
+                          (site.group_rank[g] == want_site.group_rank[g] &&
+                           memcmp(site.group_pos[g], want_site.group_pos[g], ix.group[g].count) == 0),
+                      "%s: entry %llu has another group %d in its site", names[t], (unsigned long long)i, g);
             /* what a pass does with the board before the next decode */
             b.side = (uint8_t)(rng() & 1);
             xq_move list[XQ_MAX_MOVES];
