@@ -618,7 +618,8 @@ static __attribute__((noinline)) uint64_t after_group_move(const xq_index *ix, i
 
 uint64_t xq_index_after_quiet(const xq_index *ix, const xq_index_site *st, const xq_board *b, int from, int to)
 {
-    const xq_index_group *G = &ix->group[ix->group_of[b->sq[from]]];
+    int g = ix->group_of[b->sq[from]];
+    const xq_index_group *G = &ix->group[g];
     int qt, qf;
     if (G->compressed) {
         qt = compressed_pos(st->pl[RED], st->pl[BLACK], to); /* `to` is empty: no defender's square */
@@ -629,7 +630,7 @@ uint64_t xq_index_after_quiet(const xq_index *ix, const xq_index_site *st, const
         if (qt < 0) return XQ_INDEX_NONE;
     }
     if (G->count == 1) return st->idx + (uint64_t)(qt - qf) * G->stride;
-    return after_group_move(ix, ix->group_of[b->sq[from]], st, qf, qt);
+    return after_group_move(ix, g, st, qf, qt);
 }
 
 /* The rest of xq_index_after_defender_move when R, N or C stand between
