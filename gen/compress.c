@@ -54,16 +54,37 @@ typedef struct {
     uint32_t symbol_bytes;         /* 0 = 2-bit WDL */
     uint16_t map[XQF_MAX_SYMBOLS]; /* symbol -> DTM-map value */
     uint32_t nsymbols;
-    uint32_t *rank;        /* entry code -> symbol (DTM) */
-    int searched;          /* side to move whose entries may be XQF_SEARCH, -1 none */
-    uint8_t *const *found; /* searched.h's bitmaps, or NULL: ruled results the search finds */
+    uint32_t *rank;                 /* a code's slot (code_slot) -> symbol (DTM, DTC) */
+    int searched;                   /* side to move whose entries may be XQF_SEARCH, -1 none */
+    const struct kind_facts *facts; /* what write_wdl or write_kind worked out for the kind */
 } symbol_coder;
 
 /* What an entry stores, as one code: for WDL and DTM its cell code, or for
  * a result the repetition rulings decided, RULED_CODE + its ruled byte
  * (cell.h); for DTC, DTC_CODE + its DTC code (dtc.h).  Illegal entries are
  * CELL_ILLEGAL in every kind. */
-enum { RULED_CODE = 0x10000, DTC_CODE = 0x20000, SEARCH_CODE = DTC_CODE + 0x10000, CODES = SEARCH_CODE + 1 };
+enum { RULED_CODE = 0x10000, DTC_CODE = 0x20000, SEARCH_CODE = DTC_CODE + 0x10000 };
+
+/* Codes are counted and ranked in a denser space of slots: a DTM file's
+ * codes are cell codes, ruled ones (a byte) and SEARCH_CODE, a DTC file's
+ * CELL_ILLEGAL, distances (never CELL_ILLEGAL's value: dtc.h) and
+ * SEARCH_CODE, so one kind's codes never share a slot, and slots keep the
+ * codes' order. */
+enum { RULED_SLOT = 0x10000, SEARCH_SLOT = RULED_SLOT + 0x100, SLOTS = SEARCH_SLOT + 1 };
+
+static inline uint32_t code_slot(unsigned code)
+{
+    if (code < RULED_CODE) return code;
+    if (code < DTC_CODE) return RULED_SLOT + (code - RULED_CODE);
+    return code < SEARCH_CODE ? code - DTC_CODE : SEARCH_SLOT;
+}
+
+static unsigned slot_code(int kind, uint32_t slot)
+{
+    if (slot == SEARCH_SLOT) return SEARCH_CODE;
+    if (kind == XQF_KIND_DTC) return slot == CELL_ILLEGAL ? CELL_ILLEGAL : DTC_CODE + slot;
+    return slot < RULED_SLOT ? slot : RULED_CODE + (slot - RULED_SLOT);
+}
 
 static unsigned entry_code(const tb_table *t, int kind, int side, uint64_t i)
 {
@@ -86,20 +107,14 @@ static unsigned entry_code(const tb_table *t, int kind, int side, uint64_t i)
  * order, its ruling) is found where searched.c says so; the others, and
  * the DTC of a cursed win or a blessed loss (a distance of another kind),
  * keep their values. */
-static unsigned searched_code(const symbol_coder *c, int side, uint64_t i)
+static unsigned searched_code(const tb_table *t, int kind, uint8_t *const *found, int side, uint64_t i)
 {
-    const tb_table *t = c->t;
     unsigned v = cell_get(t->cells[side], t->width, i);
     if (v == CELL_ILLEGAL) return SEARCH_CODE;
-    if (c->kind == XQF_KIND_DTC) return dtc_beyond(t->dtc[side][i]) ? entry_code(t, c->kind, side, i) : SEARCH_CODE;
+    if (kind == XQF_KIND_DTC) return dtc_beyond(t->dtc[side][i]) ? entry_code(t, kind, side, i) : SEARCH_CODE;
     int ruled = v == CELL_DRAW && t->ruled[0] && t->ruled[side][i] != RULED_NONE;
-    int found = ruled && c->found && (c->found[side][i / 8] >> (i % 8) & 1);
-    return ruled && !found ? entry_code(t, c->kind, side, i) : SEARCH_CODE;
-}
-
-static unsigned coder_code(const symbol_coder *c, int side, uint64_t i)
-{
-    return side == c->searched ? searched_code(c, side, i) : entry_code(c->t, c->kind, side, i);
+    int is_found = ruled && found && (found[side][i / 8] >> (i % 8) & 1);
+    return ruled && !is_found ? entry_code(t, kind, side, i) : SEARCH_CODE;
 }
 
 static unsigned wdl_symbol(unsigned code)
@@ -118,37 +133,116 @@ static uint16_t map_value(unsigned code)
     return (uint16_t)code;
 }
 
-/* Orders DTM values by how often they occur (ties by value), so that the
- * common ones get the small symbols. */
-static int coder_init(symbol_coder *c, const tb_table *t, int kind, int searched, uint8_t *const *found)
+/* What is worked out once for one kind's entries and serves every set of
+ * blocks built for it: write_kind builds a sample for each choice of the
+ * searched side and then the file, write_wdl samples at one or two block
+ * sizes, with and without a dictionary, before the file. */
+typedef struct kind_facts {
+    const tb_table *t;
+    int kind;
+    uint8_t *const *found; /* DTM: searched.h's bitmaps, or NULL: ruled results the search finds */
+    /* DTM and DTC: how often each entry code occurs, per side to move, as
+     * the entries store it and as they would if that side were searched;
+     * a file's symbols are ranked by the counts of the side it stores and
+     * of the side it searches */
+    uint64_t *n[2][2]; /* [side][0: stored, 1: searched] */
+    /* WDL: per entry, two bits (REACH_*): whether a capture reaches the
+     * entry's value (capture_wdl), 0 until looked at.  A block's entries
+     * fill whole bytes (its size is a multiple of 4), so the thread that
+     * encodes it writes them alone. */
+    uint8_t *reach[2];
+} kind_facts;
+
+enum { REACH_YES = 1, REACH_NO = 2 };
+
+/* One side's two histograms: each side is one task, so the counts do not
+ * depend on the threads (two tasks: a third thread would idle). */
+static void count_side(void *arg, uint64_t begin, uint64_t end, int thread)
+{
+    (void)thread;
+    kind_facts *f = arg;
+    const tb_table *t = f->t;
+    for (uint64_t s = begin; s < end; s++) {
+        uint64_t *stored = f->n[s][0], *searched = f->n[s][1];
+        for (uint64_t i = 0; i < t->ix.size; i++) {
+            stored[code_slot(entry_code(t, f->kind, (int)s, i))]++;
+            searched[code_slot(searched_code(t, f->kind, f->found, (int)s, i))]++;
+        }
+    }
+}
+
+static void kind_facts_free(kind_facts *f)
+{
+    for (int s = 0; s < 2; s++) {
+        for (int k = 0; k < 2; k++) free(f->n[s][k]);
+        free(f->reach[s]);
+    }
+    memset(f, 0, sizeof *f);
+}
+
+/* Counts the codes of a DTM or DTC kind; makes WDL's capture memo. */
+static int kind_facts_init(kind_facts *f, const tb_table *t, int kind, uint8_t *const *found, int threads)
+{
+    memset(f, 0, sizeof *f);
+    f->t = t;
+    f->kind = kind;
+    f->found = found;
+    int ok = 1;
+    for (int s = 0; s < 2; s++)
+        if (kind == XQF_KIND_WDL)
+            ok &= (f->reach[s] = calloc((t->ix.size + 3) / 4, 1)) != NULL;
+        else
+            for (int k = 0; k < 2; k++) ok &= (f->n[s][k] = calloc(SLOTS, sizeof(uint64_t))) != NULL;
+    if (!ok) {
+        kind_facts_free(f);
+        return -1;
+    }
+    if (kind != XQF_KIND_WDL) par_for(threads, 2, 1, count_side, f);
+    return 0;
+}
+
+/* Bytes kind_facts_init allocates. */
+static uint64_t kind_facts_bytes(uint64_t entries, int kind)
+{
+    return kind == XQF_KIND_WDL ? 2 * ((entries + 3) / 4) : 4 * (uint64_t)SLOTS * sizeof(uint64_t);
+}
+
+static unsigned coder_code(const symbol_coder *c, int side, uint64_t i)
+{
+    return side == c->searched ? searched_code(c->t, c->kind, c->facts->found, side, i)
+                               : entry_code(c->t, c->kind, side, i);
+}
+
+/* Orders DTM values by how often they occur in the file (ties by value),
+ * so that the common ones get the small symbols. */
+static int coder_init(symbol_coder *c, int searched, const kind_facts *f)
 {
     memset(c, 0, sizeof *c);
-    c->t = t;
-    c->kind = kind;
+    c->t = f->t;
+    int kind = c->kind = f->kind;
     c->searched = kind == XQF_KIND_WDL ? -1 : searched;
-    c->found = found;
+    c->facts = f;
     if (kind == XQF_KIND_WDL) return 0;
-    uint64_t *count = calloc(CODES, sizeof *count);
-    c->rank = calloc(CODES, sizeof *c->rank);
+    uint64_t *count = calloc(SLOTS, sizeof *count);
+    c->rank = calloc(SLOTS, sizeof *c->rank);
     if (!count || !c->rank) {
         free(count);
         return -1;
     }
-    for (int s = 0; s < 2; s++)
-        for (uint64_t i = 0; i < t->ix.size; i++) count[coder_code(c, s, i)]++;
+    for (uint32_t v = 0; v < SLOTS; v++) count[v] = f->n[0][c->searched == 0][v] + f->n[1][c->searched == 1][v];
     count[CELL_ILLEGAL] = 0;
     for (uint32_t v = XQF_DTM_RULED; v < RULED_CODE && kind == XQF_KIND_DTM; v++)
         if (count[v] && v < CELL_DRAW) { /* a DTM the map could not tell from a ruled value */
             free(count);
             return -1;
         }
-    count[CELL_UNKNOWN] = 0;
-    uint32_t *order = malloc(CODES * sizeof *order), n = 0;
+    if (kind == XQF_KIND_DTM) count[CELL_UNKNOWN] = 0; /* in a DTC file, DTC_NONE's slot */
+    uint32_t *order = malloc(SLOTS * sizeof *order), n = 0;
     if (!order) {
         free(count);
         return -1;
     }
-    for (uint32_t v = 0; v < CODES; v++)
+    for (uint32_t v = 0; v < SLOTS; v++)
         if (count[v]) order[n++] = v;
     /* insertion sort would do for typical tables, but M can reach 65533 */
     for (uint32_t gap = n / 2; gap > 0; gap /= 2)
@@ -160,7 +254,7 @@ static int coder_init(symbol_coder *c, const tb_table *t, int kind, int searched
                 order[j] = a;
             }
     for (uint32_t k = 0; k < n; k++) {
-        c->map[k] = map_value(order[k]);
+        c->map[k] = map_value(slot_code(kind, order[k]));
         c->rank[order[k]] = k;
     }
     c->nsymbols = n ? n : 1;
@@ -175,21 +269,34 @@ static void coder_free(symbol_coder *c) { free(c->rank); }
 /* The best WDL symbol the side to move reaches by a capture from legal
  * entry i of `side`, or -1 without one: what a reader's capture search
  * finds (docs/FORMAT.md, "Captures in WDL files").  Stops once it reaches
- * `enough`. */
-static int capture_wdl(const tb_table *t, int side, uint64_t i, int enough)
+ * `enough`.  b and site carry a block's scan from one call to the next
+ * (xq_index_decode_next). */
+static int capture_wdl(const tb_table *t, xq_board *b, xq_index_site *site, int side, uint64_t i, int enough)
 {
-    xq_board b;
-    xq_index_decode(&t->ix, i, &b);
-    b.side = (uint8_t)side;
+    xq_index_decode_next(&t->ix, i, b, site);
+    b->side = (uint8_t)side;
     xq_move list[XQ_MAX_MOVES];
-    int n = xq_gen_captures(&b, list), best = -1;
+    int n = xq_gen_captures(b, list), best = -1;
     for (int k = 0; k < n && best < enough; k++) {
-        unsigned ruled, v = tb_successor_cell(t, &b, list[k], &ruled);
+        unsigned ruled, v = tb_successor_cell_at(t, b, site, list[k], &ruled);
         unsigned code = v == CELL_DRAW && ruled != RULED_NONE ? RULED_CODE + ruled : v;
         int w = XQF_WDL_WIN - (int)wdl_symbol(code);
         if (w > best) best = w;
     }
     return best;
+}
+
+/* Whether a capture from entry i of `side` reaches its WDL symbol sym,
+ * looked up once an entry (kind_facts.reach). */
+static int capture_reaches(const symbol_coder *c, xq_board *b, xq_index_site *site, int side, uint64_t i, int sym)
+{
+    uint8_t *byte = &c->facts->reach[side][i / 4];
+    int shift = 2 * (int)(i % 4), known = *byte >> shift & 3;
+    if (!known) {
+        known = capture_wdl(c->t, b, site, side, i, sym) == sym ? REACH_YES : REACH_NO;
+        *byte |= (uint8_t)(known << shift);
+    }
+    return known == REACH_YES;
 }
 
 /* WDL symbols of entries [first, first+n) of one side, four to a byte.  A
@@ -208,12 +315,15 @@ static void encode_wdl_block(const symbol_coder *c, int side, uint64_t first, ui
     }
     if (prev < 0) prev = XQF_WDL_DRAW;
     memset(out, 0, (n + 3) / 4);
+    xq_board b;
+    xq_index_site site;
+    xq_index_site_clear(&site);
     for (uint64_t k = 0; k < n; k++) {
         unsigned v = coder_code(c, side, first + k);
         int sym = prev;
         if (v != CELL_ILLEGAL && v != CELL_UNKNOWN) {
             sym = (int)wdl_symbol(v);
-            if (prev < sym && capture_wdl(c->t, side, first + k, sym) == sym) sym = prev;
+            if (prev < sym && capture_reaches(c, &b, &site, side, first + k, sym)) sym = prev;
         }
         prev = sym;
         out[k / 4] |= (uint8_t)(sym << (2 * (k % 4)));
@@ -240,7 +350,7 @@ static void encode_block(const symbol_coder *c, int side, uint64_t first, uint64
             v = prev;
         else
             prev = v;
-        uint32_t s = c->rank[v];
+        uint32_t s = c->rank[code_slot(v)];
         if (c->symbol_bytes == 1) {
             out[k] = (uint8_t)s;
         } else {
@@ -253,7 +363,13 @@ static void encode_block(const symbol_coder *c, int side, uint64_t first, uint64
 int tb_symbol_stream(const tb_table *t, int kind, int side, uint32_t block_entries, uint8_t *out)
 {
     symbol_coder *c = malloc(sizeof *c);
-    if (!c || coder_init(c, t, kind, -1, NULL)) {
+    kind_facts f;
+    if (!c || kind_facts_init(&f, t, kind, NULL, 1)) {
+        free(c);
+        return -1;
+    }
+    if (coder_init(c, -1, &f)) {
+        kind_facts_free(&f);
         free(c);
         return -1;
     }
@@ -265,6 +381,7 @@ int tb_symbol_stream(const tb_table *t, int kind, int side, uint32_t block_entri
     int sb = (int)c->symbol_bytes;
     coder_free(c);
     free(c);
+    kind_facts_free(&f);
     return sb;
 }
 
@@ -376,13 +493,13 @@ static void kind_blocks_free(kind_blocks *kb)
  * (or -1) holding XQF_SEARCH where it may: every block, or with every > 1
  * a sample (one block in `every` at the same places on both sides), whose
  * sizes side_bytes then sums. */
-static int build_kind(const tb_table *t, int kind, int searched, uint8_t *const *found, uint32_t block_entries,
-                      uint32_t every, int codec, int level, const ZSTD_CDict *cdict, int threads, kind_blocks *kb,
-                      char err[XQ_ERR_MAX])
+static int build_kind(const kind_facts *f, int searched, uint32_t block_entries, uint32_t every, int codec, int level,
+                      const ZSTD_CDict *cdict, int threads, kind_blocks *kb, char err[XQ_ERR_MAX])
 {
+    const tb_table *t = f->t;
     memset(kb, 0, sizeof *kb);
     kb->coder = malloc(sizeof *kb->coder);
-    if (!kb->coder || coder_init(kb->coder, t, kind, searched, found)) {
+    if (!kb->coder || coder_init(kb->coder, searched, f)) {
         free(kb->coder);
         kb->coder = NULL;
         snprintf(err, XQ_ERR_MAX, "out of memory compressing");
@@ -500,13 +617,18 @@ static int write_kind(const tb_table *t, const char *dir, int kind, int searched
                       uint64_t *raw_bytes, char err[XQ_ERR_MAX])
 {
     int side = searched == TB_SEARCH_RED ? 0 : searched == TB_SEARCH_BLACK ? 1 : -1;
+    kind_facts f;
+    if (kind_facts_init(&f, t, kind, found, threads)) {
+        snprintf(err, XQ_ERR_MAX, "out of memory compressing");
+        return -1;
+    }
     kind_blocks kb;
-    int built = 0;
+    int built = 0, rc = -1;
     if (searched == TB_SEARCH_AUTO) {
         uint64_t blocks = (t->ix.size + block_entries - 1) / block_entries, bytes[2];
         uint32_t every = blocks > SIDE_SAMPLE_BLOCKS ? (uint32_t)(blocks / SIDE_SAMPLE_BLOCKS) : 1;
         for (int s = 0; s < 2; s++) {
-            if (build_kind(t, kind, s, found, block_entries, every, codec, level, NULL, threads, &kb, err)) return -1;
+            if (build_kind(&f, s, block_entries, every, codec, level, NULL, threads, &kb, err)) goto out;
             bytes[s] = kb.side_bytes[0] + kb.side_bytes[1];
             /* a small table's "sample" is the whole file: black's is kept
              * if it is the one (two sets of blocks are never held at once) */
@@ -515,9 +637,11 @@ static int write_kind(const tb_table *t, const char *dir, int kind, int searched
         }
         side = bytes[1] < bytes[0];
     }
-    if (!built && build_kind(t, kind, side, found, block_entries, 1, codec, level, NULL, threads, &kb, err)) return -1;
-    int rc = write_kind_file(t, dir, kind, block_entries, codec, &kb, NULL, 0, file_bytes, raw_bytes, err);
+    if (!built && build_kind(&f, side, block_entries, 1, codec, level, NULL, threads, &kb, err)) goto out;
+    rc = write_kind_file(t, dir, kind, block_entries, codec, &kb, NULL, 0, file_bytes, raw_bytes, err);
     kind_blocks_free(&kb);
+out:
+    kind_facts_free(&f);
     return rc;
 }
 
@@ -594,16 +718,16 @@ typedef struct {
  * block the cost of decoding its own, which is most of a cold WDL probe
  * (docs/BENCHMARKS.md, "A dictionary for WDL files"), but on a file whose
  * blocks differ from each other it costs more bytes than it saves. */
-static int sample_wdl(const tb_table *t, uint32_t block_entries, int codec, int level, wdl_dict *d, int threads,
+static int sample_wdl(const kind_facts *f, uint32_t block_entries, int codec, int level, wdl_dict *d, int threads,
                       wdl_sample *w, char err[XQ_ERR_MAX])
 {
+    const tb_table *t = f->t;
     uint64_t blocks = (t->ix.size + block_entries - 1) / block_entries;
     w->block_entries = block_entries;
     w->every = blocks > SIDE_SAMPLE_BLOCKS ? (uint32_t)(blocks / SIDE_SAMPLE_BLOCKS) : 1;
     w->use = 0;
     kind_blocks with;
-    if (build_kind(t, XQF_KIND_WDL, -1, NULL, block_entries, w->every, codec, level, NULL, threads, &w->kb, err))
-        return -1;
+    if (build_kind(f, -1, block_entries, w->every, codec, level, NULL, threads, &w->kb, err)) return -1;
     if (d->wanted && !d->trained) {
         int64_t got = train_dict(&w->kb, t, block_entries, d->bytes, sizeof d->bytes);
         d->trained = 1;
@@ -616,7 +740,7 @@ static int sample_wdl(const tb_table *t, uint32_t block_entries, int codec, int 
         }
     }
     if (!d->cdict) return 0;
-    if (build_kind(t, XQF_KIND_WDL, -1, NULL, block_entries, w->every, codec, level, d->cdict, threads, &with, err)) {
+    if (build_kind(f, -1, block_entries, w->every, codec, level, d->cdict, threads, &with, err)) {
         kind_blocks_free(&w->kb);
         return -1;
     }
@@ -647,9 +771,14 @@ static int write_wdl(const tb_table *t, const char *dir, uint32_t block_entries,
      * from: halving the blocks of a small file does not make training pay */
     uint32_t start = block_entries ? block_entries : TB_WDL_BLOCK_ENTRIES;
     wdl_dict d = {.wanted = tries_dict(codec, t->ix.size, start)};
+    kind_facts f;
+    if (kind_facts_init(&f, t, XQF_KIND_WDL, NULL, threads)) {
+        snprintf(err, XQ_ERR_MAX, "out of memory compressing");
+        return -1;
+    }
     int rc = 0;
     for (uint32_t b = start;; b /= 2) {
-        if ((rc = sample_wdl(t, b, codec, level, &d, threads, &w, err))) break;
+        if ((rc = sample_wdl(&f, b, codec, level, &d, threads, &w, err))) break;
         if (block_entries || b / 2 < TB_WDL_BLOCK_ENTRIES_MIN || sample_block_bytes(&w) <= TB_WDL_BLOCK_BYTES) break;
         kind_blocks_free(&w.kb);
     }
@@ -657,8 +786,7 @@ static int write_wdl(const tb_table *t, const char *dir, uint32_t block_entries,
      * one is compressed whole, once, the way its sample chose */
     if (rc == 0 && w.every > 1) {
         kind_blocks_free(&w.kb);
-        rc = build_kind(t, XQF_KIND_WDL, -1, NULL, w.block_entries, 1, codec, level, w.use ? d.cdict : NULL, threads,
-                        &w.kb, err);
+        rc = build_kind(&f, -1, w.block_entries, 1, codec, level, w.use ? d.cdict : NULL, threads, &w.kb, err);
     }
     if (rc == 0) {
         rc = write_kind_file(t, dir, XQF_KIND_WDL, w.block_entries, codec, &w.kb, d.bytes, w.use ? d.size : 0,
@@ -666,6 +794,7 @@ static int write_wdl(const tb_table *t, const char *dir, uint32_t block_entries,
         kind_blocks_free(&w.kb); /* empty if build_kind failed */
     }
     ZSTD_freeCDict(d.cdict);
+    kind_facts_free(&f);
     return rc;
 }
 
@@ -688,10 +817,10 @@ static uint64_t codec_state_bytes(int codec, int level, uint64_t raw_cap)
     return bytes ? bytes : 64u << 20; /* not measurable: a bound above any level's tables for 1 MiB */
 }
 
-/* What write_kind allocates at most for one kind: the coder, and either
- * coder_init's counting arrays or the rank table with the job, the header,
- * every compressed block (each allocated at the codec's bound) and each
- * thread's raw block and compression state. */
+/* What build_kind allocates at most for one kind: the coder, and either coder_init's
+ * counting arrays or the rank table with the job, the header, every
+ * compressed block (each allocated at the codec's bound) and each thread's
+ * raw block and compression state. */
 static uint64_t kind_work_bytes(uint64_t entries, int kind, uint32_t symbol_bytes, uint32_t block_entries, int codec,
                                 int level, int threads)
 {
@@ -703,8 +832,8 @@ static uint64_t kind_work_bytes(uint64_t entries, int kind, uint32_t symbol_byte
     uint64_t block = compressed_bound(codec, raw_cap) + 32;
     uint64_t job = blocks * (sizeof(uint8_t *) + sizeof(uint32_t)) + meta + blocks * block +
                    (uint64_t)threads * (raw_cap + codec_state_bytes(codec, level, raw_cap));
-    uint64_t counting = kind == XQF_KIND_WDL ? 0 : (uint64_t)CODES * (sizeof(uint64_t) + 2 * sizeof(uint32_t));
-    uint64_t rank = kind == XQF_KIND_WDL ? 0 : (uint64_t)CODES * sizeof(uint32_t);
+    uint64_t counting = kind == XQF_KIND_WDL ? 0 : (uint64_t)SLOTS * (sizeof(uint64_t) + 2 * sizeof(uint32_t));
+    uint64_t rank = kind == XQF_KIND_WDL ? 0 : (uint64_t)SLOTS * sizeof(uint32_t);
     return sizeof(symbol_coder) + (counting > rank + job ? counting : rank + job);
 }
 
@@ -726,14 +855,17 @@ uint64_t tb_compress_work_bytes(uint64_t entries, int width, int rules, int limi
         uint64_t wdl = kind_work_bytes(entries, XQF_KIND_WDL, 0, b, TB_WDL_CODEC, default_level(TB_WDL_CODEC), threads);
         if (tries_dict(TB_WDL_CODEC, entries, TB_WDL_BLOCK_ENTRIES))
             wdl = 2 * wdl + (uint64_t)DICT_SAMPLE_BLOCKS * xqf_block_bytes(0, b) + (12u << 20);
+        wdl += kind_facts_bytes(entries, XQF_KIND_WDL);
         if (wdl > most) most = wdl;
     }
     uint64_t dtm = kind_work_bytes(entries, XQF_KIND_DTM, dtm_bytes, TB_DTM_BLOCK_ENTRIES, TB_DTM_CODEC,
                                    default_level(TB_DTM_CODEC), threads) +
+                   kind_facts_bytes(entries, XQF_KIND_DTM) +
                    (rules != XQ_RULES_NONE ? 2 * ((entries + 7) / 8) : 0); /* searched.h's bitmaps */
     if (dtm > most) most = dtm;
     uint64_t dtc = limit ? kind_work_bytes(entries, XQF_KIND_DTC, 2, TB_DTM_BLOCK_ENTRIES, TB_DTM_CODEC,
-                                           default_level(TB_DTM_CODEC), threads)
+                                           default_level(TB_DTM_CODEC), threads) +
+                               kind_facts_bytes(entries, XQF_KIND_DTC)
                          : 0;
     return dtc > most ? dtc : most;
 }
