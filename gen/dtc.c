@@ -25,7 +25,11 @@
  *
  * Ply 0 is the positions with no legal move, the wins by a capture that
  * keeps the result (distance 1) and the losses all of whose moves are such
- * captures (distance 1).  At ply k, every position whose distance (either
+ * captures (distance 1).  Each of them was decided by retro.c's initial
+ * pass (a capture into a lost subtable position, every move a capture into
+ * a won one, or no legal move), which marks what it decides (`early`):
+ * ply 0 examines those only, where it had examined every position with a
+ * result.  At ply k, every position whose distance (either
  * kind) is k-1 flags its predecessors (retro.c's un-moves), and each
  * flagged position is then examined alone, once for both kinds: a win if
  * some move reaches a final loss, a loss if every move reaches a final win
@@ -65,9 +69,10 @@ typedef struct {
     tb_table *t;
     uint16_t *dist[KINDS][2]; /* [kind][side to move] */
     uint64_t *cand[2];
-    uint64_t *won[2];   /* with one kind: predecessors of the losses at ply-1, wins at ply */
-    uint64_t *front[2]; /* from ply 2 on: the positions decided at the ply before (retro_chunk) */
-    int kinds;          /* KINDS, or 1 where "any" cannot differ from "holds" (dtc_solve) */
+    uint64_t *won[2];             /* with one kind: predecessors of the losses at ply-1, wins at ply */
+    uint64_t *front[2];           /* from ply 2 on: the positions decided at the ply before (retro_chunk) */
+    int kinds;                    /* KINDS, or 1 where "any" cannot differ from "holds" (dtc_solve) */
+    const uint64_t *const *early; /* dtc_solve's `early`, or NULL */
     int ply;
     int side; /* side whose positions phase B examines */
     uint64_t decided[MAX_THREADS];
@@ -254,7 +259,7 @@ static void init_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
     for (uint64_t i = begin; i < end; i++)
         for (int s = 0; s < 2; s++) {
             for (int k = 0; k < c->kinds; k++) c->dist[k][s][i] = UNKNOWN;
-            examine_entry(c, &dec, s, i, 0, thread);
+            if (!c->early || (c->early[s][i >> 6] >> (i & 63) & 1)) examine_entry(c, &dec, s, i, 0, thread);
         }
 }
 
@@ -413,7 +418,7 @@ static int subtables_go_beyond(const tb_table *t)
     return 0;
 }
 
-int dtc_solve(tb_table *t, int threads, dtc_report *rep, char err[XQ_ERR_MAX])
+int dtc_solve(tb_table *t, int threads, const uint64_t *const *early, dtc_report *rep, char err[XQ_ERR_MAX])
 {
     memset(rep, 0, sizeof *rep);
     rep->longest = -1;
@@ -425,6 +430,7 @@ int dtc_solve(tb_table *t, int threads, dtc_report *rep, char err[XQ_ERR_MAX])
     int rc = -1;
     if (!c) goto nomem;
     c->t = t;
+    c->early = early;
     c->kinds = subtables_go_beyond(t) ? KINDS : 1;
     for (int s = 0; s < 2; s++) {
         t->dtc[s] = malloc(n * sizeof(uint16_t));

@@ -35,10 +35,12 @@ typedef struct {
 } dtc_report;
 
 /* Computes t->dtc for t->limit (> 0), t solved (cells, rulings) and its
- * subtables carrying their own DTC under the same limit.  Deterministic for
- * any thread count.  0, or -1 with a message (out of memory, distance out
- * of range). */
-int dtc_solve(tb_table *t, int threads, dtc_report *rep, char err[XQ_ERR_MAX]);
+ * subtables carrying their own DTC under the same limit.  `early`: the
+ * bitmaps retro_solve filled for t (retro.h), or NULL; the first ply
+ * examines only the positions they hold, instead of every position with a
+ * result.  Deterministic for any thread count.  0, or -1 with a message
+ * (out of memory, distance out of range). */
+int dtc_solve(tb_table *t, int threads, const uint64_t *const *early, dtc_report *rep, char err[XQ_ERR_MAX]);
 
 /* Bytes dtc_solve allocates for a table of `entries` entries per side,
  * t->dtc included (memplan.h). */

@@ -25,10 +25,13 @@ int tb_mem_plan_make(const xq_material *m, int width, int rules, int limit, int 
     xq_index_free(&ix);
     p->resident = resident;
     p->table = full - (uint64_t)threads * TB_MEM_THREAD_BYTES;
-    p->step[TB_STEP_RETRO] = cells + retro_work_bytes(n);
-    p->step[TB_STEP_RULINGS] = rules != XQ_RULES_NONE ? cells + ruled : 0;
+    /* with a move limit, the retrograde passes' early finds are held for
+     * the distance to conversion (schedule.c) */
+    uint64_t early = limit ? retro_early_bytes(n) : 0;
+    p->step[TB_STEP_RETRO] = cells + early + retro_work_bytes(n);
+    p->step[TB_STEP_RULINGS] = rules != XQ_RULES_NONE ? cells + early + ruled : 0;
     /* dtc_work_bytes includes the table's DTC arrays */
-    p->step[TB_STEP_DTC] = limit ? cells + ruled + dtc_work_bytes(n) : 0;
+    p->step[TB_STEP_DTC] = limit ? cells + early + ruled + dtc_work_bytes(n) : 0;
     p->step[TB_STEP_RAW] = keep_raw ? full + tb_raw_write_work_bytes() : 0;
     p->step[TB_STEP_COMPRESS] = full + tb_compress_work_bytes(n, width, rules, limit, threads);
     p->largest = 0;

@@ -43,6 +43,7 @@ enum { MAX_THREADS = 64, GRAIN = 1 << 14 /* entries per chunk, a multiple of 64 
 typedef struct {
     tb_table *t;
     uint64_t *cand[2];
+    uint64_t *const *early; /* retro_solve's `early`, or NULL */
     int ply;
     int side; /* side whose cells phase B writes */
     /* per-thread tallies, reduced after each phase */
@@ -143,6 +144,8 @@ static void initial_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
             unsigned code = initial_code(t, &b, &site);
             if (code == CELL_UNKNOWN) continue;
             cell_set(t->cells[s], t->width, i, code);
+            /* GRAIN is a multiple of 64: no other thread writes this word */
+            if (c->early) c->early[s][i >> 6] |= 1ull << (i & 63);
             note_code(c, thread, code, 1);
         }
     }
@@ -275,7 +278,9 @@ uint64_t retro_work_bytes(uint64_t entries)
     return sizeof(retro_ctx) + 2 * ((entries + 63) / 64) * sizeof(uint64_t);
 }
 
-int retro_solve(tb_table *t, int threads, retro_progress_fn fn, void *arg, char err[XQ_ERR_MAX])
+uint64_t retro_early_bytes(uint64_t entries) { return 2 * ((entries + 63) / 64) * sizeof(uint64_t); }
+
+int retro_solve(tb_table *t, int threads, uint64_t *const *early, retro_progress_fn fn, void *arg, char err[XQ_ERR_MAX])
 {
     if (threads < 1) threads = 1;
     if (threads > MAX_THREADS) threads = MAX_THREADS;
@@ -295,6 +300,7 @@ int retro_solve(tb_table *t, int threads, retro_progress_fn fn, void *arg, char 
         return -1;
     }
     c->t = t;
+    c->early = early;
     /* Start wide if a capture can reach a distance a byte cannot hold. */
     for (int s = 0; s < 2; s++)
         for (int k = 0; k < KIND_NB; k++)

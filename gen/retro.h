@@ -17,9 +17,17 @@ typedef struct {
 typedef void (*retro_progress_fn)(void *arg, const retro_progress *p);
 
 /* Solves t (cells all unknown on entry, t->sub linked to solved tables):
- * every cell ends as a DTM, draw or illegal.  Deterministic for any thread
- * count.  Returns 0, or -1 with a message (out of memory). */
-int retro_solve(tb_table *t, int threads, retro_progress_fn fn, void *arg, char err[XQ_ERR_MAX]);
+ * every cell ends as a DTM, draw or illegal.  If `early` is not NULL, its
+ * two bitmaps (one bit an entry, zeroed) get, per side to move, the
+ * positions the initial pass decides: no legal move, a capture into a lost
+ * subtable position, or every legal move a capture into a won one (what
+ * dtc_solve's first ply looks for).  Deterministic for any thread count.
+ * Returns 0, or -1 with a message (out of memory). */
+int retro_solve(tb_table *t, int threads, uint64_t *const *early, retro_progress_fn fn, void *arg,
+                char err[XQ_ERR_MAX]);
+
+/* Bytes of retro_solve's `early` bitmaps (both sides). */
+uint64_t retro_early_bytes(uint64_t entries);
 
 /* Bytes retro_solve allocates beside the table's cells for a table of
  * `entries` entries per side (memplan.h). */

@@ -135,14 +135,15 @@ static int apply_rules(tb_table *t, const char *name, const tb_gen_options *opt,
 }
 
 /* Distance to conversion under the move limit, if there is one. */
-static int apply_limit(tb_table *t, const char *name, const tb_gen_options *opt, int threads, char err[XQ_ERR_MAX])
+static int apply_limit(tb_table *t, const char *name, const tb_gen_options *opt, int threads,
+                       const uint64_t *const *early, char err[XQ_ERR_MAX])
 {
     if (!t->limit) return 0;
     struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     dtc_report rep;
     char why[XQ_ERR_MAX];
-    if (dtc_solve(t, threads, &rep, why)) {
+    if (dtc_solve(t, threads, early, &rep, why)) {
         snprintf(err, XQ_ERR_MAX, "%s: %.120s", name, why);
         return -1;
     }
@@ -151,6 +152,36 @@ static int apply_limit(tb_table *t, const char *name, const tb_gen_options *opt,
                 "%-10s DTC (limit %d plies): longest %d plies, %llu entries beyond the limit, %d plies, %.2f s\n", name,
                 t->limit, rep.longest, (unsigned long long)rep.beyond, rep.passes, seconds_since(&t0));
     return 0;
+}
+
+/* The retrograde passes, the rulings and the distance to conversion,
+ * which starts from what the first of them found in its initial pass (the
+ * `early` bitmaps, held from one to the other: memplan.c counts them). */
+static int solve(tb_table *t, const char *name, const tb_gen_options *opt, int threads, uint64_t left, uint64_t *graph,
+                 char err[XQ_ERR_MAX])
+{
+    uint64_t *early[2] = {NULL, NULL};
+    uint64_t words = (t->ix.size + 63) / 64;
+    if (t->limit && (!(early[0] = calloc(words, sizeof(uint64_t))) || !(early[1] = calloc(words, sizeof(uint64_t))))) {
+        free(early[0]);
+        snprintf(err, XQ_ERR_MAX, "%s: out of memory for the work bitmaps", name);
+        return -1;
+    }
+    progress_state ps = {name, opt->progress, {0, 0}};
+    clock_gettime(CLOCK_MONOTONIC, &ps.t0);
+    int rc = retro_solve(t, threads, t->limit ? early : NULL, show_progress, &ps, err);
+    if (rc == 0 && opt->progress) {
+        double secs = seconds_since(&ps.t0);
+        fprintf(stderr, "\r%-10s solved: %llu entries per side, longest DTM %d%s, %.2f s (%.2f M entries/s)%20s\n",
+                name, (unsigned long long)t->ix.size, t->max_dtm < 0 ? 0 : t->max_dtm,
+                t->max_dtm < 0 ? " (nothing decided: all draws)" : " plies", secs,
+                secs > 0 ? 2.0 * (double)t->ix.size / secs / 1e6 : 0.0, "");
+    }
+    if (rc == 0) rc = apply_rules(t, name, opt, threads, left, graph, err);
+    if (rc == 0) rc = apply_limit(t, name, opt, threads, (const uint64_t *const *)early, err);
+    free(early[0]);
+    free(early[1]);
+    return rc;
 }
 
 /* Width the table's cells start with: two bytes with --wide, or when a
@@ -281,18 +312,8 @@ static int generate_one(tb_set *set, const xq_material *m, const tb_gen_options 
         tb_table_free(t);
         return -1;
     }
-    progress_state ps = {name, opt->progress, {0, 0}};
-    clock_gettime(CLOCK_MONOTONIC, &ps.t0);
-    if (retro_solve(t, threads, show_progress, &ps, err)) return -1;
-    double secs = seconds_since(&ps.t0);
-    if (opt->progress)
-        fprintf(stderr, "\r%-10s solved: %llu entries per side, longest DTM %d%s, %.2f s (%.2f M entries/s)%20s\n",
-                name, (unsigned long long)t->ix.size, t->max_dtm < 0 ? 0 : t->max_dtm,
-                t->max_dtm < 0 ? " (nothing decided: all draws)" : " plies", secs,
-                secs > 0 ? 2.0 * (double)t->ix.size / secs / 1e6 : 0.0, "");
     uint64_t graph = 0;
-    if (apply_rules(t, name, opt, threads, left, &graph, err)) return -1;
-    if (apply_limit(t, name, opt, threads, err)) return -1;
+    if (solve(t, name, opt, threads, left, &graph, err)) return -1;
     /* The compressed files are the table: a larger table rebuilds it from
      * them (unpack.c).  A raw file is written only on request, and one
      * left by an earlier run is removed, since loading prefers it. */
