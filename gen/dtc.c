@@ -57,25 +57,27 @@
 #include "cell.h"
 #include "movegen.h"
 #include "parallel.h"
-#include "unmove.h"
+#include "pass.h"
 
-enum { MAX_THREADS = 64, GRAIN = 1 << 14, UNKNOWN = 0xFFFF };
+enum { GRAIN = PASS_GRAIN, UNKNOWN = 0xFFFF };
 
 /* The two kinds of distance: HOLDS is what the table stores for results
  * that hold, ANY what it stores for cursed wins and blessed losses. */
 enum { HOLDS = 0, ANY = 1, KINDS = 2 };
 
+/* The pass engine's maps (pass.h): CAND, the positions to examine; WON,
+ * with one kind, the predecessors of the losses at ply-1, wins at ply.  The
+ * engine's front holds what each ply decided (flag_chunk's frontier from
+ * ply 3 on). */
+enum { CAND = 0, WON = 1 };
+
 typedef struct {
     tb_table *t;
     uint16_t *dist[KINDS][2]; /* [kind][side to move] */
-    uint64_t *cand[2];
-    uint64_t *won[2];             /* with one kind: predecessors of the losses at ply-1, wins at ply */
-    uint64_t *front[2];           /* from ply 2 on: the positions decided at the ply before (retro_chunk) */
+    pass_state pass;
     int kinds;                    /* KINDS, or 1 where "any" cannot differ from "holds" (dtc_solve) */
     const uint64_t *const *early; /* dtc_solve's `early`, or NULL */
     int ply;
-    int side; /* side whose positions phase B examines */
-    uint64_t decided[MAX_THREADS];
 } dtc_ctx;
 
 /* The DTC code of entry i of subtable s with `side` to move. */
@@ -212,40 +214,28 @@ static void examine(const dtc_ctx *c, xq_board *b, const xq_index_site *site, in
         if (!e.settled[k]) out[k] = e.legal == 0 ? 0 : e.longest[k];
 }
 
-static int role_of(const tb_table *t, int side, uint64_t i)
+static inline int role_of(const tb_table *t, int side, uint64_t i)
 {
     unsigned v = cell_get(t->cells[side], t->width, i);
     return cell_is_win(v) ? 1 : cell_is_loss(v) ? -1 : 0;
 }
 
-/* A chunk's decoding state: the board and site of the entry it decoded
- * last, which the next decode of the scan starts from
- * (xq_index_decode_next). */
-typedef struct {
-    xq_board b;
-    xq_index_site site;
-} decoder;
-
-static void decoder_init(decoder *d) { xq_index_site_clear(&d->site); }
-
 /* Examines entry i with `side` to move for the kinds not yet decided, and
  * writes what it decides; returns whether it decided any.  A no-op for
  * positions without an ordinary result. */
-static int examine_entry(dtc_ctx *c, decoder *dec, int side, uint64_t i, int ply, int thread)
+static int examine_entry(dtc_ctx *c, pass_decoder *dec, int side, uint64_t i, int ply)
 {
     int role = role_of(c->t, side, i);
     if (!role) return 0;
     int want[KINDS] = {0, 0}, decided = 0;
     for (int k = 0; k < c->kinds; k++) want[k] = dist_of(c, k, side, i) == UNKNOWN;
     if (!want[HOLDS] && !want[ANY]) return 0;
-    xq_index_decode_next(&c->t->ix, i, &dec->b, &dec->site);
-    dec->b.side = (uint8_t)side;
+    pass_decode(&c->pass, dec, side, i);
     unsigned d[KINDS];
     examine(c, &dec->b, &dec->site, role, ply, want, d);
     for (int k = 0; k < KINDS; k++)
         if (want[k] && d[k] != UNKNOWN) {
             __atomic_store_n(&c->dist[k][side][i], (uint16_t)d[k], __ATOMIC_RELAXED);
-            c->decided[thread]++;
             decided = 1;
         }
     return decided;
@@ -253,13 +243,14 @@ static int examine_entry(dtc_ctx *c, decoder *dec, int side, uint64_t i, int ply
 
 static void init_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
 {
+    (void)thread;
     dtc_ctx *c = arg;
-    decoder dec;
-    decoder_init(&dec);
+    pass_decoder dec;
+    pass_decoder_init(&dec);
     for (uint64_t i = begin; i < end; i++)
         for (int s = 0; s < 2; s++) {
             for (int k = 0; k < c->kinds; k++) c->dist[k][s][i] = UNKNOWN;
-            if (!c->early || (c->early[s][i >> 6] >> (i & 63) & 1)) examine_entry(c, &dec, s, i, 0, thread);
+            if (!c->early || (c->early[s][i >> 6] >> (i & 63) & 1)) examine_entry(c, &dec, s, i, 0);
         }
 }
 
@@ -273,99 +264,71 @@ static inline int word_has_dist(const uint16_t *dist, uint64_t i, unsigned v)
     return ((w - 0x0001000100010001ull) & ~w & 0x8000800080008000ull) != 0;
 }
 
-/* Flags the predecessors of position i (x to move), at distance ply-1. */
-static void flag_predecessors(dtc_ctx *c, decoder *dec, int x, uint64_t i)
-{
-    uint64_t *flags = c->kinds == 1 && role_of(c->t, x, i) < 0 ? c->won[x ^ 1] : c->cand[x ^ 1];
-    xq_index_decode_next(&c->t->ix, i, &dec->b, &dec->site);
-    dec->b.side = (uint8_t)x;
-    xq_for_each_predecessor(&c->t->ix, &dec->site, &dec->b, xq_flag_entry, flags);
-}
-
-/* The positions at distance ply-1 flag their predecessors.  At plies 1 and
- * 2 they are found by their distances (ply 0 decides distances 0 and 1);
- * from ply 3 on they are the positions the ply before decided (each is
- * decided at the ply equal to its distance: examine), kept in a bitmap,
+/* The positions at distance ply-1, which flag their predecessors.  At plies
+ * 1 and 2 they are found by their distances (ply 0 decides distances 0 and
+ * 1); from ply 3 on they are the positions the ply before decided (each is
+ * decided at the ply equal to its distance: examine), the engine's front,
  * since scanning every distance of both sides at every ply had cost 5% of
  * a table's generation (KNAABKR: 57 plies over 62 MB of distances). */
-static void retro_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
+static uint64_t frontier(void *arg, int x, uint64_t w)
+{
+    const dtc_ctx *c = arg;
+    if (c->ply >= 3) return c->pass.front[x][w];
+    const uint16_t *holds = c->dist[HOLDS][x], *any = c->dist[c->kinds - 1][x];
+    unsigned want = (unsigned)(c->ply - 1);
+    uint64_t first = w << 6, bits = 0;
+    for (uint64_t k = 0; k < 64 && first + k < c->t->ix.size; k++) {
+        uint64_t i = first + k;
+        if ((i & 3) == 0 && i + 4 <= c->t->ix.size && !word_has_dist(holds, i, want) && !word_has_dist(any, i, want)) {
+            k += 3;
+            continue;
+        }
+        if (holds[i] == want || any[i] == want) bits |= 1ull << k;
+    }
+    return bits;
+}
+
+/* With one kind a loss flags its predecessors as wins (WON). */
+static int map_of(void *arg, int x, uint64_t i)
+{
+    const dtc_ctx *c = arg;
+    return c->kinds == 1 && role_of(c->t, x, i) < 0 ? WON : CAND;
+}
+
+static void flag_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
 {
     (void)thread;
     dtc_ctx *c = arg;
-    unsigned want = (unsigned)(c->ply - 1);
-    decoder dec;
-    decoder_init(&dec);
-    for (int x = 0; x < 2; x++) {
-        if (c->ply >= 3) {
-            uint64_t *front = c->front[x];
-            for (uint64_t w = begin >> 6; w < (end + 63) >> 6; w++) {
-                uint64_t bits = front[w];
-                front[w] = 0;
-                for (; bits; bits &= bits - 1)
-                    flag_predecessors(c, &dec, x, (w << 6) | (uint64_t)__builtin_ctzll(bits));
-            }
-            continue;
-        }
-        const uint16_t *holds = c->dist[HOLDS][x], *any = c->dist[c->kinds - 1][x];
-        for (uint64_t i = begin; i < end; i++) {
-            if ((i & 3) == 0 && i + 4 <= end && !word_has_dist(holds, i, want) && !word_has_dist(any, i, want)) {
-                i += 3;
-                continue;
-            }
-            if (holds[i] == want || any[i] == want) flag_predecessors(c, &dec, x, i);
-        }
-    }
+    pass_flag_chunk(&c->pass, begin, end, frontier, map_of, c);
 }
 
 /* With one kind: the won positions among the predecessors of the losses
  * at ply-1 that are still undecided have distance ply. */
-static int decide_won(dtc_ctx *c, int y, uint64_t j, int thread)
+static int decide_won(dtc_ctx *c, int y, uint64_t j)
 {
     if (role_of(c->t, y, j) <= 0 || dist_of(c, HOLDS, y, j) != UNKNOWN) return 0;
     __atomic_store_n(&c->dist[HOLDS][y][j], (uint16_t)c->ply, __ATOMIC_RELAXED);
-    c->decided[thread]++;
     return 1;
 }
 
-static void verify_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
+/* Decides flagged entry j with y to move (pass.h's rule: writes only j's
+ * distances, reads only the other side's). */
+static int decide(void *arg, pass_decoder *d, int y, uint64_t j, unsigned maps, int thread)
 {
+    (void)thread;
     dtc_ctx *c = arg;
-    int y = c->side;
-    uint64_t *cand = c->cand[y], *won = c->won[y];
-    decoder dec;
-    decoder_init(&dec);
-    for (uint64_t w = begin >> 6; w < (end + 63) >> 6; w++) {
-        if (!won[w] && !cand[w]) continue;
-        uint64_t bits = won[w], decided = 0;
-        won[w] = 0;
-        while (bits) {
-            uint64_t bit = bits & -bits;
-            if (decide_won(c, y, (w << 6) | (uint64_t)__builtin_ctzll(bits), thread)) decided |= bit;
-            bits &= bits - 1;
-        }
-        bits = cand[w];
-        cand[w] = 0;
-        while (bits) {
-            uint64_t bit = bits & -bits, j = (w << 6) | (uint64_t)__builtin_ctzll(bits);
-            bits &= bits - 1;
-            /* with one kind a win is decided above, from won[] alone */
-            if (c->kinds == 1 && role_of(c->t, y, j) > 0) continue;
-            if (examine_entry(c, &dec, y, j, c->ply, thread)) decided |= bit;
-        }
-        /* the next ply's frontier (retro_chunk); a word is this chunk's
-         * alone, and retro_chunk cleared it */
-        if (c->ply >= 2) c->front[y][w] = decided;
-    }
+    int decided = 0;
+    if (maps & (1u << WON)) decided = decide_won(c, y, j);
+    /* with one kind a win is decided above, from WON alone */
+    if ((maps & (1u << CAND)) && !(c->kinds == 1 && role_of(c->t, y, j) > 0))
+        decided |= examine_entry(c, d, y, j, c->ply);
+    return decided;
 }
 
-static uint64_t take_decided(dtc_ctx *c)
+static void decide_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
 {
-    uint64_t n = 0;
-    for (int i = 0; i < MAX_THREADS; i++) {
-        n += c->decided[i];
-        c->decided[i] = 0;
-    }
-    return n;
+    dtc_ctx *c = arg;
+    pass_decide_chunk(&c->pass, begin, end, thread, decide, c);
 }
 
 /* The pass, into c->dist.  Returns the plies run, or -1 past DTC_MAX. */
@@ -373,7 +336,6 @@ static int run_pass(dtc_ctx *c, int threads)
 {
     uint64_t size = c->t->ix.size;
     par_for(threads, size, GRAIN, init_chunk, c);
-    take_decided(c);
     /* Ply 0 decides distances 0 and 1; ply k then follows from k-1 alone,
      * so the pass stops after the first ply that decides nothing (past ply
      * 1, whose own flags come from ply 0). */
@@ -381,22 +343,17 @@ static int run_pass(dtc_ctx *c, int threads)
     for (ply = 1;; ply++) {
         if (ply > DTC_MAX) return -1;
         c->ply = ply;
-        par_for(threads, size, GRAIN, retro_chunk, c);
-        for (int y = 0; y < 2; y++) {
-            c->side = y;
-            par_for(threads, size, GRAIN, verify_chunk, c);
-        }
-        if (take_decided(c) == 0 && ply >= 2) break;
+        if (pass_ply(&c->pass, flag_chunk, decide_chunk, c) == 0 && ply >= 2) break;
     }
     return ply;
 }
 
 uint64_t dtc_work_bytes(uint64_t entries)
 {
-    /* as dtc_solve allocates: per side the result, the second pass's
-     * distances, two candidate bitmaps and the frontier's, and the context */
-    uint64_t n = entries ? entries : 1, words = (n + 63) / 64;
-    return sizeof(dtc_ctx) + 2 * (2 * n * sizeof(uint16_t) + 3 * words * sizeof(uint64_t));
+    /* as dtc_solve allocates: per side the result and the second kind's
+     * distances; the engine's two maps and front; the context */
+    uint64_t n = entries ? entries : 1;
+    return sizeof(dtc_ctx) + 2 * 2 * n * sizeof(uint16_t) + pass_work_bytes(n, 2, 1);
 }
 
 /* Whether some capture can reach a cursed win or a blessed loss: a
@@ -423,22 +380,24 @@ int dtc_solve(tb_table *t, int threads, const uint64_t *const *early, dtc_report
     memset(rep, 0, sizeof *rep);
     rep->longest = -1;
     if (threads < 1) threads = 1;
-    if (threads > MAX_THREADS) threads = MAX_THREADS;
-    uint64_t n = t->ix.size ? t->ix.size : 1, words = (n + 63) / 64;
+    if (threads > PAR_MAX_THREADS) threads = PAR_MAX_THREADS;
+    uint64_t n = t->ix.size ? t->ix.size : 1;
     dtc_ctx *c = calloc(1, sizeof *c);
     uint16_t *scratch[2] = {NULL, NULL};
     int rc = -1;
     if (!c) goto nomem;
+    if (pass_open(&c->pass, &t->ix, threads, 2, 1)) {
+        free(c);
+        c = NULL;
+        goto nomem;
+    }
     c->t = t;
     c->early = early;
     c->kinds = subtables_go_beyond(t) ? KINDS : 1;
     for (int s = 0; s < 2; s++) {
         t->dtc[s] = malloc(n * sizeof(uint16_t));
         scratch[s] = c->kinds == KINDS ? malloc(n * sizeof(uint16_t)) : NULL;
-        c->cand[s] = calloc(words, sizeof(uint64_t));
-        c->won[s] = calloc(words, sizeof(uint64_t));
-        c->front[s] = calloc(words, sizeof(uint64_t));
-        if (!t->dtc[s] || (c->kinds == KINDS && !scratch[s]) || !c->cand[s] || !c->won[s] || !c->front[s]) goto nomem;
+        if (!t->dtc[s] || (c->kinds == KINDS && !scratch[s])) goto nomem;
     }
     for (int s = 0; s < 2; s++) {
         c->dist[HOLDS][s] = t->dtc[s];
@@ -475,13 +434,7 @@ int dtc_solve(tb_table *t, int threads, const uint64_t *const *early, dtc_report
 nomem:
     snprintf(err, XQ_ERR_MAX, "out of memory for the distance to conversion");
 out:
-    if (c) {
-        for (int s = 0; s < 2; s++) {
-            free(c->cand[s]);
-            free(c->won[s]);
-            free(c->front[s]);
-        }
-    }
+    if (c) pass_close(&c->pass);
     free(c);
     free(scratch[0]);
     free(scratch[1]);

@@ -1,20 +1,15 @@
 /*
  * retro.c - retrograde analysis with distance to mate.
  *
- * The method is ply-synchronous: pass k decides exactly the positions whose
- * DTM is k (wins for odd k, losses for even k), so a cell's code is final as
- * soon as it is at most k-1.  Each pass has two phases:
- *
- *   A. (retro) every position decided at ply k-1 generates its quiet
- *      predecessors, which are flagged in a candidate bitmap of the other
- *      side to move (atomic OR: the set of flags does not depend on thread
- *      timing);
- *   B. (verify) every flagged, undecided position is examined alone:
- *      at odd k it has a move to a loss in k-1, so it is a win in k; at even
- *      k it is a loss if every move leads to a decided win, its DTM one more
- *      than the longest of them.  Each cell is written only by the thread
- *      that owns its bitmap word, and only cells of the other side are read,
- *      so the output is identical for any thread count.
+ * The method is ply-synchronous, on the pass engine (pass.h): ply k decides
+ * exactly the positions whose DTM is k (wins for odd k, losses for even k),
+ * so a cell's code is final as soon as it is at most k-1.  At ply k the
+ * frontier is the positions whose code is k-1, and a flagged, undecided
+ * position is examined alone: at odd k it has a move to a loss in k-1, so
+ * it is a win in k; at even k it is a loss if every move leads to a decided
+ * win, its DTM one more than the longest of them.  A decision writes only
+ * the examined cell and reads only cells of the other side, as the
+ * engine's contract asks, so the output is identical for any thread count.
  *
  * Captures lead into subtables, whose values are final before we start.
  * They are folded in by the initial pass: a capture into a lost subtable
@@ -36,28 +31,25 @@
 #include "cell.h"
 #include "movegen.h"
 #include "parallel.h"
-#include "unmove.h"
+#include "pass.h"
 
-enum { MAX_THREADS = 64, GRAIN = 1 << 14 /* entries per chunk, a multiple of 64 */ };
+enum { MAX_THREADS = PAR_MAX_THREADS, GRAIN = PASS_GRAIN };
 
 typedef struct {
     tb_table *t;
-    uint64_t *cand[2];
+    pass_state pass;        /* one candidate map */
     uint64_t *const *early; /* retro_solve's `early`, or NULL */
     int ply;
-    int side; /* side whose cells phase B writes */
-    /* per-thread tallies, reduced after each phase */
+    /* per-thread tallies of the initial pass (the plies count in pass), and
+     * of the longest code written */
     uint64_t resolved[MAX_THREADS];
     unsigned max_code[MAX_THREADS];
     uint64_t legal[MAX_THREADS];
 } retro_ctx;
 
-/* Tallies a code written into a cell: `fresh` when the cell was unknown
- * (a provisional capture win shortened by a quiet one is written twice but
- * decided once, and the progress line counts positions, not writes). */
-static inline void note_code(retro_ctx *c, int thread, unsigned code, int fresh)
+/* Tallies the longest code written into a cell. */
+static inline void note_code(retro_ctx *c, int thread, unsigned code)
 {
-    c->resolved[thread] += (uint64_t)fresh;
     if (code > c->max_code[thread]) c->max_code[thread] = code;
 }
 
@@ -146,44 +138,48 @@ static void initial_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
             cell_set(t->cells[s], t->width, i, code);
             /* GRAIN is a multiple of 64: no other thread writes this word */
             if (c->early) c->early[s][i >> 6] |= 1ull << (i & 63);
-            note_code(c, thread, code, 1);
+            c->resolved[thread]++;
+            note_code(c, thread, code);
         }
     }
 }
 
-/* ---- phase A: flag the predecessors of positions decided at ply-1 ------ */
-/* True if one of the eight byte cells from i (a multiple of 8) equals v:
- * the frontier is sparse, so most words are skipped whole. */
-static inline int word_has_byte(const void *cells, uint64_t i, unsigned v)
+/* ---- the frontier: the positions whose code is ply-1 ------------------- */
+/* The byte cells p[0..7] equal to v, as bits 0-7: a byte of x = w ^ v.. is
+ * zero exactly where adding 0x7F to its low seven bits leaves its top bit
+ * clear and x's top bit is clear too; the top bits are then gathered by
+ * one multiplication (no two products overlap).  The frontier is sparse,
+ * so this runs on nearly every byte of the cells at every ply. */
+static inline uint64_t bytes_equal(const uint8_t *p, unsigned v)
 {
     uint64_t w;
-    memcpy(&w, (const uint8_t *)cells + i, 8);
-    w ^= 0x0101010101010101ull * (v & 0xFF);
-    return ((w - 0x0101010101010101ull) & ~w & 0x8080808080808080ull) != 0;
+    memcpy(&w, p, 8);
+    uint64_t x = w ^ (0x0101010101010101ull * (v & 0xFF));
+    uint64_t zero = ~(((x & 0x7F7F7F7F7F7F7F7Full) + 0x7F7F7F7F7F7F7F7Full) | x | 0x7F7F7F7F7F7F7F7Full);
+    return ((zero >> 7) * 0x0102040810204080ull) >> 56;
 }
 
-static void retro_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
+static uint64_t frontier(void *arg, int x, uint64_t w)
+{
+    const retro_ctx *c = arg;
+    const tb_table *t = c->t;
+    unsigned want = (unsigned)(c->ply - 1);
+    uint64_t first = w << 6, bits = 0;
+    if (t->width == 1 && t->ix.size - first >= 64) {
+        const uint8_t *cells = (const uint8_t *)t->cells[x] + first;
+        for (int k = 0; k < 64; k += 8) bits |= bytes_equal(cells + k, want) << k;
+        return bits;
+    }
+    for (uint64_t k = 0; k < 64 && first + k < t->ix.size; k++)
+        if (cell_get(t->cells[x], t->width, first + k) == want) bits |= 1ull << k;
+    return bits;
+}
+
+static void flag_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
 {
     (void)thread;
     retro_ctx *c = arg;
-    tb_table *t = c->t;
-    unsigned want = (unsigned)(c->ply - 1);
-    xq_board b;
-    xq_index_site site;
-    xq_index_site_clear(&site);
-    for (int x = 0; x < 2; x++) {
-        const void *cells = t->cells[x];
-        for (uint64_t i = begin; i < end; i++) {
-            if (t->width == 1 && (i & 7) == 0 && i + 8 <= end && !word_has_byte(cells, i, want)) {
-                i += 7;
-                continue;
-            }
-            if (cell_get(cells, t->width, i) != want) continue;
-            xq_index_decode_next(&t->ix, i, &b, &site);
-            b.side = (uint8_t)x;
-            xq_for_each_predecessor(&t->ix, &site, &b, xq_flag_entry, c->cand[x ^ 1]);
-        }
-    }
+    pass_flag_chunk(&c->pass, begin, end, frontier, NULL, c);
 }
 
 /* ---- phase B: decide the flagged positions of one side ----------------- */
@@ -212,42 +208,40 @@ static unsigned loss_code(const tb_table *t, xq_board *b, const xq_index_site *s
     return longest > ply ? longest : ply;
 }
 
-static void verify_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
+/* Decides flagged entry j with y to move at this ply (pass.h's rule:
+ * writes j's cell alone, reads the other side's).  Returns 1 for a
+ * position decided for the first time (a provisional capture win shortened
+ * by a quiet one is written twice but decided once, and the progress line
+ * counts positions, not writes). */
+static int decide(void *arg, pass_decoder *d, int y, uint64_t j, unsigned maps, int thread)
 {
+    (void)maps;
     retro_ctx *c = arg;
     tb_table *t = c->t;
-    int y = c->side;
     void *cells = t->cells[y];
-    uint64_t *cand = c->cand[y];
     unsigned ply = (unsigned)c->ply;
-    xq_board b;
-    xq_index_site site;
-    xq_index_site_clear(&site);
-    for (uint64_t w = begin >> 6; w < (end + 63) >> 6; w++) {
-        uint64_t bits = cand[w];
-        if (!bits) continue;
-        cand[w] = 0;
-        while (bits) {
-            uint64_t j = (w << 6) | (uint64_t)__builtin_ctzll(bits);
-            bits &= bits - 1;
-            unsigned v = cell_get(cells, t->width, j);
-            if (ply & 1) {
-                /* a move to a loss in ply-1: a win in ply, unless decided
-                 * sooner; shortens a provisional capture win */
-                if (v == CELL_ILLEGAL || (v != CELL_UNKNOWN && v <= ply)) continue;
-                cell_set(cells, t->width, j, ply);
-                note_code(c, thread, ply, v == CELL_UNKNOWN);
-            } else {
-                if (v != CELL_UNKNOWN) continue;
-                xq_index_decode_next(&t->ix, j, &b, &site);
-                b.side = (uint8_t)y;
-                unsigned code = loss_code(t, &b, &site, ply);
-                if (code == CELL_UNKNOWN) continue;
-                cell_set(cells, t->width, j, code);
-                note_code(c, thread, code, 1);
-            }
-        }
+    unsigned v = cell_get(cells, t->width, j);
+    if (ply & 1) {
+        /* a move to a loss in ply-1: a win in ply, unless decided sooner;
+         * shortens a provisional capture win */
+        if (v == CELL_ILLEGAL || (v != CELL_UNKNOWN && v <= ply)) return 0;
+        cell_set(cells, t->width, j, ply);
+        note_code(c, thread, ply);
+        return v == CELL_UNKNOWN;
     }
+    if (v != CELL_UNKNOWN) return 0;
+    pass_decode(&c->pass, d, y, j);
+    unsigned code = loss_code(t, &d->b, &d->site, ply);
+    if (code == CELL_UNKNOWN) return 0;
+    cell_set(cells, t->width, j, code);
+    note_code(c, thread, code);
+    return 1;
+}
+
+static void decide_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
+{
+    retro_ctx *c = arg;
+    pass_decide_chunk(&c->pass, begin, end, thread, decide, c);
 }
 
 static void finish_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
@@ -274,8 +268,8 @@ static void reduce(retro_ctx *c, uint64_t *resolved, unsigned *max_code, uint64_
 
 uint64_t retro_work_bytes(uint64_t entries)
 {
-    /* the context and its two candidate bitmaps, as retro_solve allocates them */
-    return sizeof(retro_ctx) + 2 * ((entries + 63) / 64) * sizeof(uint64_t);
+    /* the context and the engine's candidate map, as retro_solve allocates them */
+    return sizeof(retro_ctx) + pass_work_bytes(entries, 1, 0);
 }
 
 uint64_t retro_early_bytes(uint64_t entries) { return 2 * ((entries + 63) / 64) * sizeof(uint64_t); }
@@ -285,17 +279,8 @@ int retro_solve(tb_table *t, int threads, uint64_t *const *early, retro_progress
     if (threads < 1) threads = 1;
     if (threads > MAX_THREADS) threads = MAX_THREADS;
     retro_ctx *c = calloc(1, sizeof *c);
-    uint64_t words = (t->ix.size + 63) / 64;
-    if (c) {
-        c->cand[0] = calloc(words, sizeof(uint64_t));
-        c->cand[1] = calloc(words, sizeof(uint64_t));
-    }
-    if (!c || !c->cand[0] || !c->cand[1]) {
+    if (!c || pass_open(&c->pass, &t->ix, threads, 1, 0)) {
         snprintf(err, XQ_ERR_MAX, "out of memory for the work bitmaps");
-        if (c) {
-            free(c->cand[0]);
-            free(c->cand[1]);
-        }
         free(c);
         return -1;
     }
@@ -325,13 +310,8 @@ int retro_solve(tb_table *t, int threads, uint64_t *const *early, retro_progress
             goto fail;
         }
         c->ply = ply;
-        par_for(threads, t->ix.size, GRAIN, retro_chunk, c);
         p.ply = ply;
-        p.resolved = 0;
-        for (int y = 0; y < 2; y++) {
-            c->side = y;
-            par_for(threads, t->ix.size, GRAIN, verify_chunk, c);
-        }
+        p.resolved = pass_ply(&c->pass, flag_chunk, decide_chunk, c);
         reduce(c, &p.resolved, &max_code, NULL);
         p.total += p.resolved;
         if (fn) fn(arg, &p);
@@ -343,13 +323,11 @@ int retro_solve(tb_table *t, int threads, uint64_t *const *early, retro_progress
             unsigned v = cell_get(t->cells[s], t->width, i);
             if (v < CELL_DRAW && (int)v > t->max_dtm) t->max_dtm = (int)v;
         }
-    free(c->cand[0]);
-    free(c->cand[1]);
+    pass_close(&c->pass);
     free(c);
     return 0;
 fail:
-    free(c->cand[0]);
-    free(c->cand[1]);
+    pass_close(&c->pass);
     free(c);
     return -1;
 }

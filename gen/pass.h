@@ -1,0 +1,151 @@
+/*
+ * pass.h - the ply-synchronous pass engine: what retro.c (DTM) and dtc.c
+ * (DTC) have in common, written once.  A pass supplies its frontier and
+ * its decision rule; the engine owns the candidate bitmaps, the scan of
+ * the frontier, the flagging of predecessors, the per-thread tallies and
+ * the rule that makes the result independent of the threads.
+ *
+ * A ply has two phases:
+ *
+ *   A. (flag) every position of the frontier, the entries the pass names
+ *      for this ply, generates its quiet predecessors (unmove.h), which are
+ *      flagged in one of the pass's candidate maps of the other side to
+ *      move.  Flags are atomic ORs, so the set of flags does not depend on
+ *      which thread flags first.
+ *   B. (decide) for each side y in turn, every flagged position is handed
+ *      to the pass's decision rule once, with the maps that flagged it,
+ *      and the maps are cleared.
+ *
+ * Determinism contract: in phase B the decision rule may write only the
+ * entry it is given (its 64-entry word belongs to one chunk: chunks start
+ * at multiples of PASS_GRAIN) and may read only what phase B of this side
+ * does not write: the other side's values, and its own side's entries as
+ * they stood before the phase where the pass's rule makes that safe
+ * (retro.c reads only the other side).  Then every thread count writes the
+ * same values.
+ *
+ * The chunk functions are inline, to be instantiated by each pass with its
+ * own rules (as unmove.h's xq_for_each_predecessor is): the frontier test
+ * and the decision run once a word and once a candidate, and an indirect
+ * call there would cost the hottest loops of the generator.
+ */
+#ifndef XQ_PASS_H
+#define XQ_PASS_H
+
+#include <stdint.h>
+
+#include "parallel.h"
+#include "unmove.h"
+
+enum {
+    PASS_GRAIN = 1 << 14, /* entries per chunk, a multiple of 64 */
+    PASS_MAPS = 2         /* candidate maps a pass may flag into */
+};
+
+typedef struct {
+    const xq_index *ix;
+    uint64_t size, words;
+    int threads;
+    int maps;                      /* candidate maps in use, 1 or 2 */
+    uint64_t *flags[PASS_MAPS][2]; /* [map][side to move]: one bit an entry */
+    uint64_t *front[2];            /* NULL, or per side the entries decided at the last ply */
+    int side;                      /* the side phase B decides */
+    uint64_t decided[PAR_MAX_THREADS];
+} pass_state;
+
+/* A chunk's decoding state: the board and site of the entry it decoded
+ * last, which the next decode starts from (xq_index_decode_next). */
+typedef struct {
+    xq_board b;
+    xq_index_site site;
+} pass_decoder;
+
+static inline void pass_decoder_init(pass_decoder *d) { xq_index_site_clear(&d->site); }
+
+/* Decodes entry i with `side` to move into d. */
+static inline void pass_decode(const pass_state *p, pass_decoder *d, int side, uint64_t i)
+{
+    xq_index_decode_next(p->ix, i, &d->b, &d->site);
+    d->b.side = (uint8_t)side;
+}
+
+/* Allocates the maps (and, if `front`, the bitmaps of what each ply
+ * decides) for index ix.  Returns 0, or -1 out of memory (nothing held). */
+int pass_open(pass_state *p, const xq_index *ix, int threads, int maps, int front);
+void pass_close(pass_state *p);
+
+/* Bytes pass_open allocates for a table of `entries` entries per side. */
+uint64_t pass_work_bytes(uint64_t entries, int maps, int front);
+
+/* Positions decided since the last call (the sum of the threads' tallies). */
+uint64_t pass_take_decided(pass_state *p);
+
+/* Runs one ply: phase A as `flag_chunk`, then phase B as `decide_chunk`
+ * for red, then for black (p->side).  Returns the positions decided. */
+uint64_t pass_ply(pass_state *p, par_fn flag_chunk, par_fn decide_chunk, void *arg);
+
+/* The bits of a word that stand for entries of the table. */
+static inline uint64_t pass_word_mask(const pass_state *p, uint64_t w)
+{
+    uint64_t left = p->size - (w << 6);
+    return left >= 64 ? ~0ull : (1ull << left) - 1;
+}
+
+/* Phase A over the words of [begin, end): frontier(arg, x, w) gives the
+ * entries of word w with x to move that flag their predecessors (bits
+ * past the table are ignored), and map_of(arg, x, i) the map each flags
+ * into (NULL: map 0). */
+static inline __attribute__((always_inline)) void pass_flag_chunk(pass_state *p, uint64_t begin, uint64_t end,
+                                                                  uint64_t (*frontier)(void *arg, int x, uint64_t w),
+                                                                  int (*map_of)(void *arg, int x, uint64_t i),
+                                                                  void *arg)
+{
+    pass_decoder d;
+    pass_decoder_init(&d);
+    for (int x = 0; x < 2; x++)
+        for (uint64_t w = begin >> 6; w < (end + 63) >> 6; w++) {
+            uint64_t bits = frontier(arg, x, w) & pass_word_mask(p, w);
+            for (; bits; bits &= bits - 1) {
+                uint64_t i = (w << 6) | (uint64_t)__builtin_ctzll(bits);
+                pass_decode(p, &d, x, i);
+                uint64_t *map = p->flags[map_of ? map_of(arg, x, i) : 0][x ^ 1];
+                xq_for_each_predecessor(p->ix, &d.site, &d.b, xq_flag_entry, map);
+            }
+        }
+}
+
+/* Phase B over the words of [begin, end) for side p->side: decide(arg, d,
+ * y, j, maps, thread) for each flagged entry j, maps having bit k set if
+ * map k flagged it; it returns 1 if it decided j.  Counts the decisions,
+ * and records them as the next ply's front when the pass keeps one. */
+static inline __attribute__((always_inline)) void
+pass_decide_chunk(pass_state *p, uint64_t begin, uint64_t end, int thread,
+                  int (*decide)(void *arg, pass_decoder *d, int y, uint64_t j, unsigned maps, int thread), void *arg)
+{
+    int y = p->side;
+    uint64_t *m0 = p->flags[0][y], *m1 = p->maps > 1 ? p->flags[1][y] : NULL, *front = p->front[y];
+    pass_decoder d;
+    pass_decoder_init(&d);
+    uint64_t count = 0;
+    for (uint64_t w = begin >> 6; w < (end + 63) >> 6; w++) {
+        uint64_t b0 = m0[w], b1 = m1 ? m1[w] : 0, decided = 0;
+        if (!(b0 | b1)) {
+            if (front) front[w] = 0;
+            continue;
+        }
+        m0[w] = 0;
+        if (m1) m1[w] = 0;
+        for (uint64_t bits = b0 | b1; bits; bits &= bits - 1) {
+            int k = __builtin_ctzll(bits);
+            unsigned maps = (unsigned)(b0 >> k & 1) | (unsigned)(b1 >> k & 1) << 1;
+            if (decide(arg, &d, y, (w << 6) | (uint64_t)k, maps, thread)) {
+                decided |= 1ull << k;
+                count++;
+            }
+        }
+        if (front) front[w] = decided;
+    }
+    p->decided[thread] += count;
+}
+
+#endif
