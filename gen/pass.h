@@ -18,11 +18,9 @@
  *
  * Determinism contract: in phase B the decision rule may write only the
  * entry it is given (its 64-entry word belongs to one chunk: chunks start
- * at multiples of PASS_GRAIN) and may read only what phase B of this side
- * does not write: the other side's values, and its own side's entries as
- * they stood before the phase where the pass's rule makes that safe
- * (retro.c reads only the other side).  Then every thread count writes the
- * same values.
+ * at multiples of PASS_GRAIN) and may read only that entry and the other
+ * side to move's values, which phase B of this side does not write.  Then
+ * every thread count writes the same values.
  *
  * The chunk functions are inline, to be instantiated by each pass with its
  * own rules (as unmove.h's xq_for_each_predecessor is): the frontier test
