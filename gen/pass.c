@@ -18,10 +18,9 @@ int pass_open(pass_state *p, const xq_index *ix, int threads, int maps, int fron
     memset(p, 0, sizeof *p);
     p->ix = ix;
     p->size = ix->size;
-    p->words = words_of(ix->size);
     p->threads = threads < 1 ? 1 : threads > PAR_MAX_THREADS ? PAR_MAX_THREADS : threads;
     p->maps = maps;
-    uint64_t n = p->words ? p->words : 1;
+    uint64_t n = ix->size ? words_of(ix->size) : 1;
     int ok = 1;
     for (int s = 0; s < 2; s++) {
         for (int m = 0; m < maps; m++) ok &= (p->flags[m][s] = calloc(n, sizeof(uint64_t))) != NULL;

@@ -42,7 +42,7 @@ enum {
 
 typedef struct {
     const xq_index *ix;
-    uint64_t size, words;
+    uint64_t size;
     int threads;
     int maps;                      /* candidate maps in use, 1 or 2 */
     uint64_t *flags[PASS_MAPS][2]; /* [map][side to move]: one bit an entry */
