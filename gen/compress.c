@@ -30,6 +30,8 @@
 #include <unistd.h>
 #include <xxhash.h>
 #include <zdict.h>
+/* for ZSTD_estimateCCtxSize_usingCParams (codec_state_bytes) */
+#define ZSTD_STATIC_LINKING_ONLY
 #include <zstd.h>
 
 #include "atomic_file.h"
@@ -761,15 +763,29 @@ static uint64_t sample_block_bytes(const wdl_sample *w)
     return (w->kb.side_bytes[0] + w->kb.side_bytes[1]) / (2 * per_side);
 }
 
-/* Writes the WDL file, in blocks of block_entries, or with 0 of the size
- * its sample chooses (TB_WDL_BLOCK_BYTES). */
-static int write_wdl(const tb_table *t, const char *dir, uint32_t block_entries, int codec, int level, int threads,
-                     uint64_t *file_bytes, uint64_t *raw_bytes, char err[XQ_ERR_MAX])
+static int default_level(int codec) { return codec == XQF_CODEC_LZ4 ? TB_LZ4HC_LEVEL : TB_ZSTD_LEVEL; }
+static int resident_level(int codec) { return codec == XQF_CODEC_ZSTD ? TB_WDL_RESIDENT_LEVEL : default_level(codec); }
+/* A resident WDL file's block: a whole side, rounded up to a multiple of 4. */
+static uint32_t resident_block_entries(uint64_t entries) { return (uint32_t)((entries + 3) / 4 * 4); }
+
+/* Writes the WDL file, in blocks of block_entries, or with 0 one block a
+ * side for a small file (unless `blocked`) and otherwise of the size its
+ * sample chooses (TB_WDL_BLOCK_BYTES). */
+static int write_wdl(const tb_table *t, const char *dir, uint32_t block_entries, int blocked, int codec, int level,
+                     int threads, uint64_t *file_bytes, uint64_t *raw_bytes, char err[XQ_ERR_MAX])
 {
     wdl_sample w;
+    /* A small file is one block a side, which the library holds decoded
+     * (tbformat.h), written at the level such files are written at unless
+     * a level is given (level 0). */
+    int resident = !block_entries && !blocked && xqf_wdl_resident(t->ix.size);
+    if (level <= 0) level = resident ? resident_level(codec) : default_level(codec);
     /* whether a dictionary is tried is decided at the size the file starts
-     * from: halving the blocks of a small file does not make training pay */
-    uint32_t start = block_entries ? block_entries : TB_WDL_BLOCK_ENTRIES;
+     * from: halving the blocks of a small file does not make training pay
+     * (nor does a dictionary for the two blocks of a resident file) */
+    uint32_t start = block_entries ? block_entries
+                     : resident    ? resident_block_entries(t->ix.size)
+                                   : TB_WDL_BLOCK_ENTRIES;
     wdl_dict d = {.wanted = tries_dict(codec, t->ix.size, start)};
     kind_facts f;
     if (kind_facts_init(&f, t, XQF_KIND_WDL, NULL, threads)) {
@@ -779,7 +795,9 @@ static int write_wdl(const tb_table *t, const char *dir, uint32_t block_entries,
     int rc = 0;
     for (uint32_t b = start;; b /= 2) {
         if ((rc = sample_wdl(&f, b, codec, level, &d, threads, &w, err))) break;
-        if (block_entries || b / 2 < TB_WDL_BLOCK_ENTRIES_MIN || sample_block_bytes(&w) <= TB_WDL_BLOCK_BYTES) break;
+        if (block_entries || resident || b / 2 < TB_WDL_BLOCK_ENTRIES_MIN ||
+            sample_block_bytes(&w) <= TB_WDL_BLOCK_BYTES)
+            break;
         kind_blocks_free(&w.kb);
     }
     /* a small file's sample is the whole file, written as chosen; a larger
@@ -800,21 +818,19 @@ static int write_wdl(const tb_table *t, const char *dir, uint32_t block_entries,
 
 /* Bytes one thread's compression state takes for blocks of raw_cap bytes:
  * LZ4HC allocates a state per call; a Zstandard context sizes its tables
- * to the input, so one is measured on a block of that size (the stable API
- * has no exact estimate), with room for malloc's headers. */
+ * to the input, as zstd's own estimate for the parameters it picks for
+ * that size says (ZSTD_estimateCCtxSize_usingCParams, of its experimental
+ * API, which Debian's shared library exports), with room for malloc's
+ * headers.  The estimate equals the context measured after compressing
+ * blocks of 512 bytes to 256 KiB at levels 12 and 19 (or exceeds it by up
+ * to 5%), and unlike a measurement it allocates nothing: a table refused
+ * for want of memory is refused before the plan allocates a context as
+ * large as a resident WDL block's (4.6-5.4 MiB). */
 static uint64_t codec_state_bytes(int codec, int level, uint64_t raw_cap)
 {
     if (codec == XQF_CODEC_LZ4) return (uint64_t)LZ4_sizeofStateHC();
-    ZSTD_CCtx *c = ZSTD_createCCtx();
-    uint8_t *src = calloc(1, (size_t)raw_cap), *dst = malloc(ZSTD_compressBound((size_t)raw_cap));
-    uint64_t bytes = 0;
-    if (c && src && dst && !ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_compressionLevel, level)) &&
-        !ZSTD_isError(ZSTD_compress2(c, dst, ZSTD_compressBound((size_t)raw_cap), src, (size_t)raw_cap)))
-        bytes = ZSTD_sizeof_CCtx(c) + (64 << 10);
-    ZSTD_freeCCtx(c);
-    free(src);
-    free(dst);
-    return bytes ? bytes : 64u << 20; /* not measurable: a bound above any level's tables for 1 MiB */
+    size_t bytes = ZSTD_estimateCCtxSize_usingCParams(ZSTD_getCParams(level, raw_cap, 0));
+    return ZSTD_isError(bytes) ? 64u << 20 /* a bound above any level's tables for 1 MiB */ : bytes + (64 << 10);
 }
 
 /* What build_kind allocates at most for one kind: the coder, and either coder_init's
@@ -837,8 +853,6 @@ static uint64_t kind_work_bytes(uint64_t entries, int kind, uint32_t symbol_byte
     return sizeof(symbol_coder) + (counting > rank + job ? counting : rank + job);
 }
 
-static int default_level(int codec) { return codec == XQF_CODEC_LZ4 ? TB_LZ4HC_LEVEL : TB_ZSTD_LEVEL; }
-
 uint64_t tb_compress_work_bytes(uint64_t entries, int width, int rules, int limit, int threads)
 {
     if (threads < 1) threads = 1;
@@ -851,13 +865,19 @@ uint64_t tb_compress_work_bytes(uint64_t entries, int width, int rules, int limi
      * training: the sample, and what zdict.h and the digested
      * dictionaries take, measured at 9.4 MB (docs/BENCHMARKS.md) */
     uint64_t most = 0;
-    for (uint32_t b = TB_WDL_BLOCK_ENTRIES; b >= TB_WDL_BLOCK_ENTRIES_MIN; b /= 2) { /* the sizes write_wdl tries */
-        uint64_t wdl = kind_work_bytes(entries, XQF_KIND_WDL, 0, b, TB_WDL_CODEC, default_level(TB_WDL_CODEC), threads);
-        if (tries_dict(TB_WDL_CODEC, entries, TB_WDL_BLOCK_ENTRIES))
-            wdl = 2 * wdl + (uint64_t)DICT_SAMPLE_BLOCKS * xqf_block_bytes(0, b) + (12u << 20);
-        wdl += kind_facts_bytes(entries, XQF_KIND_WDL);
-        if (wdl > most) most = wdl;
-    }
+    if (xqf_wdl_resident(entries)) /* one block a side, no dictionary */
+        most = kind_work_bytes(entries, XQF_KIND_WDL, 0, resident_block_entries(entries), TB_WDL_CODEC,
+                               resident_level(TB_WDL_CODEC), threads) +
+               kind_facts_bytes(entries, XQF_KIND_WDL);
+    else
+        for (uint32_t b = TB_WDL_BLOCK_ENTRIES; b >= TB_WDL_BLOCK_ENTRIES_MIN; b /= 2) { /* the sizes write_wdl tries */
+            uint64_t wdl =
+                kind_work_bytes(entries, XQF_KIND_WDL, 0, b, TB_WDL_CODEC, default_level(TB_WDL_CODEC), threads);
+            if (tries_dict(TB_WDL_CODEC, entries, TB_WDL_BLOCK_ENTRIES))
+                wdl = 2 * wdl + (uint64_t)DICT_SAMPLE_BLOCKS * xqf_block_bytes(0, b) + (12u << 20);
+            wdl += kind_facts_bytes(entries, XQF_KIND_WDL);
+            if (wdl > most) most = wdl;
+        }
     uint64_t dtm = kind_work_bytes(entries, XQF_KIND_DTM, dtm_bytes, TB_DTM_BLOCK_ENTRIES, TB_DTM_CODEC,
                                    default_level(TB_DTM_CODEC), threads) +
                    kind_facts_bytes(entries, XQF_KIND_DTM) +
@@ -899,7 +919,8 @@ int tb_compress_write(const tb_table *t, const char *dir, const tb_compress_opti
         return -1;
     }
     int sr = o->searched;
-    if (write_wdl(t, dir, wb, wc, wl, threads, &r->wdl_bytes, &r->wdl_raw, err)) return -1;
+    if (write_wdl(t, dir, wb, o->wdl_blocked, wc, o->level > 0 ? wl : 0, threads, &r->wdl_bytes, &r->wdl_raw, err))
+        return -1;
     /* which results of the rulings a reader's search finds (searched.h) */
     uint64_t found_bytes = (t->ix.size + 7) / 8;
     uint8_t *found[2] = {NULL, NULL};

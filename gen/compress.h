@@ -15,6 +15,8 @@ typedef struct {
     int threads;                /* 0 = all cores */
     int wdl_codec, dtm_codec;   /* XQF_CODEC_LZ4 or XQF_CODEC_ZSTD; 0 = default (DTM's for DTC too) */
     int searched;               /* TB_SEARCH_*: which side's DTM and DTC entries a reader searches */
+    int wdl_blocked;            /* 1: a small WDL file's blocks sized as a larger one's, not one a side
+                                 * (xqf_wdl_resident; for tests and benchmarks) */
 } tb_compress_options;
 
 /* The searched side of DTM and DTC files (docs/FORMAT.md, "Searched
@@ -48,6 +50,12 @@ enum {
     TB_WDL_CODEC = XQF_CODEC_ZSTD,
     TB_DTM_CODEC = XQF_CODEC_ZSTD,
     TB_ZSTD_LEVEL = 12,
+    /* Level of the one block a side of a small WDL file (tbformat.h's
+     * xqf_wdl_resident): at most 512 KiB of symbols, compressed once.
+     * KRKAABB's 268 KB: 16,414 bytes in 13.5 ms at 12, 14,098 in 19 ms at
+     * 15, 13,786 in 84 ms at 19 (docs/BENCHMARKS.md, "Small WDL files held
+     * decoded"). */
+    TB_WDL_RESIDENT_LEVEL = 15,
     TB_LZ4HC_LEVEL = 12,
     /* Capacity of a WDL file's Zstandard dictionary: 4 KiB was smaller
      * than 1 KiB and as small as 8-16 KiB on the files measured */

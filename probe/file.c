@@ -18,6 +18,33 @@ static int status_of(int xqf_rc)
     return xqf_rc == XQF_OK ? XQTB_OK : xqf_rc == XQF_MISMATCH ? XQTB_ERR_MISMATCH : XQTB_ERR_CORRUPT;
 }
 
+/* Decodes every block of a small WDL file read whole into f->resident
+ * (file.h).  Blocks hold a multiple of 4 entries, so each side's blocks,
+ * decompressed one after the other, are its packed symbols. */
+static int hold_decoded(xqf_file *f)
+{
+    const xqf_info *i = &f->info;
+    f->resident_side = xqf_block_bytes(0, i->entries);
+    if (!(f->resident = malloc((size_t)(2 * f->resident_side)))) return XQTB_ERR_NOMEM;
+    xqf_scratch scratch = {0};
+    int rc = XQTB_OK;
+    for (uint64_t k = 0; k < 2 * (uint64_t)i->blocks && rc == XQTB_OK; k++) {
+        uint64_t at = (k / i->blocks) * f->resident_side + (k % i->blocks) * (i->block_entries / 4);
+        size_t n;
+        rc = xqf_read_block(f, k, &scratch, f->resident + at, (size_t)(2 * f->resident_side - at), &n);
+    }
+    xqf_scratch_free(&scratch);
+    /* symbol 3 is no WDL value: a block that holds one is damaged, and so
+     * is the file, refused whole like any other damage found here */
+    for (uint64_t k = 0; k < 2 * f->resident_side && rc == XQTB_OK; k++)
+        if (f->resident[k] & f->resident[k] >> 1 & 0x55) rc = XQTB_ERR_CORRUPT;
+    if (rc != XQTB_OK) {
+        free(f->resident);
+        f->resident = NULL;
+    }
+    return rc;
+}
+
 int xqf_open(xqf_file *f, const char *path, int kind, const char *name, uint64_t entries, size_t whole_max)
 {
     memset(f, 0, sizeof *f);
@@ -41,8 +68,11 @@ int xqf_open(xqf_file *f, const char *path, int kind, const char *name, uint64_t
     if (rc == XQTB_OK && xqf_read_at(fd, f->meta, keep, 0)) rc = XQTB_ERR_CORRUPT;
     if (rc == XQTB_OK) rc = status_of(xqf_check_meta(&f->info, f->meta, NULL));
     if (rc == XQTB_OK) rc = status_of(xqf_ddict_new(&f->info, &f->ddict));
+    if (rc == XQTB_OK && kind == XQF_KIND_WDL && f->whole && xqf_wdl_resident(entries)) rc = hold_decoded(f);
     if (rc != XQTB_OK || f->whole) close(fd);
     if (rc != XQTB_OK) {
+        xqf_ddict_free(f->ddict);
+        f->ddict = NULL;
         free(f->meta);
         f->meta = NULL;
         return rc;
@@ -60,6 +90,7 @@ void xqf_close(xqf_file *f)
     if (f->fd >= 0) close(f->fd);
     xqf_ddict_free(f->ddict);
     free(f->meta);
+    free(f->resident);
     memset(f, 0, sizeof *f);
     f->fd = -1;
 }

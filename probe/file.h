@@ -28,7 +28,12 @@ typedef struct {
                     * the whole file if whole */
     void *ddict;   /* the codec dictionary, prepared once (NULL if none) */
     int whole;     /* the file was read whole: no descriptor, no reads */
-    int fd;        /* open for the handle's life, -1 if whole or closed */
+    /* A small WDL file read whole (xqf_wdl_resident) is also held decoded:
+     * each side's symbols packed as its blocks decompress, side 1's from
+     * byte resident_side on.  NULL otherwise: blocks go through the cache. */
+    uint8_t *resident;
+    uint64_t resident_side;
+    int fd; /* open for the handle's life, -1 if whole or closed */
     /* What the file was when it was opened. */
     dev_t dev;
     ino_t ino;
@@ -54,7 +59,9 @@ void xqf_scratch_free(xqf_scratch *scratch);
  * Returns XQTB_OK or a negative xqtb_status (XQTB_ERR_IO, XQTB_ERR_CORRUPT,
  * XQTB_ERR_MISMATCH, XQTB_ERR_NOMEM); nothing stays open on error.  A file
  * of at most whole_max bytes is read whole and closed: its blocks are then
- * decompressed from memory. */
+ * decompressed from memory, and a small WDL file among those is decoded
+ * whole there and then (xqf_wdl_resident; every block checked first, a
+ * damaged one failing the open with XQTB_ERR_CORRUPT). */
 int xqf_open(xqf_file *f, const char *path, int kind, const char *name, uint64_t entries, size_t whole_max);
 void xqf_close(xqf_file *f);
 
@@ -63,6 +70,12 @@ void xqf_close(xqf_file *f);
  * XQTB_OK, XQTB_ERR_NOMEM, or XQTB_ERR_CORRUPT (damaged block, or the file
  * changed since it was opened: then f->changed is set too). */
 int xqf_read_block(xqf_file *f, uint64_t k, xqf_scratch *scratch, uint8_t *out, size_t cap, size_t *n);
+
+/* WDL symbol of entry `entry` of side `side` of a file held decoded. */
+static inline unsigned xqf_resident_symbol(const xqf_file *f, int side, uint64_t entry)
+{
+    return f->resident[(uint64_t)side * f->resident_side + entry / 4] >> (2 * (entry % 4)) & 3;
+}
 
 /* Whether a read has found the file changed since it was opened. */
 static inline int xqf_changed(const xqf_file *f) { return __atomic_load_n(&f->changed, __ATOMIC_ACQUIRE); }

@@ -449,7 +449,11 @@ static int probe_entry(xqtb_handle *h, tb_entry *e, int flip, const xq_board *b,
     uint64_t idx = xq_index_encode(&e->ix, b, flip ? XQ_INDEX_FLIP : 0);
     if (idx >= f->info.entries) return XQTB_ERR_INVALID;
     unsigned sym;
-    int rc = xq_cache_symbol(h->cache, f, e->file_id[kind], b->side ^ flip, idx, &sym);
+    int rc = XQTB_OK;
+    if (f->resident)
+        sym = xqf_resident_symbol(f, b->side ^ flip, idx);
+    else
+        rc = xq_cache_symbol(h->cache, f, e->file_id[kind], b->side ^ flip, idx, &sym);
     if (rc != XQTB_OK) {
         /* A file changed under the handle answers nothing more, not even
          * from blocks still cached, so that no probe mixes two files. */

@@ -240,7 +240,11 @@ uint64_t xqtb_perft(const xqtb_position *pos, int depth);
  * open (one file descriptor per file in use) until xqtb_close and its
  * blocks are read with pread when first needed.  Every block is checked
  * against its checksum and kept decompressed in a bounded cache owned by
- * the handle.
+ * the handle, except those of a WDL file of at most 2^20 entries a side
+ * read whole: such a file (at most 512 KiB decoded) is decoded and checked
+ * whole when first opened and held decoded, so that no probe of it decodes
+ * anything; one damaged block then refuses all of it (docs/FORMAT.md,
+ * "Small WDL files").
  *
  * Updating tables under a running engine.  Never write into a table file
  * the handle may have open (cp over it, truncate, edit in place): the
@@ -306,7 +310,8 @@ typedef struct {
      * 8 MiB (every table of up to 5 pieces: KRNKR's is 1.5 MB, the whole
      * set's 19 MB) and DTM and DTC files up to 1 MiB; 1 = read every file
      * by block.  A file read whole is held until xqtb_close, beside the
-     * cache. */
+     * cache, and a small WDL file among them decoded (512 KiB at most;
+     * see above): 1 turns that off too. */
     size_t whole_file_bytes;
 } xqtb_options;
 

@@ -519,11 +519,13 @@ static void copy_subtables(const char *const *sub, const char *dir)
 }
 
 /* Every legal entry of t, probed through the library from the files in
- * dir, gives the generator's WDL. */
-static void expect_every_wdl(const char *dir, const tb_table *t)
+ * dir, gives the generator's WDL; by_block: through a handle that reads
+ * every file by block (whole_file_bytes 1), with a cache of a few blocks. */
+static void expect_every_wdl(const char *dir, const tb_table *t, int by_block)
 {
     int st;
-    xqtb_handle *h = xqtb_open(dir, NULL, &st);
+    xqtb_options o = {.whole_file_bytes = by_block ? 1 : 0, .cache_bytes = by_block ? 1 << 16 : 0};
+    xqtb_handle *h = xqtb_open(dir, &o, &st);
     assert_non_null(h);
     uint64_t checked = 0;
     for (uint64_t i = 0; i < t->ix.size; i++)
@@ -574,8 +576,10 @@ static void test_wdl_blocks_sized_per_file(void **state)
     for (int k = 0; k < 3; k++) {
         snprintf(dir[k], sizeof dir[k], "%s/sized-%d", test_tmpdir(), k);
         assert_int_equal(mkdir(dir[k], 0755), 0);
-        /* 0, 1: the writer's choice on 1 and 2 threads; 2: twice that size */
-        tb_compress_options o = {.wdl_block_entries = k < 2 ? 0 : 2 * b[0], .threads = k == 0 ? 1 : 2};
+        /* 0, 1: the writer's choice on 1 and 2 threads; 2: twice that
+         * size (blocked: sized as a table too large to be one block a side) */
+        tb_compress_options o = {
+            .wdl_block_entries = k < 2 ? 0 : 2 * b[0], .threads = k == 0 ? 1 : 2, .wdl_blocked = 1};
         if (tb_compress_write(t, dir[k], &o, NULL, err)) fail_msg("%s", err);
         snprintf(path[k], sizeof path[k], "%s/KNKP.xqw", dir[k]);
         b[k] = wdl_blocks_of(path[k], "KNKP", t->ix.size, &mean[k]);
@@ -592,7 +596,46 @@ static void test_wdl_blocks_sized_per_file(void **state)
     free(file[1]);
     static const char *const sub[] = {"KNK", "KPK", "KK", NULL};
     copy_subtables(sub, dir[0]);
-    expect_every_wdl(dir[0], t);
+    expect_every_wdl(dir[0], t, 0);
+    tb_set_free(set);
+}
+
+/* A small table's WDL file (KNKP, 217,800 entries a side) is one block a
+ * side of the whole side's symbols (docs/FORMAT.md, "Small WDL files"),
+ * the same bytes for 1 and 2 threads, smaller than in the blocks a larger
+ * file would get, and every legal entry reads back right both from the
+ * handle that holds it decoded (the default) and from one that reads it
+ * by block through the cache. */
+static void test_wdl_small_file_one_block(void **state)
+{
+    (void)state;
+    tb_set *set;
+    tb_table *t = testgen_load("KNKP", &set);
+    assert_true(xqf_wdl_resident(t->ix.size));
+    char dir[3][600], path[3][2048], err[XQ_ERR_MAX];
+    uint64_t mean[3];
+    uint32_t b[3];
+    long n[3];
+    char *file[3];
+    for (int k = 0; k < 3; k++) {
+        snprintf(dir[k], sizeof dir[k], "%s/small-%d", test_tmpdir(), k);
+        assert_int_equal(mkdir(dir[k], 0755), 0);
+        tb_compress_options o = {.threads = k == 0 ? 1 : 2, .wdl_blocked = k == 2};
+        if (tb_compress_write(t, dir[k], &o, NULL, err)) fail_msg("%s", err);
+        snprintf(path[k], sizeof path[k], "%s/KNKP.xqw", dir[k]);
+        b[k] = wdl_blocks_of(path[k], "KNKP", t->ix.size, &mean[k]);
+        testgen_read_file(path[k], &file[k], &n[k]);
+    }
+    assert_int_equal(b[0], (t->ix.size + 3) / 4 * 4);
+    assert_int_equal(n[0], n[1]);
+    assert_memory_equal(file[0], file[1], (size_t)n[0]);
+    assert_true(b[2] < b[0]);
+    assert_true(n[0] < n[2]);
+    static const char *const sub[] = {"KNK", "KPK", "KK", NULL};
+    copy_subtables(sub, dir[0]);
+    expect_every_wdl(dir[0], t, 0);
+    expect_every_wdl(dir[0], t, 1);
+    for (int k = 0; k < 3; k++) free(file[k]);
     tb_set_free(set);
 }
 
@@ -624,7 +667,7 @@ static void test_wdl_dictionary_by_sample(void **state)
     assert_true(xqf_get32(header + XQF_OFF_DICT_BYTES) > 0);
     static const char *const sub[] = {"KRK", "KNK", "KK", NULL};
     copy_subtables(sub, dir[0]);
-    expect_every_wdl(dir[0], t);
+    expect_every_wdl(dir[0], t, 0);
     free(file[0]);
     free(file[1]);
     tb_set_free(set);
@@ -854,6 +897,7 @@ int main(void)
         cmocka_unit_test(test_wdl_capture_fill),
         cmocka_unit_test(test_wdl_dictionary_by_sample),
         cmocka_unit_test(test_wdl_blocks_sized_per_file),
+        cmocka_unit_test(test_wdl_small_file_one_block),
         cmocka_unit_test(test_ruled_results),
         cmocka_unit_test(test_ruled_results_searched),
     };
