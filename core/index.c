@@ -670,6 +670,44 @@ static __attribute__((noinline)) uint64_t shift_between(const xq_index *ix, cons
     return idx;
 }
 
+/* The entry of defender pair (r, bl), placement ranks in folded form, with
+ * the attackers of b (on the squares `attackers`) mirrored: what encoding
+ * the board gives after a defender's quiet move from b that leaves the
+ * fold, which leaves every attacker on its square (and lands on an empty
+ * one).  Out of line, as after_group_move: few moves change the fold. */
+static __attribute__((noinline)) uint64_t mirrored_attackers(const xq_index *ix, const xq_board *b, xq_mask attackers,
+                                                             int r, int bl)
+{
+    uint64_t v = pair_value(ix, r, bl);
+    if (v == UINT64_MAX) return XQ_INDEX_NONE;
+    xq_piece pc[XQ_SQUARES];
+    uint8_t sq[XQ_SQUARES];
+    int n = 0;
+    while (attackers) {
+        int s = mask_pop_lsb(&attackers);
+        pc[n] = b->sq[s];
+        sq[n++] = (uint8_t)mirror_square(s);
+    }
+    uint64_t rest = attackers_part(ix, pc, sq, n, &ix->def[RED]->pl[r], &ix->def[BLACK]->pl[bl]);
+    return rest == XQ_INDEX_NONE ? rest : v * ix->pair_stride + rest;
+}
+
+/* The squares of b's attackers, b being the board of site st (or a
+ * defender's move away from it). */
+static inline xq_mask attackers_of(const xq_index_site *st, const xq_board *b)
+{
+    return (b->occ[RED] | b->occ[BLACK]) & ~(st->pl[RED]->held | st->pl[BLACK]->held);
+}
+
+uint64_t xq_index_twin_mirror(const xq_index *ix, const xq_index_site *st, const xq_board *b, uint64_t j)
+{
+    if (j >= ix->size) return XQ_INDEX_NONE;
+    int r, bl;
+    pair_of(ix, divide(ix->by_pair_stride, j), &r, &bl);
+    /* both placements are their own mirror images: only the attackers move */
+    return mirrored_attackers(ix, b, attackers_of(st, b), r, bl);
+}
+
 uint64_t xq_index_after_defender_move(const xq_index *ix, const xq_index_site *st, const xq_board *b, int from, int to,
                                       int *twin)
 {
@@ -693,8 +731,13 @@ uint64_t xq_index_after_defender_move(const xq_index *ix, const xq_index_site *s
     if (kind_of(p) != KING && (pl[c] = rank_of_key(c, k, am, em)) < 0) return XQ_INDEX_NONE;
     const placement *pr = &ix->def[RED]->pl[pl[RED]], *pb = &ix->def[BLACK]->pl[pl[BLACK]];
     uint64_t v = pair_value(ix, pl[RED], pl[BLACK]);
-    if (v == UINT64_MAX) return XQ_INDEX_REFOLD;
     if (twin) *twin = pr->sym && pb->sym;
+    /* out of folded form (a king or defender crossing the fold): the entry
+     * is the moved board's mirror image, the attackers mirrored around the
+     * mirrored placements (never both their own images: then it would be
+     * in folded form) */
+    xq_mask attackers = attackers_of(st, b);
+    if (v == UINT64_MAX) return mirrored_attackers(ix, b, attackers, pr->mirror, pb->mirror);
     /* The attackers stay where they are; an R, N or C between the two
      * squares shifts one position: up when the defender moves from below it
      * to above it (one defender fewer below), down the other way.  Defender
@@ -707,30 +750,16 @@ uint64_t xq_index_after_defender_move(const xq_index *ix, const xq_index_site *s
      * move spans at most 20 squares (an elephant's: two ranks, two files),
      * so the attackers are shifted down once instead of masked with a
      * 128-bit range built from two shifts (KRKAABB: 7% of this function) */
-    xq_mask attackers = (b->occ[RED] | b->occ[BLACK]) & ~(st->pl[RED]->held | st->pl[BLACK]->held);
     uint64_t between = (uint64_t)(attackers >> (lo + 1)) & (((uint64_t)1 << (hi - lo - 1)) - 1);
     if (!between) return idx;
     return shift_between(ix, st, b, idx, lo, hi, from < to ? 1 : -1, between);
 }
 
-/* The index after quiet move m from b, by a full encode of the moved
- * board (b is restored): for a king move across the mirror fold, which
- * few moves are, so out of line. */
-static __attribute__((noinline)) uint64_t encode_after(const xq_index *ix, xq_board *b, xq_move m)
-{
-    xq_undo u;
-    xq_make_move(b, m, &u);
-    uint64_t j = xq_index_encode(ix, b, 0);
-    xq_unmake_move(b, m, &u);
-    return j;
-}
-
 uint64_t xq_index_after_site_move(const xq_index *ix, const xq_index_site *st, xq_board *b, xq_move m)
 {
     int from = move_from(m), to = move_to(m);
-    uint64_t j = xq_index_is_defender(kind_of(b->sq[from])) ? xq_index_after_defender_move(ix, st, b, from, to, NULL)
-                                                            : xq_index_after_quiet(ix, st, b, from, to);
-    return j != XQ_INDEX_REFOLD ? j : encode_after(ix, b, m);
+    return xq_index_is_defender(kind_of(b->sq[from])) ? xq_index_after_defender_move(ix, st, b, from, to, NULL)
+                                                      : xq_index_after_quiet(ix, st, b, from, to);
 }
 
 uint64_t xq_index_after_move(const xq_index *ix, uint64_t idx, xq_board *b, xq_move m)

@@ -119,20 +119,24 @@ uint64_t xq_index_after_quiet(const xq_index *ix, const xq_index_site *s, const 
 /* The same for a quiet move of a king, advisor or elephant: its side's
  * placement changes (a table look-up), and the R, N and C standing between
  * the two squares shift one position, since their positions skip the
- * defenders' squares.  XQ_INDEX_REFOLD when the new placements are not in
- * folded form, so that the moved board must be encoded in full.  *twin
- * (if not NULL) is set when the entry reached keeps both mirror images of
- * the rest (both placements their own mirror images: xq_index_weight 1),
- * where a caller looking for predecessors has a second one, the mirror
- * image. */
-#define XQ_INDEX_REFOLD (UINT64_MAX - 1)
+ * defenders' squares.  When the new placements are out of folded form (a
+ * move across the fold), the entry is the moved board's mirror image,
+ * ranked from the attackers' mirrored squares: no board is made or
+ * encoded.  *twin (if not NULL) is set when the entry reached keeps both
+ * mirror images of the rest (both placements their own mirror images:
+ * xq_index_weight 1), where a caller looking for predecessors has a
+ * second one, the mirror image (xq_index_twin_mirror). */
 uint64_t xq_index_after_defender_move(const xq_index *ix, const xq_index_site *s, const xq_board *b, int from, int to,
                                       int *twin);
+/* The entry of the mirror image of entry j's board, for j an entry that
+ * keeps both mirror images (weight 1) reached by a defender's quiet move
+ * from b (whose site is s): the attackers' squares mirrored, the
+ * placements kept. */
+uint64_t xq_index_twin_mirror(const xq_index *ix, const xq_index_site *s, const xq_board *b, uint64_t j);
 
 /* Index after any quiet move m from b (entry idx, as xq_index_decode places
- * it): the incremental paths above, or a full encode of the moved board
- * when a king move crosses the mirror fold (b is restored).  Also
- * XQ_INDEX_NONE if the piece cannot stand on the destination. */
+ * it): the incremental paths above.  Also XQ_INDEX_NONE if the piece
+ * cannot stand on the destination. */
 uint64_t xq_index_after_move(const xq_index *ix, uint64_t idx, xq_board *b, xq_move m);
 /* The same from the entry's site s, for a caller that follows several
  * moves from one entry: the one successor look-up of every generator pass. */

@@ -46,30 +46,19 @@ static inline void xq_for_each_predecessor(const xq_index *ix, const xq_index_si
             fn(arg, xq_index_after_quiet(ix, site, b, here, origin));
             continue;
         }
-        /* An un-move of a king, advisor or elephant that keeps the fold
-         * changes the defender pair (and the positions of R, N, C around
-         * it); one that leaves the fold, or leaves both placements their
-         * own mirror images (an entry that keeps both mirror images of the
-         * rest), needs the moved board in full. */
+        /* An un-move of a king, advisor or elephant changes the defender
+         * pair (and the positions of R, N, C around it).  One that leaves
+         * both placements their own mirror images reaches an entry that
+         * stands for one board only, while entry i (folded) stands for a
+         * board and its mirror image: the mirror image of this predecessor
+         * leads to entry i as well, and is another entry.  (Where i itself
+         * keeps both images, the extra entry is a predecessor of i's
+         * mirror image instead: harmless, since callers check every
+         * candidate.) */
         int twin = 0;
         uint64_t j = xq_index_after_defender_move(ix, site, b, here, origin, &twin);
-        if (j != XQ_INDEX_REFOLD && !twin) {
-            fn(arg, j);
-            continue;
-        }
-        xq_move back = make_move(here, origin);
-        xq_undo u;
-        xq_make_move(b, back, &u);
-        j = xq_index_encode(ix, b, 0);
         fn(arg, j);
-        /* Such an entry stands for one board only, while entry i (folded)
-         * stands for a board and its mirror image: the mirror image of
-         * this predecessor leads to entry i as well, and is another entry.
-         * (Where i itself keeps both images, the extra entry is a
-         * predecessor of i's mirror image instead: harmless, since callers
-         * check every candidate.) */
-        if (j != XQ_INDEX_NONE && xq_index_weight(ix, j) == 1) fn(arg, xq_index_encode(ix, b, XQ_INDEX_MIRROR));
-        xq_unmake_move(b, back, &u);
+        if (twin && j != XQ_INDEX_NONE) fn(arg, xq_index_twin_mirror(ix, site, b, j));
     }
 }
 
