@@ -248,7 +248,7 @@ static void pair_of(const xq_index *ix, uint64_t v, int *r, int *bl)
 
 /* The pair value of placements r, bl, which must be in folded form (see
  * index.h); UINT64_MAX if they are not. */
-static uint64_t pair_value(const xq_index *ix, int r, int bl)
+static inline __attribute__((always_inline)) uint64_t pair_value(const xq_index *ix, int r, int bl)
 {
     const xq_defenders *R = ix->def[RED], *B = ix->def[BLACK];
     const placement *pr = &R->pl[r], *pb = &B->pl[bl];
@@ -753,13 +753,6 @@ uint64_t xq_index_after_defender_move(const xq_index *ix, const xq_index_site *s
     uint64_t between = (uint64_t)(attackers >> (lo + 1)) & (((uint64_t)1 << (hi - lo - 1)) - 1);
     if (!between) return idx;
     return shift_between(ix, st, b, idx, lo, hi, from < to ? 1 : -1, between);
-}
-
-uint64_t xq_index_after_site_move(const xq_index *ix, const xq_index_site *st, xq_board *b, xq_move m)
-{
-    int from = move_from(m), to = move_to(m);
-    return xq_index_is_defender(kind_of(b->sq[from])) ? xq_index_after_defender_move(ix, st, b, from, to, NULL)
-                                                      : xq_index_after_quiet(ix, st, b, from, to);
 }
 
 uint64_t xq_index_after_move(const xq_index *ix, uint64_t idx, xq_board *b, xq_move m)
