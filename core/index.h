@@ -106,6 +106,12 @@ typedef struct {
      * it again from these, not from a scan of the board */
     uint8_t group_pos[XQ_INDEX_MAX_GROUPS][5];
     uint64_t group_rank[XQ_INDEX_MAX_GROUPS];
+    /* idx less the last group's rank when that group is one piece, else
+     * XQ_INDEX_NONE: the entries from row on differ from idx in that piece
+     * only, which xq_index_decode_next then moves alone, from its square
+     * row_sq */
+    uint64_t row;
+    int row_sq;
 } xq_index_site;
 
 /* Index after a quiet move of an attacker from `from` to `to`, given the
@@ -163,7 +169,11 @@ bool xq_index_decode_at(const xq_index *ix, uint64_t idx, xq_board *b, xq_index_
  * counters aside, and any move made on b taken back), or s cleared with
  * xq_index_site_clear, which the first call of a scan needs. */
 bool xq_index_decode_next(const xq_index *ix, uint64_t idx, xq_board *b, xq_index_site *s);
-static inline void xq_index_site_clear(xq_index_site *s) { s->idx = XQ_INDEX_NONE; }
+static inline void xq_index_site_clear(xq_index_site *s)
+{
+    s->idx = XQ_INDEX_NONE;
+    s->row = XQ_INDEX_NONE;
+}
 
 /* How many distinct boards entry idx stands for when counting positions:
  * 2 (itself and its mirror image) unless both sides' defender placements

@@ -825,7 +825,7 @@ static int write_wdl(const tb_table *t, const char *dir, uint32_t block_entries,
  * blocks of 512 bytes to 256 KiB at levels 12 and 19 (or exceeds it by up
  * to 5%), and unlike a measurement it allocates nothing: a table refused
  * for want of memory is refused before the plan allocates a context as
- * large as a resident WDL block's (4.6-5.4 MiB). */
+ * large as a resident WDL block's (4.3 MiB at level 15). */
 static uint64_t codec_state_bytes(int codec, int level, uint64_t raw_cap)
 {
     if (codec == XQF_CODEC_LZ4) return (uint64_t)LZ4_sizeofStateHC();

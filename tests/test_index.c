@@ -959,7 +959,8 @@ static void test_report(void **state)
 }
 
 /* xq_index_decode_next, the decode a scan uses, against xq_index_decode_at
- * over the same entries: runs of neighbours (one defender pair), jumps
+ * over the same entries: runs of neighbours (one defender pair, and
+ * within it the rows where only the last group's lone piece moves), jumps
  * across pairs and back, the same entry twice, entries past the end and
  * broken entries, with the side to move changed and a move made and taken
  * back between calls, as the generator's passes do.  Boards, the results
@@ -997,7 +998,8 @@ static void test_decode_next(void **state)
                   "%s: entry %llu decodes to another board", names[t], (unsigned long long)i);
             CHECK(site.idx == want_site.idx && site.pair == want_site.pair && site.rank[RED] == want_site.rank[RED] &&
                       site.rank[BLACK] == want_site.rank[BLACK] && site.pl[RED] == want_site.pl[RED] &&
-                      site.pl[BLACK] == want_site.pl[BLACK],
+                      site.pl[BLACK] == want_site.pl[BLACK] && site.row == want_site.row &&
+                      (site.row == XQ_INDEX_NONE || site.row_sq == want_site.row_sq),
                   "%s: entry %llu has another site", names[t], (unsigned long long)i);
             for (int g = 0; g < ix.ngroups; g++)
                 CHECK(ix.group[g].count == 1 ||
