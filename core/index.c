@@ -605,7 +605,7 @@ static bool move_lone_piece(const xq_index *ix, uint64_t idx, xq_board *b, xq_in
     xq_piece p = b->sq[from];
     b->sq[from] = EMPTY;
     if (b->sq[to]) {
-        b->occ[colour_of(p)] &= ~mask_of(from);
+        b->occ[colour_of(p)] &= ~square_mask[from];
         st->row = XQ_INDEX_NONE; /* the next decode places every attacker again */
         return false;
     }
@@ -616,8 +616,8 @@ static bool move_lone_piece(const xq_index *ix, uint64_t idx, xq_board *b, xq_in
 }
 
 /* xq_index_decode_next outside the row: out of line, so that the row's
- * path saves and restores no registers (callgrind: 17 instructions of its
- * 40 were that). */
+ * path saves and restores no registers (callgrind, KRKNAA: 17 instructions
+ * a decode went on that while both paths were one function). */
 static __attribute__((noinline)) bool decode_next_far(const xq_index *ix, uint64_t idx, xq_board *b, xq_index_site *st)
 {
     if (st->idx == XQ_INDEX_NONE || idx >= ix->size) return xq_index_decode_at(ix, idx, b, st);

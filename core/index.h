@@ -162,9 +162,12 @@ bool xq_index_decode(const xq_index *ix, uint64_t idx, xq_board *b);
 bool xq_index_decode_at(const xq_index *ix, uint64_t idx, xq_board *b, xq_index_site *s);
 /* The same for a scan that decodes many entries, usually in increasing
  * order: when idx has the defender pair of the entry last decoded into b
- * and s, only the attackers are taken off and placed again.  A pair holds
- * thousands of consecutive entries, and placing the defenders and finding
- * the pair was most of a decode (callgrind, KRKNAA's solve).  b and s must
+ * and s, only the attackers are taken off and placed again, and when it
+ * differs from that entry in the last group's lone piece only (the site's
+ * row), only that piece moves.  A pair holds thousands of consecutive
+ * entries and a row some 80, and placing the defenders and finding the
+ * pair, then placing the attackers, was most of a decode (callgrind,
+ * KRKNAA's solve).  b and s must
  * be as the last decode of this index left them (b's side and move
  * counters aside, and any move made on b taken back), or s cleared with
  * xq_index_site_clear, which the first call of a scan needs. */
