@@ -46,12 +46,7 @@ static int block_content_ok(const xqf_info *f, const void *ddict, uint64_t k, co
 {
     uint64_t len = xqf_block_end(f, k) - xqf_block_begin(f, k), want = xqf_block_symbol_bytes(f, k);
     if (xqf_block_decode(f, ddict, data, len, out, want, dctx) != XQF_OK) return 0;
-    if (f->symbol_bytes == 0) {
-        for (uint64_t i = 0; i < want; i++)
-            for (int j = 0; j < 4; j++)
-                if (((out[i] >> (2 * j)) & 3) > XQF_WDL_WIN) return 0;
-        return 1;
-    }
+    if (f->symbol_bytes == 0) return xqf_wdl_bytes_sound(out, want);
     /* a block of the stored side never says "search" */
     int stored = (int)(k / f->blocks) != f->searched;
     for (uint64_t i = 0; i + f->symbol_bytes <= want; i += f->symbol_bytes) {

@@ -93,6 +93,15 @@ enum { XQF_WDL_LOSS = 0, XQF_WDL_DRAW = 1, XQF_WDL_WIN = 2 };
  * afford to decode (KRKAABB: 16,576 bytes against 43,894). */
 enum { XQF_WDL_RESIDENT_BYTES = 1 << 19 };
 
+/* Whether n bytes of packed WDL symbols hold only WDL values: 3, the one
+ * 2-bit value above XQF_WDL_WIN, is never written (reader check 11). */
+static inline int xqf_wdl_bytes_sound(const uint8_t *p, uint64_t n)
+{
+    for (uint64_t i = 0; i < n; i++)
+        if (p[i] & p[i] >> 1 & 0x55) return 0;
+    return 1;
+}
+
 /* Whether a WDL file of `entries` entries a side is small in that sense. */
 static inline int xqf_wdl_resident(uint64_t entries) { return entries <= 2ull * XQF_WDL_RESIDENT_BYTES; }
 

@@ -34,10 +34,9 @@ static int hold_decoded(xqf_file *f)
         rc = xqf_read_block(f, k, &scratch, f->resident + at, (size_t)(2 * f->resident_side - at), &n);
     }
     xqf_scratch_free(&scratch);
-    /* symbol 3 is no WDL value: a block that holds one is damaged, and so
-     * is the file, refused whole like any other damage found here */
-    for (uint64_t k = 0; k < 2 * f->resident_side && rc == XQTB_OK; k++)
-        if (f->resident[k] & f->resident[k] >> 1 & 0x55) rc = XQTB_ERR_CORRUPT;
+    /* a block holding a symbol that is no WDL value is damaged, and so is
+     * the file, refused whole like any other damage found here */
+    if (rc == XQTB_OK && !xqf_wdl_bytes_sound(f->resident, 2 * f->resident_side)) rc = XQTB_ERR_CORRUPT;
     if (rc != XQTB_OK) {
         free(f->resident);
         f->resident = NULL;
