@@ -128,10 +128,11 @@ typedef struct {
     uint32_t *doubt, ndoubt; /* nodes of Z2 that lost their support in Z1: in gone's array, after
                               * gone (they are in Z2, gone's are not, so both fit) */
     uint32_t *pool, npool;   /* the last kept step's G minus A: where each order's Z2 starts */
+    uint8_t *full;           /* NULL, or the orders of the solve with chases, which bound this one's */
 } solve_work;
 
 /* Per-node bytes of solve_work, and the orders solve_on_graph keeps. */
-enum { SOLVE_NODE_BYTES = 2 + sizeof(int32_t) + 5 * sizeof(uint32_t) + 3 * KEPT + 1 };
+enum { SOLVE_NODE_BYTES = 2 + sizeof(int32_t) + 5 * sizeof(uint32_t) + 3 * KEPT + 2 };
 
 /* One parallel step of the solver: seeding, a layer of the attractor, or
  * shrinking Z2.  Nodes join Z1 through an atomic counter into the queue,
@@ -654,12 +655,23 @@ static uint32_t kept_grow(const rgraph *g, solve_work *s, int w, int mode, const
     return last;
 }
 
+/* Whether node u may be in order k's Z2: with `full` (the check-only
+ * solve after one with chases), only if the solve with chases won it at
+ * order k or lower (solve_winner_modes says why that is exact). */
+static inline int admitted(const solve_work *s, uint32_t u, int k)
+{
+    return !s->full || (s->full[u] && s->full[u] <= (k > 255 ? 255 : k));
+}
+
 /* Orders (1..) of the nodes w wins under `mode`; 0 where w does not win.
  * If `live` is set (it may be `order` itself: it is read only until the
  * kept steps are set up), only the nodes with live[u] != 0 may be won: the
- * others are taken as draw exits.  Returns the highest order, or -1 if out
+ * others are taken as draw exits; if `by_order` is set too, live holds
+ * the orders of the solve with chases, and a node is not won here at an
+ * order below its order there.  Returns the highest order, or -1 if out
  * of memory. */
-static int solve_winner(const rgraph *g, int w, int mode, const uint8_t *live, uint8_t *order, int *orders_out)
+static int solve_winner(const rgraph *g, int w, int mode, const uint8_t *live, int by_order, uint8_t *order,
+                        int *orders_out)
 {
     uint64_t n = (uint64_t)g->nnodes + 1;
     solve_work s;
@@ -671,7 +683,9 @@ static int solve_winner(const rgraph *g, int w, int mode, const uint8_t *live, u
     s.layer = malloc(n * sizeof *s.layer);
     s.gone = malloc(n * sizeof *s.gone);
     s.pool = malloc(n * sizeof *s.pool);
-    int rc = -1, ok = s.st && s.z1 && s.need && s.queue && s.z2list && s.layer && s.gone && s.pool;
+    s.full = live && by_order ? malloc(n) : NULL;
+    int rc = -1, ok = s.st && s.z1 && s.need && s.queue && s.z2list && s.layer && s.gone && s.pool &&
+                      (s.full || !live || !by_order);
     for (int i = 0; i < KEPT; i++) {
         s.kept[i] = malloc(n);
         s.out[i] = malloc(n);
@@ -679,6 +693,7 @@ static int solve_winner(const rgraph *g, int w, int mode, const uint8_t *live, u
         ok = ok && s.kept[i] && s.out[i] && s.out3[i];
     }
     if (!ok) goto out;
+    if (s.full) memcpy(s.full, live, g->nnodes); /* live may be order, cleared below */
     kept_start(g, &s, w, mode, live);
     memset(order, 0, g->nnodes);
     s.npool = 0;
@@ -689,8 +704,9 @@ static int solve_winner(const rgraph *g, int w, int mode, const uint8_t *live, u
         k++;
         /* nu Z2, from step KEPT+1 (above): its first step from scratch,
          * the others by repair */
-        memcpy(s.z2list, s.pool, (size_t)s.npool * sizeof *s.pool);
-        s.z2n = s.npool;
+        s.z2n = 0;
+        for (uint32_t i = 0; i < s.npool; i++)
+            if (admitted(&s, s.pool[i], k)) s.z2list[s.z2n++] = s.pool[i];
         for (uint32_t i = 0; i < s.z2n; i++) s.st[s.z2list[i]] |= IN_Z2;
         uint32_t out = s.z2n ? s.z2n - attract(g, &s, seed(g, &s, w, mode), w) : 0;
         while (out) {
@@ -719,6 +735,7 @@ out:
     free(s.layer);
     free(s.gone);
     free(s.pool);
+    free(s.full);
     for (int i = 0; i < KEPT; i++) {
         free(s.kept[i]);
         free(s.out[i]);
@@ -766,7 +783,7 @@ static void free_orders(rgraph *g, uint8_t *order)
  * highest order, or -1.  With `kept` set: if *kept is NULL, the solve's
  * orders per node are left there; else the solve may decide only the nodes
  * with orders in *kept (which it overwrites, then frees). */
-static int solve_on_graph(rgraph *g, int w, int mode, uint8_t *res, uint64_t *decided, uint8_t **kept)
+static int solve_on_graph(rgraph *g, int w, int mode, uint8_t *res, uint64_t *decided, uint8_t **kept, int by_order)
 {
     /* solve_winner's state, counters and queue, and the orders (already
      * charged if kept from the solve before) */
@@ -779,8 +796,8 @@ static int solve_on_graph(rgraph *g, int w, int mode, uint8_t *res, uint64_t *de
     }
     uint8_t *order = live ? live : malloc((uint64_t)g->nnodes + 1);
     int orders = 0;
-    if (!order ||
-        (mode == MODE_ASIAN ? rg_solve_asian(g, order, &orders) : solve_winner(g, w, mode, live, order, &orders))) {
+    if (!order || (mode == MODE_ASIAN ? rg_solve_asian(g, order, &orders)
+                                      : solve_winner(g, w, mode, live, by_order, order, &orders))) {
         free(order);
         g->bytes -= solver + (live ? (uint64_t)g->nnodes + 1 : 0);
         snprintf(g->err, XQ_ERR_MAX, "out of memory for the repetition rulings");
@@ -829,7 +846,26 @@ static int solve_on_graph(rgraph *g, int w, int mode, uint8_t *res, uint64_t *de
  * since the least fixed point that gives F_k(Y_k) = Y_k climbs through
  * subsets of Y_k, where the two games agree.  By induction on k every Y_k,
  * so every order, is the same.  On KRPKR the nodes won with chases are 78%
- * of red's graph. */
+ * of red's graph.
+ *
+ * Under "full" it goes further: a node of order k with checks alone is of
+ * order k or lower with chases, so order k's nu loop starts among those
+ * (solve_winner's `full`).  Write Y'_k for the nodes of order at most k
+ * with chases; by induction on k, Y_k lies in Y'_k.  Take w's check-only
+ * strategy that holds a node of Y_k, on the same graph.  The other side's
+ * moves that do not check have priority 3 with checks alone, so from the
+ * nodes the strategy holds they lead into Y_(k-1), inside Y'_(k-1), or to
+ * exits the mover loses, lost with chases too; its checks empty its chase
+ * set, so from its first move on every non-checking move of w has priority
+ * 2 with chases as well ("made while L's set is empty"); and an exit w
+ * wins with checks alone it wins with chases.  So every play the strategy
+ * allows enters Y'_(k-1), or stays where the other side checks forever and
+ * w does not: the node is in Y'_k.  The nu loop's iterates then stay above
+ * the greatest fixed point they started above, and end at a fixed point
+ * below their start, so at it: the same Y_k.  On KRPKR, red's check-only
+ * nu loops go through 7,977,047 nodes in all instead of 10,074,720 (the
+ * check-only orders of 7,334,103 positions won either way: 7,298,088 the
+ * same as with chases, 36,015 higher, none lower). */
 static int solve_winner_modes(rgraph *g, int w, int rules, uint8_t *by_chase, uint8_t *by_check, repetition_report *rep)
 {
     int mode = rules == XQ_RULES_FULL    ? MODE_FULL
@@ -841,20 +877,21 @@ static int solve_winner_modes(rgraph *g, int w, int rules, uint8_t *by_chase, ui
     uint64_t decided = 1;
     int orders;
     if (rules == XQ_RULES_CXA) { /* one ruling: every result is "by attack" */
-        if ((orders = solve_on_graph(g, w, MODE_ATTACK, by_chase, &decided, NULL)) < 0) return -1;
+        if ((orders = solve_on_graph(g, w, MODE_ATTACK, by_chase, &decided, NULL, 0)) < 0) return -1;
         if (orders > rep->orders) rep->orders = orders;
         return 0;
     }
     uint8_t *won = NULL; /* the nodes won with chases, under "full" and "asian" */
     if (rules == XQ_RULES_FULL || rules == XQ_RULES_ASIAN) {
-        if ((orders = solve_on_graph(g, w, mode, by_chase, &decided, &won)) < 0) return -1;
+        if ((orders = solve_on_graph(g, w, mode, by_chase, &decided, &won, 0)) < 0) return -1;
         if (orders > rep->orders) rep->orders = orders;
     }
     if (decided == 0) {
         free_orders(g, won);
         return 0;
     }
-    if ((orders = solve_on_graph(g, w, MODE_CHECK, by_check, &decided, won ? &won : NULL)) < 0) return -1;
+    if ((orders = solve_on_graph(g, w, MODE_CHECK, by_check, &decided, won ? &won : NULL, mode == MODE_FULL)) < 0)
+        return -1;
     if (orders > rep->orders) rep->orders = orders;
     return 0;
 }
