@@ -83,21 +83,24 @@ static uint32_t find_escape(const rgraph *g, xq_board *b, const xq_index_site *s
 {
     const tb_table *t = g->t;
     xq_move list[XQ_MAX_MOVES];
-    int n = xq_gen_pseudo(b, list);
-    for (int k = 0; k < n; k++) {
-        if (b->sq[move_to(list[k])]) {
-            xq_undo u;
-            xq_make_move(b, list[k], &u);
-            uint32_t x = rg_capture_exit(t, u.captured, b);
-            xq_unmake_move(b, list[k], &u);
-            if (x != NODE_NONE && !rg_exit_mover_loses(x, g->mode) && !rg_exit_mover_wins(x, g->mode))
-                return WITNESS_EXIT;
-            continue;
+    /* a piece at a time: most positions escape by the first piece's moves */
+    for (xq_mask pieces = b->occ[b->side]; pieces;) {
+        int n = xq_gen_piece(b, mask_pop_lsb(&pieces), list);
+        for (int k = 0; k < n; k++) {
+            if (b->sq[move_to(list[k])]) {
+                xq_undo u;
+                xq_make_move(b, list[k], &u);
+                uint32_t x = rg_capture_exit(t, u.captured, b);
+                xq_unmake_move(b, list[k], &u);
+                if (x != NODE_NONE && !rg_exit_mover_loses(x, g->mode) && !rg_exit_mover_wins(x, g->mode))
+                    return WITNESS_EXIT;
+                continue;
+            }
+            uint64_t j = xq_index_after_site_move(&t->ix, site, b, list[k]);
+            uint32_t q = j == XQ_INDEX_NONE ? NODE_NONE : rg_drawn_id(g, b->side ^ 1, j);
+            if (q == NODE_NONE || in_c(g, q)) continue; /* not drawn, or removed from S */
+            if (idle_move(g, b, list[k], q)) return q;
         }
-        uint64_t j = xq_index_after_site_move(&t->ix, site, b, list[k]);
-        uint32_t q = j == XQ_INDEX_NONE ? NODE_NONE : rg_drawn_id(g, b->side ^ 1, j);
-        if (q == NODE_NONE || in_c(g, q)) continue; /* not drawn, or removed from S */
-        if (idle_move(g, b, list[k], q)) return q;
     }
     return WITNESS_NONE;
 }
