@@ -244,6 +244,17 @@ static bool threatens_mate(xq_board *b)
     return threat;
 }
 
+/* Whether colour us has a piece that can chase: anything but its king and
+ * pawns (find_chases skips those). */
+static bool has_chaser(const xq_board *b, int us)
+{
+    for (xq_mask pieces = b->occ[us]; pieces;) {
+        int kind = kind_of(b->sq[mask_pop_lsb(&pieces)]);
+        if (kind != KING && kind != PAWN) return true;
+    }
+    return false;
+}
+
 void xq_label_move_as(const xq_board *before, xq_move m, int rules, xq_move_label *out)
 {
     memset(out, 0, sizeof *out);
@@ -252,6 +263,9 @@ void xq_label_move_as(const xq_board *before, xq_move m, int rules, xq_move_labe
      * count what a checking move chases too, which is what makes one
      * check, one chase (一将一捉) a perpetual chase of one piece. */
     if (out->check && rules < XQ_RULES_ASIAN) return;
+    /* A side of king and pawns chases nothing: no board to play the move
+     * on, unless a mate threat is asked for (cxa). */
+    if (rules != XQ_RULES_CXA && !has_chaser(before, before->side)) return;
     xq_board b = *before;
     xq_undo u;
     xq_make_move(&b, m, &u);
