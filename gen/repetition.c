@@ -65,8 +65,9 @@
  * win under asian: perpetual check loses there as under check).
  *
  * Under "full" the game is solved with chases first and, if that decides
- * anything, again with checks only, among the nodes the first solve won
- * (checks alone can only decide less: solve_winner_modes): a decision that
+ * anything, again with checks only, among the nodes the first solve won,
+ * each order among those it won at that order or lower (checks alone can
+ * only decide less, and later: solve_winner_modes): a decision that
  * needs the chase ruling is flagged so.  Both solves use the graph built for chases (solve_winner_modes says
  * why that is exact): building a second graph for checks alone cost more
  * than solving on the larger one (KRPKR: 10.8 s of pruning and building
@@ -131,7 +132,8 @@ typedef struct {
     uint8_t *full;           /* NULL, or the orders of the solve with chases, which bound this one's */
 } solve_work;
 
-/* Per-node bytes of solve_work, and the orders solve_on_graph keeps. */
+/* Per-node bytes of solve_work (with `full`), and the orders solve_on_graph
+ * keeps. */
 enum { SOLVE_NODE_BYTES = 2 + sizeof(int32_t) + 5 * sizeof(uint32_t) + 3 * KEPT + 2 };
 
 /* One parallel step of the solver: seeding, a layer of the attractor, or
@@ -683,9 +685,10 @@ static int solve_winner(const rgraph *g, int w, int mode, const uint8_t *live, i
     s.layer = malloc(n * sizeof *s.layer);
     s.gone = malloc(n * sizeof *s.gone);
     s.pool = malloc(n * sizeof *s.pool);
-    s.full = live && by_order ? malloc(n) : NULL;
-    int rc = -1, ok = s.st && s.z1 && s.need && s.queue && s.z2list && s.layer && s.gone && s.pool &&
-                      (s.full || !live || !by_order);
+    int bounded = live && by_order;
+    s.full = bounded ? malloc(n) : NULL;
+    int rc = -1,
+        ok = s.st && s.z1 && s.need && s.queue && s.z2list && s.layer && s.gone && s.pool && (s.full || !bounded);
     for (int i = 0; i < KEPT; i++) {
         s.kept[i] = malloc(n);
         s.out[i] = malloc(n);
