@@ -78,6 +78,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cell.h"
 #include "parallel.h"
@@ -753,6 +754,16 @@ enum { WON_BY_BLACK = 0x80 };
 
 /* Prunes (rg_escapes) and builds the graph of "where might w win under
  * mode".  Returns the positions left in it (0: nothing to solve), or -1. */
+/* Wall seconds since *t0, which it moves to now: a step's time for the report. */
+static double lap(struct timespec *t0)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    double s = (double)(t.tv_sec - t0->tv_sec) + 1e-9 * (double)(t.tv_nsec - t0->tv_nsec);
+    *t0 = t;
+    return s;
+}
+
 static int64_t build_graph(rgraph *g, int w, int mode, repetition_report *rep)
 {
     g->w = w;
@@ -765,9 +776,13 @@ static int64_t build_graph(rgraph *g, int w, int mode, repetition_report *rep)
             return -1;
         }
     }
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
     int64_t left = rg_escapes(g);
+    rep->seconds[RULINGS_ESCAPES] += lap(&t0);
     if (left <= 0) return left;
     if (rg_build(g)) return -1;
+    rep->seconds[RULINGS_GRAPH] += lap(&t0);
     rep->nodes += g->nnodes;
     rep->edges += g->nedges;
     return left;
@@ -879,15 +894,20 @@ static int solve_winner_modes(rgraph *g, int w, int rules, uint8_t *by_chase, ui
     if (left <= 0) return (int)left;
     uint64_t decided = 1;
     int orders;
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
     if (rules == XQ_RULES_CXA) { /* one ruling: every result is "by attack" */
         if ((orders = solve_on_graph(g, w, MODE_ATTACK, by_chase, &decided, NULL, 0)) < 0) return -1;
         if (orders > rep->orders) rep->orders = orders;
+        rep->seconds[RULINGS_SOLVE] += lap(&t0);
         return 0;
     }
     uint8_t *won = NULL; /* the nodes won with chases, under "full" and "asian" */
-    if (rules == XQ_RULES_FULL || rules == XQ_RULES_ASIAN) {
+    int first = rules == XQ_RULES_FULL || rules == XQ_RULES_ASIAN;
+    if (first) {
         if ((orders = solve_on_graph(g, w, mode, by_chase, &decided, &won, 0)) < 0) return -1;
         if (orders > rep->orders) rep->orders = orders;
+        rep->seconds[RULINGS_SOLVE] += lap(&t0);
     }
     if (decided == 0) {
         free_orders(g, won);
@@ -896,6 +916,7 @@ static int solve_winner_modes(rgraph *g, int w, int rules, uint8_t *by_chase, ui
     if ((orders = solve_on_graph(g, w, MODE_CHECK, by_check, &decided, won ? &won : NULL, mode == MODE_FULL)) < 0)
         return -1;
     if (orders > rep->orders) rep->orders = orders;
+    rep->seconds[first ? RULINGS_CHECK_SOLVE : RULINGS_SOLVE] += lap(&t0);
     return 0;
 }
 

@@ -15,7 +15,14 @@ typedef struct {
     uint64_t decided[2]; /* entries decided by check / by chase */
     int orders;          /* highest order of any ruling */
     uint64_t peak_bytes; /* the most memory the rulings held at once, beside the table's ruled bytes */
+    /* Wall seconds of each step, both winners together: the escapes
+     * (repetition_escape.c), the game graph, the first solve (with chases
+     * under full and asian, the only one under check and cxa), and the
+     * check-only solve after it. */
+    double seconds[4];
 } repetition_report;
+
+enum { RULINGS_ESCAPES, RULINGS_GRAPH, RULINGS_SOLVE, RULINGS_CHECK_SOLVE };
 
 /* Applies t->rules to t, solved by retro_solve (its subtables solved under
  * the same rules): allocates t->ruled and marks every drawn position the

@@ -126,11 +126,12 @@ static int apply_rules(tb_table *t, const char *name, const tb_gen_options *opt,
     if (opt->progress && t->rules != XQ_RULES_NONE)
         fprintf(stderr,
                 "%-10s rulings (%s): %llu drawn entries, %llu nodes, %llu edges (%.1f MiB); decided %llu by check, "
-                "%llu by %s, %d orders, %.2f s\n",
+                "%llu by %s, %d orders, %.2f s (escapes %.2f s, graph %.2f s, solves %.2f + %.2f s)\n",
                 name, xq_rules_name(t->rules), (unsigned long long)rep.positions, (unsigned long long)rep.nodes,
                 (unsigned long long)rep.edges, mib_up(rep.peak_bytes), (unsigned long long)rep.decided[0],
                 (unsigned long long)rep.decided[1], t->rules == XQ_RULES_CXA ? "attack" : "chase", rep.orders,
-                seconds_since(&t0));
+                seconds_since(&t0), rep.seconds[RULINGS_ESCAPES], rep.seconds[RULINGS_GRAPH],
+                rep.seconds[RULINGS_SOLVE], rep.seconds[RULINGS_CHECK_SOLVE]);
     return 0;
 }
 
