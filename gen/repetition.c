@@ -78,9 +78,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cell.h"
+#include "clock.h"
 #include "parallel.h"
 #include "repetition_graph.h"
 
@@ -755,11 +755,9 @@ enum { WON_BY_BLACK = 0x80 };
 /* Prunes (rg_escapes) and builds the graph of "where might w win under
  * mode".  Returns the positions left in it (0: nothing to solve), or -1. */
 /* Wall seconds since *t0, which it moves to now: a step's time for the report. */
-static double lap(struct timespec *t0)
+static double lap(double *t0)
 {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    double s = (double)(t.tv_sec - t0->tv_sec) + 1e-9 * (double)(t.tv_nsec - t0->tv_nsec);
+    double t = tb_now_seconds(), s = t - *t0;
     *t0 = t;
     return s;
 }
@@ -776,8 +774,7 @@ static int64_t build_graph(rgraph *g, int w, int mode, repetition_report *rep)
             return -1;
         }
     }
-    struct timespec t0;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    double t0 = tb_now_seconds();
     int64_t left = rg_escapes(g);
     rep->seconds[RULINGS_ESCAPES] += lap(&t0);
     if (left <= 0) return left;
@@ -894,8 +891,7 @@ static int solve_winner_modes(rgraph *g, int w, int rules, uint8_t *by_chase, ui
     if (left <= 0) return (int)left;
     uint64_t decided = 1;
     int orders;
-    struct timespec t0;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    double t0 = tb_now_seconds();
     if (rules == XQ_RULES_CXA) { /* one ruling: every result is "by attack" */
         if ((orders = solve_on_graph(g, w, MODE_ATTACK, by_chase, &decided, NULL, 0)) < 0) return -1;
         if (orders > rep->orders) rep->orders = orders;

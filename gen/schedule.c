@@ -11,10 +11,10 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cell.h"
+#include "clock.h"
 #include "compress.h"
 #include "dtc.h"
 #include "memplan.h"
@@ -28,15 +28,8 @@
 typedef struct {
     const char *name;
     int progress;
-    struct timespec t0;
+    double t0; /* tb_now_seconds() at the start */
 } progress_state;
-
-static double seconds_since(const struct timespec *t0)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)(t.tv_sec - t0->tv_sec) + 1e-9 * (double)(t.tv_nsec - t0->tv_nsec);
-}
 
 /* Figures in MiB to a tenth, rounded the safe way: a need up, a limit down. */
 static double mib_up(uint64_t bytes) { return ceil((double)bytes / 104857.6) / 10.0; }
@@ -46,7 +39,7 @@ static void show_progress(void *arg, const retro_progress *p)
 {
     progress_state *s = arg;
     if (!s->progress) return;
-    double secs = seconds_since(&s->t0);
+    double secs = tb_now_seconds() - s->t0;
     fprintf(stderr, "\r%-10s ply %4d: %10llu decided, %5.1f%% of %llu legal entries, %6.1f s ", s->name, p->ply,
             (unsigned long long)p->resolved, p->legal ? 100.0 * (double)p->total / (double)p->legal : 0.0,
             (unsigned long long)p->legal, secs);
@@ -113,8 +106,7 @@ static int compressed_files_sound(const tb_gen_options *opt, const xq_material *
 static int apply_rules(tb_table *t, const char *name, const tb_gen_options *opt, int threads, uint64_t left,
                        uint64_t *peak, char err[XQ_ERR_MAX])
 {
-    struct timespec t0;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    double t0 = tb_now_seconds();
     repetition_report rep;
     char why[XQ_ERR_MAX];
     int rc = repetition_solve(t, threads, left, &rep, why);
@@ -130,7 +122,7 @@ static int apply_rules(tb_table *t, const char *name, const tb_gen_options *opt,
                 name, xq_rules_name(t->rules), (unsigned long long)rep.positions, (unsigned long long)rep.nodes,
                 (unsigned long long)rep.edges, mib_up(rep.peak_bytes), (unsigned long long)rep.decided[0],
                 (unsigned long long)rep.decided[1], t->rules == XQ_RULES_CXA ? "attack" : "chase", rep.orders,
-                seconds_since(&t0), rep.seconds[RULINGS_ESCAPES], rep.seconds[RULINGS_GRAPH],
+                tb_now_seconds() - t0, rep.seconds[RULINGS_ESCAPES], rep.seconds[RULINGS_GRAPH],
                 rep.seconds[RULINGS_SOLVE], rep.seconds[RULINGS_CHECK_SOLVE]);
     return 0;
 }
@@ -140,8 +132,7 @@ static int apply_limit(tb_table *t, const char *name, const tb_gen_options *opt,
                        const uint64_t *const *early, char err[XQ_ERR_MAX])
 {
     if (!t->limit) return 0;
-    struct timespec t0;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    double t0 = tb_now_seconds();
     dtc_report rep;
     char why[XQ_ERR_MAX];
     if (dtc_solve(t, threads, early, &rep, why)) {
@@ -151,7 +142,7 @@ static int apply_limit(tb_table *t, const char *name, const tb_gen_options *opt,
     if (opt->progress)
         fprintf(stderr,
                 "%-10s DTC (limit %d plies): longest %d plies, %llu entries beyond the limit, %d plies, %.2f s\n", name,
-                t->limit, rep.longest, (unsigned long long)rep.beyond, rep.passes, seconds_since(&t0));
+                t->limit, rep.longest, (unsigned long long)rep.beyond, rep.passes, tb_now_seconds() - t0);
     return 0;
 }
 
@@ -168,11 +159,10 @@ static int solve(tb_table *t, const char *name, const tb_gen_options *opt, int t
         snprintf(err, XQ_ERR_MAX, "%s: out of memory for the work bitmaps", name);
         return -1;
     }
-    progress_state ps = {name, opt->progress, {0, 0}};
-    clock_gettime(CLOCK_MONOTONIC, &ps.t0);
+    progress_state ps = {name, opt->progress, tb_now_seconds()};
     int rc = retro_solve(t, threads, t->limit ? early : NULL, show_progress, &ps, err);
     if (rc == 0 && opt->progress) {
-        double secs = seconds_since(&ps.t0);
+        double secs = tb_now_seconds() - ps.t0;
         fprintf(stderr, "\r%-10s solved: %llu entries per side, longest DTM %d%s, %.2f s (%.2f M entries/s)%20s\n",
                 name, (unsigned long long)t->ix.size, t->max_dtm < 0 ? 0 : t->max_dtm,
                 t->max_dtm < 0 ? " (nothing decided: all draws)" : " plies", secs,

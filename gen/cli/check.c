@@ -11,10 +11,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "clock.h"
 #include "index.h"
 #include "material.h"
 #include "ruleset.h"
@@ -204,12 +204,10 @@ int cmd_check(int argc, char **argv)
         rc = EXIT_NO_ANSWER;
     }
     if (rc == 0) {
-        struct timespec t0, t1;
-        clock_gettime(CLOCK_MONOTONIC, &t0);
+        double t0 = tb_now_seconds();
         qsort(c.names, (size_t)c.n, sizeof *c.names, by_size_then_name);
         for (int i = 0; i < c.n; i++) check_material(&c, c.names[i]);
-        clock_gettime(CLOCK_MONOTONIC, &t1);
-        double secs = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+        double secs = tb_now_seconds() - t0;
         printf("checked %d materials, %llu files, %.1f MB in %.2f s (%.0f MB/s)%s: %llu damaged, missing or "
                "unreadable, %llu inconsistent\n",
                c.n, (unsigned long long)c.files, (double)c.bytes / 1e6, secs,

@@ -3,9 +3,9 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "cli.h"
+#include "clock.h"
 #include "fen.h"
 #include "movegen.h"
 
@@ -44,8 +44,7 @@ int cmd_perft(int argc, char **argv)
     if (depth < 0) return cli_usage_error("perft", "missing DEPTH (see xqtb perft --help)");
     xq_board b;
     if (parse_fen_arg("perft", fen, &b)) return EXIT_BAD_INPUT;
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    double t0 = tb_now_seconds();
     uint64_t total = 0;
     if (divide && depth > 0) {
         xq_move list[XQ_MAX_MOVES];
@@ -63,8 +62,7 @@ int cmd_perft(int argc, char **argv)
     } else {
         total = xq_perft(&b, depth);
     }
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    double secs = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    double secs = tb_now_seconds() - t0;
     fprintf(stderr, "perft(%d): %.3f s, %.1f Mnodes/s\n", depth, secs, secs > 0 ? (double)total / secs / 1e6 : 0.0);
     printf("%llu\n", (unsigned long long)total);
     return 0;

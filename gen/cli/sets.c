@@ -9,10 +9,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "clock.h"
 #include "compress.h"
 #include "table_args.h"
 #include "tb.h"
@@ -29,13 +29,6 @@ static void duration_text(double s, char *buf, size_t len)
         snprintf(buf, len, "%d min %02d s", (int)(s / 60), (int)s % 60);
     else
         snprintf(buf, len, "%.1f s", s);
-}
-
-static double now_seconds(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
 /* The estimates of a whole list: time and disk summed, memory the most any
@@ -211,7 +204,7 @@ int gen_set(const table_args *a)
                 a->set.name, filters[0] ? " " : "", filters, l.n, l.targets, l.n - l.targets, ndone, l.n - ndone, when);
     /* Time left: the estimate of what is left, scaled by how the tables
      * built so far compared with theirs. */
-    double t_start = now_seconds(), estimated_built = 0;
+    double t_start = tb_now_seconds(), estimated_built = 0;
     int built = 0;
     /* One set for the whole run: a table built (or loaded) for one target
      * stays in memory for the next targets that capture into it, instead
@@ -227,7 +220,7 @@ int gen_set(const table_args *a)
         if (done[i]) continue;
         char name[XQ_MATERIAL_MAX];
         xq_material_name(&l.m[i].mat, name);
-        double t0 = now_seconds();
+        double t0 = tb_now_seconds();
         if (tb_generate(&l.m[i].mat, &opt, err)) {
             fprintf(stderr, "xqtb gen: %s\nxqtb gen: %s: stopped at %s; run the same command again to go on\n", err,
                     a->set.name, name);
@@ -237,9 +230,9 @@ int gen_set(const table_args *a)
         built++;
         estimated_built += est[i].seconds;
         left -= est[i].seconds;
-        double spent = now_seconds() - t_start, scale = estimated_built > 1.0 ? spent / estimated_built : 1.0;
+        double spent = tb_now_seconds() - t_start, scale = estimated_built > 1.0 ? spent / estimated_built : 1.0;
         char took[32];
-        duration_text(now_seconds() - t0, took, sizeof took);
+        duration_text(tb_now_seconds() - t0, took, sizeof took);
         duration_text(left > 0 ? left * scale : 0, when, sizeof when);
         if (!a->quiet)
             fprintf(stderr, "[%d/%d] %-12s built in %s; %d table%s left, about %s\n", ndone + built, l.n, name, took,
@@ -247,7 +240,7 @@ int gen_set(const table_args *a)
     }
     if (!a->quiet) {
         char took[32];
-        duration_text(now_seconds() - t_start, took, sizeof took);
+        duration_text(tb_now_seconds() - t_start, took, sizeof took);
         fprintf(stderr, "xqtb gen: %s: all %d tables done (%d built now, in %s)\n", a->set.name, l.n, built, took);
     }
 out:
