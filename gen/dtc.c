@@ -59,7 +59,11 @@
 #include "parallel.h"
 #include "pass.h"
 
-enum { GRAIN = PASS_GRAIN, UNKNOWN = 0xFFFF };
+/* A distance not decided (yet), and the mark an illegal entry's distances
+ * carry from the first ply on (init_chunk), so that a loss's examination
+ * reads its successors' distances alone (examine_moves).  Both lie above
+ * DTC_MAX. */
+enum { GRAIN = PASS_GRAIN, UNKNOWN = 0xFFFF, ILLEGAL_DIST = 0xFFFE };
 
 /* The two kinds of distance: HOLDS is what the table stores for results
  * that hold, ANY what it stores for cursed wins and blessed losses. */
@@ -150,6 +154,18 @@ static inline void examine_moves(const dtc_ctx *c, xq_board *b, const xq_index_s
             md = capture_dist(c, u.captured, b, role, &ok);
             xq_unmake_move(b, list[m], &u);
             if (!ok) continue;
+        } else if (role < 0 && ply > 0) {
+            /* Every legal quiet move of an ordinary loss leads to an
+             * ordinary win (retro.c decided it so), so its distances say
+             * all: the entry's cell, a second read from memory at random,
+             * is not needed. */
+            uint64_t j = xq_index_after_site_move(&t->ix, site, b, list[m]);
+            unsigned first = dist_of(c, HOLDS, b->side ^ 1, j);
+            if (first == ILLEGAL_DIST) continue;
+            for (int k = 0; k < KINDS; k++) {
+                unsigned d = k == HOLDS ? first : dist_of(c, k, b->side ^ 1, j);
+                md.d[k] = (int)d <= ply - 1 ? d : UNKNOWN; /* final only */
+            }
         } else {
             uint64_t j = xq_index_after_site_move(&t->ix, site, b, list[m]);
             unsigned v = cell_get(t->cells[b->side ^ 1], t->width, j);
@@ -249,7 +265,8 @@ static void init_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
     pass_decoder_init(&dec);
     for (uint64_t i = begin; i < end; i++)
         for (int s = 0; s < 2; s++) {
-            for (int k = 0; k < c->kinds; k++) c->dist[k][s][i] = UNKNOWN;
+            unsigned none = cell_get(c->t->cells[s], c->t->width, i) == CELL_ILLEGAL ? ILLEGAL_DIST : UNKNOWN;
+            for (int k = 0; k < c->kinds; k++) c->dist[k][s][i] = (uint16_t)none;
             if (!c->early || (c->early[s][i >> 6] >> (i & 63) & 1)) examine_entry(c, &dec, s, i, 0);
         }
 }
