@@ -59,11 +59,22 @@
 #include "parallel.h"
 #include "pass.h"
 
-/* A distance not decided (yet), and the mark an illegal entry's distances
- * carry from the first ply on (init_chunk), so that a loss's examination
- * reads its successors' distances alone (examine_moves).  Both lie above
- * DTC_MAX. */
-enum { GRAIN = PASS_GRAIN, UNKNOWN = 0xFFFF, ILLEGAL_DIST = 0xFFFE };
+/* UNKNOWN: no distance (what a move gives when it decides nothing).  An
+ * entry's distance, until decided, is a code telling what the entry is
+ * (init_chunk): an ordinary win or loss not decided yet, a position without
+ * an ordinary result, an illegal entry.  So the distances alone answer
+ * what the passes ask of an entry they have not decided (a loss's
+ * successors in examine_moves, the flagged entries in decide), without the
+ * entry's cell, another read at random in memory.  Every code lies above
+ * DTC_MAX, and so above any move limit. */
+enum {
+    GRAIN = PASS_GRAIN,
+    UNKNOWN = 0xFFFF,
+    OPEN_WIN = 0xFFFF, /* the same value: an open win's distance is unknown */
+    OPEN_LOSS = 0xFFFE,
+    NO_RESULT = 0xFFFD,
+    ILLEGAL_DIST = 0xFFFC
+};
 
 /* The two kinds of distance: HOLDS is what the table stores for results
  * that hold, ANY what it stores for cursed wins and blessed losses. */
@@ -173,7 +184,7 @@ static inline void examine_moves(const dtc_ctx *c, xq_board *b, const xq_index_s
             if (ply > 0 && (role > 0 ? cell_is_loss(v) : cell_is_win(v)))
                 for (int k = 0; k < KINDS; k++) {
                     unsigned d = dist_of(c, k, b->side ^ 1, j);
-                    md.d[k] = d != UNKNOWN && (int)d <= ply - 1 ? d : UNKNOWN; /* final only */
+                    md.d[k] = (int)d <= ply - 1 ? d : UNKNOWN; /* final only */
                 }
         }
         e->legal++;
@@ -236,16 +247,27 @@ static inline int role_of(const tb_table *t, int side, uint64_t i)
     return cell_is_win(v) ? 1 : cell_is_loss(v) ? -1 : 0;
 }
 
+/* The code of an entry's distance before it is decided. */
+static inline unsigned open_code(const tb_table *t, int side, uint64_t i)
+{
+    unsigned v = cell_get(t->cells[side], t->width, i);
+    return v == CELL_ILLEGAL ? ILLEGAL_DIST : cell_is_win(v) ? OPEN_WIN : cell_is_loss(v) ? OPEN_LOSS : NO_RESULT;
+}
+
+static inline int is_open(unsigned d) { return d == OPEN_WIN || d == OPEN_LOSS; }
+
 /* Examines entry i with `side` to move for the kinds not yet decided, and
  * writes what it decides; returns whether it decided any.  A no-op for
  * positions without an ordinary result. */
 static int examine_entry(dtc_ctx *c, pass_decoder *dec, int side, uint64_t i, int ply)
 {
-    int role = role_of(c->t, side, i);
-    if (!role) return 0;
-    int want[KINDS] = {0, 0}, decided = 0;
-    for (int k = 0; k < c->kinds; k++) want[k] = dist_of(c, k, side, i) == UNKNOWN;
-    if (!want[HOLDS] && !want[ANY]) return 0;
+    int want[KINDS] = {0, 0}, decided = 0, role = 0;
+    for (int k = 0; k < c->kinds; k++) {
+        unsigned d = dist_of(c, k, side, i);
+        want[k] = is_open(d);
+        if (want[k]) role = d == OPEN_WIN ? 1 : -1;
+    }
+    if (!role) return 0; /* decided, or no ordinary result */
     pass_decode(&c->pass, dec, side, i);
     unsigned d[KINDS];
     examine(c, &dec->b, &dec->site, role, ply, want, d);
@@ -265,8 +287,8 @@ static void init_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
     pass_decoder_init(&dec);
     for (uint64_t i = begin; i < end; i++)
         for (int s = 0; s < 2; s++) {
-            unsigned none = cell_get(c->t->cells[s], c->t->width, i) == CELL_ILLEGAL ? ILLEGAL_DIST : UNKNOWN;
-            for (int k = 0; k < c->kinds; k++) c->dist[k][s][i] = (uint16_t)none;
+            unsigned open = open_code(c->t, s, i);
+            for (int k = 0; k < c->kinds; k++) c->dist[k][s][i] = (uint16_t)open;
             if (!c->early || (c->early[s][i >> 6] >> (i & 63) & 1)) examine_entry(c, &dec, s, i, 0);
         }
 }
@@ -323,7 +345,7 @@ static void flag_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
  * at ply-1 that are still undecided have distance ply. */
 static int decide_won(dtc_ctx *c, int y, uint64_t j)
 {
-    if (role_of(c->t, y, j) <= 0 || dist_of(c, HOLDS, y, j) != UNKNOWN) return 0;
+    if (dist_of(c, HOLDS, y, j) != OPEN_WIN) return 0;
     __atomic_store_n(&c->dist[HOLDS][y][j], (uint16_t)c->ply, __ATOMIC_RELAXED);
     return 1;
 }
@@ -337,7 +359,7 @@ static int decide(void *arg, pass_decoder *d, int y, uint64_t j, unsigned maps, 
     int decided = 0;
     if (maps & (1u << WON)) decided = decide_won(c, y, j);
     /* with one kind a win is decided above, from WON alone */
-    if ((maps & (1u << CAND)) && !(c->kinds == 1 && role_of(c->t, y, j) > 0))
+    if ((maps & (1u << CAND)) && !(c->kinds == 1 && dist_of(c, HOLDS, y, j) == OPEN_WIN))
         decided |= examine_entry(c, d, y, j, c->ply);
     return decided;
 }
@@ -433,12 +455,12 @@ int dtc_solve(tb_table *t, int threads, const uint64_t *const *early, dtc_report
                 continue;
             }
             unsigned d = t->dtc[s][i];
-            if (d != UNKNOWN && (int)d <= t->limit) {
+            if ((int)d <= t->limit) {
                 if ((int)d > rep->longest) rep->longest = (int)d;
                 continue;
             }
             unsigned any = c->dist[ANY][s][i];
-            if (any == UNKNOWN) {
+            if (any > DTC_MAX) {
                 snprintf(err, XQ_ERR_MAX, "internal error: a decided position without a conversion (entry %llu)",
                          (unsigned long long)i);
                 goto out;
