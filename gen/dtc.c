@@ -181,7 +181,9 @@ static inline void examine_moves(const dtc_ctx *c, xq_board *b, const xq_index_s
             uint64_t j = xq_index_after_site_move(&t->ix, site, b, list[m]);
             unsigned v = cell_get(t->cells[b->side ^ 1], t->width, j);
             if (v == CELL_ILLEGAL) continue;
-            if (ply > 0 && (role > 0 ? cell_is_loss(v) : cell_is_win(v)))
+            /* past ply 0 only a win's moves come here (a loss's take the
+             * branch above) */
+            if (ply > 0 && cell_is_loss(v))
                 for (int k = 0; k < KINDS; k++) {
                     unsigned d = dist_of(c, k, b->side ^ 1, j);
                     md.d[k] = (int)d <= ply - 1 ? d : UNKNOWN; /* final only */
