@@ -243,17 +243,20 @@ static void examine(const dtc_ctx *c, xq_board *b, const xq_index_site *site, in
         if (!e.settled[k]) out[k] = e.legal == 0 ? 0 : e.longest[k];
 }
 
+/* 1 for an ordinary win, -1 for an ordinary loss, 0 for anything else. */
+static inline int cell_role(unsigned v) { return cell_is_win(v) ? 1 : cell_is_loss(v) ? -1 : 0; }
+
 static inline int role_of(const tb_table *t, int side, uint64_t i)
 {
-    unsigned v = cell_get(t->cells[side], t->width, i);
-    return cell_is_win(v) ? 1 : cell_is_loss(v) ? -1 : 0;
+    return cell_role(cell_get(t->cells[side], t->width, i));
 }
 
 /* The code of an entry's distance before it is decided. */
 static inline unsigned open_code(const tb_table *t, int side, uint64_t i)
 {
     unsigned v = cell_get(t->cells[side], t->width, i);
-    return v == CELL_ILLEGAL ? ILLEGAL_DIST : cell_is_win(v) ? OPEN_WIN : cell_is_loss(v) ? OPEN_LOSS : NO_RESULT;
+    int role = cell_role(v);
+    return v == CELL_ILLEGAL ? ILLEGAL_DIST : role > 0 ? OPEN_WIN : role < 0 ? OPEN_LOSS : NO_RESULT;
 }
 
 static inline int is_open(unsigned d) { return d == OPEN_WIN || d == OPEN_LOSS; }
