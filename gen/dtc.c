@@ -366,7 +366,8 @@ static int decide(void *arg, pass_decoder *d, int y, uint64_t j, unsigned maps, 
     /* with one kind a win is decided above, from WON alone */
     if ((maps & (1u << CAND)) && !(c->kinds == 1 && dist_of(c, HOLDS, y, j) == OPEN_WIN))
         decided |= examine_entry(c, d, y, j, c->ply);
-    return decided;
+    /* each position is decided at the ply equal to its distance */
+    return decided ? PASS_DECIDED | PASS_FRONT : 0;
 }
 
 static void decide_chunk(void *arg, uint64_t begin, uint64_t end, int thread)

@@ -40,13 +40,19 @@ enum {
     PASS_MAPS = 2         /* candidate maps a pass may flag into */
 };
 
+/* What a decision rule reports of the entry it was given (bits). */
+enum {
+    PASS_DECIDED = 1, /* decided for the first time: counted */
+    PASS_FRONT = 2    /* its value is final at this ply: in the next ply's front */
+};
+
 typedef struct {
     const xq_index *ix;
     uint64_t size;
     int threads;
     int maps;                      /* candidate maps in use, 1 or 2 */
     uint64_t *flags[PASS_MAPS][2]; /* [map][side to move]: one bit an entry */
-    uint64_t *front[2];            /* NULL, or per side the entries decided at the last ply */
+    uint64_t *front[2];            /* NULL, or per side the entries the last ply put in front */
     int side;                      /* the side phase B decides */
     uint64_t decided[PAR_MAX_THREADS];
 } pass_state;
@@ -114,8 +120,10 @@ static inline __attribute__((always_inline)) void pass_flag_chunk(pass_state *p,
 
 /* Phase B over the words of [begin, end) for side p->side: decide(arg, d,
  * y, j, maps, thread) for each flagged entry j, maps having bit k set if
- * map k flagged it; it returns 1 if it decided j.  Counts the decisions,
- * and records them as the next ply's front when the pass keeps one. */
+ * map k flagged it; it returns PASS_DECIDED and PASS_FRONT bits.  Counts
+ * the decisions, and records the front bits as the next ply's front when
+ * the pass keeps one (every word of the range is written, so a word no
+ * entry of is flagged gets an empty front). */
 static inline __attribute__((always_inline)) void
 pass_decide_chunk(pass_state *p, uint64_t begin, uint64_t end, int thread,
                   int (*decide)(void *arg, pass_decoder *d, int y, uint64_t j, unsigned maps, int thread), void *arg)
@@ -126,7 +134,7 @@ pass_decide_chunk(pass_state *p, uint64_t begin, uint64_t end, int thread,
     pass_decoder_init(&d);
     uint64_t count = 0;
     for (uint64_t w = begin >> 6; w < (end + 63) >> 6; w++) {
-        uint64_t b0 = m0[w], b1 = m1 ? m1[w] : 0, decided = 0;
+        uint64_t b0 = m0[w], b1 = m1 ? m1[w] : 0, fronted = 0;
         if (!(b0 | b1)) {
             if (front) front[w] = 0;
             continue;
@@ -136,12 +144,11 @@ pass_decide_chunk(pass_state *p, uint64_t begin, uint64_t end, int thread,
         for (uint64_t bits = b0 | b1; bits; bits &= bits - 1) {
             int k = __builtin_ctzll(bits);
             unsigned maps = (unsigned)(b0 >> k & 1) | (unsigned)(b1 >> k & 1) << 1;
-            if (decide(arg, &d, y, (w << 6) | (uint64_t)k, maps, thread)) {
-                decided |= 1ull << k;
-                count++;
-            }
+            unsigned r = (unsigned)decide(arg, &d, y, (w << 6) | (uint64_t)k, maps, thread);
+            count += r & PASS_DECIDED;
+            fronted |= (uint64_t)(r >> 1 & 1) << k;
         }
-        if (front) front[w] = decided;
+        if (front) front[w] = fronted;
     }
     p->decided[thread] += count;
 }

@@ -20,7 +20,8 @@
  * when its last quiet successor is decided, and is written with its true,
  * possibly larger, DTM: codes above k are simply decided in advance.
  *
- * Memory: one cell per index entry and side (cell.h) plus one candidate bit.
+ * Memory: one cell per index entry and side (cell.h) plus three bits: the
+ * candidate, the front and `ahead`.
  */
 #include "retro.h"
 
@@ -37,7 +38,8 @@ enum { MAX_THREADS = PAR_MAX_THREADS, GRAIN = PASS_GRAIN };
 
 typedef struct {
     tb_table *t;
-    pass_state pass;        /* one candidate map */
+    pass_state pass;        /* one candidate map, and the front */
+    uint64_t *ahead[2];     /* per side, the entries whose code is above the ply that wrote it */
     uint64_t *const *early; /* retro_solve's `early`, or NULL */
     int ply;
     /* per-thread tallies of the initial pass (the plies count in pass), and
@@ -136,8 +138,13 @@ static void initial_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
             unsigned code = initial_code(t, &b, &site);
             if (code == CELL_UNKNOWN) continue;
             cell_set(t->cells[s], t->width, i, code);
-            /* GRAIN is a multiple of 64: no other thread writes this word */
-            if (c->early) c->early[s][i >> 6] |= 1ull << (i & 63);
+            /* GRAIN is a multiple of 64: no other thread writes these words */
+            uint64_t bit = 1ull << (i & 63);
+            if (c->early) c->early[s][i >> 6] |= bit;
+            if (code == 0)
+                c->pass.front[s][i >> 6] |= bit; /* ply 1's frontier */
+            else
+                c->ahead[s][i >> 6] |= bit;
             c->resolved[thread]++;
             note_code(c, thread, code);
         }
@@ -159,20 +166,36 @@ static inline uint64_t bytes_equal(const uint8_t *p, unsigned v)
     return ((zero >> 7) * 0x0102040810204080ull) >> 56;
 }
 
+/* The entries among `among` (bits of word w) whose code with x to move is
+ * v. */
+static uint64_t cells_equal(const tb_table *t, int x, uint64_t w, uint64_t among, unsigned v)
+{
+    uint64_t first = w << 6, bits = 0;
+    if (t->width == 1 && t->ix.size - first >= 64 && __builtin_popcountll(among) > 8) {
+        const uint8_t *cells = (const uint8_t *)t->cells[x] + first;
+        for (int k = 0; k < 64; k += 8) bits |= bytes_equal(cells + k, v) << k;
+        return bits & among;
+    }
+    for (; among; among &= among - 1) {
+        int k = __builtin_ctzll(among);
+        if (cell_get(t->cells[x], t->width, first + (uint64_t)k) == v) bits |= 1ull << k;
+    }
+    return bits;
+}
+
+/* The positions whose code is ply-1: those the last ply wrote at ply-1
+ * (the engine's front), and those written earlier with a larger code that
+ * has now come due (`ahead`: the initial pass's, and losses whose longest
+ * move is a capture).  Scanning every cell of both sides at every ply had
+ * cost about half of phase A (KRKNC, 117 plies over 61 MB of cells). */
 static uint64_t frontier(void *arg, int x, uint64_t w)
 {
-    const retro_ctx *c = arg;
-    const tb_table *t = c->t;
-    unsigned want = (unsigned)(c->ply - 1);
-    uint64_t first = w << 6, bits = 0;
-    if (t->width == 1 && t->ix.size - first >= 64) {
-        const uint8_t *cells = (const uint8_t *)t->cells[x] + first;
-        for (int k = 0; k < 64; k += 8) bits |= bytes_equal(cells + k, want) << k;
-        return bits;
-    }
-    for (uint64_t k = 0; k < 64 && first + k < t->ix.size; k++)
-        if (cell_get(t->cells[x], t->width, first + k) == want) bits |= 1ull << k;
-    return bits;
+    retro_ctx *c = arg;
+    uint64_t bits = c->pass.front[x][w], ahead = c->ahead[x][w];
+    if (!ahead) return bits;
+    uint64_t due = cells_equal(c->t, x, w, ahead, (unsigned)(c->ply - 1));
+    c->ahead[x][w] = ahead & ~due; /* phase A owns word w: see pass.h */
+    return bits | due;
 }
 
 static void flag_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
@@ -209,10 +232,11 @@ static unsigned loss_code(const tb_table *t, xq_board *b, const xq_index_site *s
 }
 
 /* Decides flagged entry j with y to move at this ply (pass.h's rule:
- * writes j's cell alone, reads the other side's).  Returns 1 for a
- * position decided for the first time (a provisional capture win shortened
- * by a quiet one is written twice but decided once, and the progress line
- * counts positions, not writes). */
+ * writes j's cell and bits alone, reads the other side's).  Reports
+ * PASS_DECIDED for a position decided for the first time (a provisional
+ * capture win shortened by a quiet one is written twice but decided once,
+ * and the progress line counts positions, not writes), PASS_FRONT for a
+ * code of this ply, and marks a larger code as ahead. */
 static int decide(void *arg, pass_decoder *d, int y, uint64_t j, unsigned maps, int thread)
 {
     (void)maps;
@@ -227,7 +251,8 @@ static int decide(void *arg, pass_decoder *d, int y, uint64_t j, unsigned maps, 
         if (v == CELL_ILLEGAL || (v != CELL_UNKNOWN && v <= ply)) return 0;
         cell_set(cells, t->width, j, ply);
         note_code(c, thread, ply);
-        return v == CELL_UNKNOWN;
+        if (v != CELL_UNKNOWN) c->ahead[y][j >> 6] &= ~(1ull << (j & 63)); /* no longer due later */
+        return (v == CELL_UNKNOWN ? PASS_DECIDED : 0) | PASS_FRONT;
     }
     if (v != CELL_UNKNOWN) return 0;
     pass_decode(&c->pass, d, y, j);
@@ -235,7 +260,9 @@ static int decide(void *arg, pass_decoder *d, int y, uint64_t j, unsigned maps, 
     if (code == CELL_UNKNOWN) return 0;
     cell_set(cells, t->width, j, code);
     note_code(c, thread, code);
-    return 1;
+    if (code == ply) return PASS_DECIDED | PASS_FRONT;
+    c->ahead[y][j >> 6] |= 1ull << (j & 63);
+    return PASS_DECIDED;
 }
 
 static void decide_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
@@ -266,10 +293,19 @@ static void reduce(retro_ctx *c, uint64_t *resolved, unsigned *max_code, uint64_
     }
 }
 
+static void close_ctx(retro_ctx *c)
+{
+    pass_close(&c->pass);
+    free(c->ahead[0]);
+    free(c->ahead[1]);
+    free(c);
+}
+
 uint64_t retro_work_bytes(uint64_t entries)
 {
-    /* the context and the engine's candidate map, as retro_solve allocates them */
-    return sizeof(retro_ctx) + pass_work_bytes(entries, 1, 0);
+    /* the context, the engine's candidate map and front, and `ahead`, as
+     * retro_solve allocates them */
+    return sizeof(retro_ctx) + pass_work_bytes(entries, 1, 1) + 2 * ((entries + 63) / 64) * sizeof(uint64_t);
 }
 
 uint64_t retro_early_bytes(uint64_t entries) { return 2 * ((entries + 63) / 64) * sizeof(uint64_t); }
@@ -279,9 +315,11 @@ int retro_solve(tb_table *t, int threads, uint64_t *const *early, retro_progress
     if (threads < 1) threads = 1;
     if (threads > MAX_THREADS) threads = MAX_THREADS;
     retro_ctx *c = calloc(1, sizeof *c);
-    if (!c || pass_open(&c->pass, &t->ix, threads, 1, 0)) {
+    uint64_t words = t->ix.size ? (t->ix.size + 63) / 64 : 1;
+    if (!c || pass_open(&c->pass, &t->ix, threads, 1, 1) || !(c->ahead[0] = calloc(words, sizeof(uint64_t))) ||
+        !(c->ahead[1] = calloc(words, sizeof(uint64_t)))) {
         snprintf(err, XQ_ERR_MAX, "out of memory for the work bitmaps");
-        free(c);
+        if (c) close_ctx(c);
         return -1;
     }
     c->t = t;
@@ -323,11 +361,9 @@ int retro_solve(tb_table *t, int threads, uint64_t *const *early, retro_progress
             unsigned v = cell_get(t->cells[s], t->width, i);
             if (v < CELL_DRAW && (int)v > t->max_dtm) t->max_dtm = (int)v;
         }
-    pass_close(&c->pass);
-    free(c);
+    close_ctx(c);
     return 0;
 fail:
-    pass_close(&c->pass);
-    free(c);
+    close_ctx(c);
     return -1;
 }
