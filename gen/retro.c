@@ -46,6 +46,7 @@ typedef struct {
      * of the longest code written */
     uint64_t resolved[MAX_THREADS];
     unsigned max_code[MAX_THREADS];
+    unsigned final_max[MAX_THREADS]; /* finish_chunk's: the longest DTM + 1, 0 for none */
     uint64_t legal[MAX_THREADS];
 } retro_ctx;
 
@@ -271,14 +272,23 @@ static void decide_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
     pass_decide_chunk(&c->pass, begin, end, thread, decide, c);
 }
 
+/* Every undecided position is a draw; and the longest DTM, found here
+ * rather than from the codes written, which count provisional wins that a
+ * quiet one shortened. */
 static void finish_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
 {
     retro_ctx *c = arg;
-    (void)thread;
+    tb_table *t = c->t;
+    unsigned longest = c->final_max[thread];
     for (int s = 0; s < 2; s++)
-        for (uint64_t i = begin; i < end; i++)
-            if (cell_get(c->t->cells[s], c->t->width, i) == CELL_UNKNOWN)
-                cell_set(c->t->cells[s], c->t->width, i, CELL_DRAW);
+        for (uint64_t i = begin; i < end; i++) {
+            unsigned v = cell_get(t->cells[s], t->width, i);
+            if (v == CELL_UNKNOWN)
+                cell_set(t->cells[s], t->width, i, CELL_DRAW);
+            else if (v < CELL_DRAW && v + 1 > longest)
+                longest = v + 1;
+        }
+    c->final_max[thread] = longest;
 }
 
 /* Sums the per-thread tallies and clears them. */
@@ -356,11 +366,8 @@ int retro_solve(tb_table *t, int threads, uint64_t *const *early, retro_progress
     }
     par_for(threads, t->ix.size, GRAIN, finish_chunk, c);
     t->max_dtm = -1;
-    for (int s = 0; s < 2; s++)
-        for (uint64_t i = 0; i < t->ix.size; i++) {
-            unsigned v = cell_get(t->cells[s], t->width, i);
-            if (v < CELL_DRAW && (int)v > t->max_dtm) t->max_dtm = (int)v;
-        }
+    for (int i = 0; i < MAX_THREADS; i++)
+        if ((int)c->final_max[i] - 1 > t->max_dtm) t->max_dtm = (int)c->final_max[i] - 1;
     close_ctx(c);
     return 0;
 fail:
