@@ -188,11 +188,26 @@ typedef struct {
     uint64_t qn;     /* the next free slot, taken atomically */
 } removal;
 
+/* What visit_chunk's predecessors need, and the positions they append,
+ * gathered a few at a time: one atomic add for each batch instead of one
+ * for each position, on a counter both threads would otherwise pass
+ * between their caches at every append. */
+enum { APPEND_BATCH = 64 };
+
 typedef struct {
     removal *r;
     uint32_t removed; /* the position whose predecessors are visited */
     int side;         /* side to move in them */
+    int n;            /* positions in batch */
+    uint32_t batch[APPEND_BATCH];
 } pred_arg;
+
+static void append_batch(pred_arg *a)
+{
+    uint64_t at = __atomic_fetch_add(&a->r->qn, (uint64_t)a->n, __ATOMIC_RELAXED);
+    memcpy(a->r->queue + at, a->batch, (size_t)a->n * sizeof a->batch[0]);
+    a->n = 0;
+}
 
 static void visit_predecessor(void *arg, uint64_t j)
 {
@@ -202,22 +217,30 @@ static void visit_predecessor(void *arg, uint64_t j)
     if (q == NODE_NONE || in_c(g, q)) return; /* not drawn, or already out */
     int mine = a->side == g->w;
     uint32_t expect = mine ? WITNESS_NONE : a->removed, mark = mine ? WITNESS_LEAVES : WITNESS_RECHECK;
-    if (__atomic_compare_exchange_n(&g->witness[q], &expect, mark, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
-        a->r->queue[__atomic_fetch_add(&a->r->qn, 1, __ATOMIC_RELAXED)] = q;
+    /* most L positions have another witness: a plain load turns them away
+     * before the locked compare-and-swap, which alone decides */
+    if (__atomic_load_n(&g->witness[q], __ATOMIC_RELAXED) != expect) return;
+    if (__atomic_compare_exchange_n(&g->witness[q], &expect, mark, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+        a->batch[a->n++] = q;
+        if (a->n == APPEND_BATCH) append_batch(a);
+    }
 }
 
 static void visit_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
 {
     (void)thread;
     removal *r = arg;
+    pred_arg a = {.r = r};
     for (uint64_t k = r->lo + begin; k < r->lo + end; k++) {
         uint32_t p = r->queue[k];
         xq_board b;
         xq_index_site site;
         decode_position(r->g, p, &b, &site);
-        pred_arg a = {r, p, b.side ^ 1};
+        a.removed = p;
+        a.side = b.side ^ 1;
         xq_for_each_predecessor(&r->g->t->ix, &site, &b, visit_predecessor, &a);
     }
+    if (a.n) append_batch(&a);
 }
 
 static void rescue_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
