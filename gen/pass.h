@@ -98,7 +98,9 @@ static inline uint64_t pass_word_mask(const pass_state *p, uint64_t w)
 /* Phase A over the words of [begin, end): frontier(arg, x, w) gives the
  * entries of word w with x to move that flag their predecessors (bits
  * past the table are ignored), and map_of(arg, x, i) the map each flags
- * into (NULL: map 0). */
+ * into (NULL: map 0).  frontier is called once a word and side, by the
+ * thread whose chunk holds the word, so it may update the pass's own bits
+ * of that word (retro.c's `ahead` does). */
 static inline __attribute__((always_inline)) void pass_flag_chunk(pass_state *p, uint64_t begin, uint64_t end,
                                                                   uint64_t (*frontier)(void *arg, int x, uint64_t w),
                                                                   int (*map_of)(void *arg, int x, uint64_t i),
