@@ -25,11 +25,16 @@ int rg_charge(rgraph *g, uint64_t bytes)
     g->bytes += bytes;
     if (g->bytes > g->peak) g->peak = g->bytes;
     if (g->bytes > g->max_bytes) {
-        /* In MiB with a decimal: a budget below 1 MiB is not "0 MiB". */
+        /* In MiB, both rounded down, with as many decimals (one to three)
+         * as it takes to tell them apart: a budget below 1 MiB is not "0
+         * MiB", and a need just above the budget not "5.0 MiB, 5.0 left". */
+        double need = (double)g->bytes / 1048576.0, left = (double)g->max_bytes / 1048576.0, scale = 10.0;
+        int decimals = 1;
+        for (; decimals < 3 && floor(need * scale) <= floor(left * scale); decimals++) scale *= 10.0;
         snprintf(g->err, XQ_ERR_MAX,
-                 "the rulings' game graph needs over %.1f MiB, %.1f MiB left after the tables (raise --max-memory, "
+                 "the rulings' game graph needs over %.*f MiB, %.*f MiB left after the tables (raise --max-memory, "
                  "or --rules none)",
-                 floor((double)g->bytes / 104857.6) / 10.0, floor((double)g->max_bytes / 104857.6) / 10.0);
+                 decimals, floor(need * scale) / scale, decimals, floor(left * scale) / scale);
         return -1;
     }
     return 0;
