@@ -956,11 +956,13 @@ int repetition_solve(tb_table *t, int threads, uint64_t max_memory, repetition_r
     }
     for (int w = 0; w < 2; w++)
         if (solve_winner_modes(&g, w, t->rules, by_chase, by_check, rep)) goto out;
+    rg_hint hint = {0, 0};
     for (uint64_t p = 0; p < g.npos; p++) {
-        int side = (int)(g.pos_entry[p] & 1);
-        uint64_t i = g.pos_entry[p] >> 1;
         const uint8_t *res = by_check[p] ? by_check : by_chase;
         if (!res[p]) continue;
+        uint64_t entry = rg_pos_entry(&g, &hint, (uint32_t)p);
+        int side = (int)(entry & 1);
+        uint64_t i = entry >> 1;
         int w = (res[p] & WON_BY_BLACK) ? BLACK : RED;
         t->ruled[side][i] = (uint8_t)ruled_code(side == w, res == by_chase, res[p] & 0x7F);
         rep->decided[res == by_chase]++;

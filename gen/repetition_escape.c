@@ -123,7 +123,7 @@ static int has_winning_exit(const rgraph *g, xq_board *b)
 
 static void decode_position(const rgraph *g, uint32_t p, xq_board *b, xq_index_site *site)
 {
-    uint64_t entry = g->pos_entry[p];
+    uint64_t entry = rg_pos_entry(g, NULL, p);
     xq_index_decode_at(&g->t->ix, entry >> 1, b, site);
     b->side = (uint8_t)(entry & 1);
 }
@@ -148,14 +148,16 @@ static void first_pass(void *arg, uint64_t begin, uint64_t end, int thread)
     xq_board b;
     xq_index_site site;
     xq_index_site_clear(&site);
+    rg_hint hint = {0, 0};
     for (uint64_t p = begin; p < end; p++) {
-        if ((int)(g->pos_entry[p] & 1) == g->w && !g->sub_ruled) {
+        if (rg_pos_side(g, (uint32_t)p) == g->w && !g->sub_ruled) {
             g->witness[p] = WITNESS_EXIT;
             continue;
         }
         /* positions in entry order: each decode starts from the last */
-        xq_index_decode_next(&g->t->ix, g->pos_entry[p] >> 1, &b, &site);
-        b.side = (uint8_t)(g->pos_entry[p] & 1);
+        uint64_t entry = rg_pos_entry(g, &hint, (uint32_t)p);
+        xq_index_decode_next(&g->t->ix, entry >> 1, &b, &site);
+        b.side = (uint8_t)(entry & 1);
         if (b.side == g->w)
             g->witness[p] = has_winning_exit(g, &b) ? WITNESS_NONE : WITNESS_EXIT;
         else
@@ -278,7 +280,7 @@ static int64_t safety_complement(rgraph *g)
             r.queue[r.hi++] = (uint32_t)p;
         }
         /* w's positions keep no witness: any move out of S removes them */
-        if ((g->pos_entry[p] & 1) == (uint64_t)g->w) g->witness[p] = WITNESS_NONE;
+        if (rg_pos_side(g, (uint32_t)p) == g->w) g->witness[p] = WITNESS_NONE;
     }
     while (r.lo < r.hi) {
         r.qn = r.hi;
@@ -433,7 +435,7 @@ static int64_t round_trap(trap *k)
         }
     uint64_t nl = k->cand.n;
     for (uint64_t i = 0; i < nl; i++)
-        if ((int)(g->pos_entry[k->cand.v[i]] & 1) != g->w) visit_predecessors(k, k->cand.v[i], add_w_candidate);
+        if (rg_pos_side(g, k->cand.v[i]) != g->w) visit_predecessors(k, k->cand.v[i], add_w_candidate);
     if (k->failed) return -1;
     /* the greatest fixed point, by removal */
     k->work.n = 0;
@@ -457,7 +459,7 @@ static int64_t round_trap(trap *k)
     }
     for (uint64_t i = 0; i < k->cand.n; i++) {
         uint32_t p = k->cand.v[i];
-        if (in_c(g, p) && (int)(g->pos_entry[p] & 1) == g->w) visit_predecessors(k, p, rewitness);
+        if (in_c(g, p) && rg_pos_side(g, p) == g->w) visit_predecessors(k, p, rewitness);
     }
     return k->failed ? -1 : added;
 }
@@ -476,7 +478,7 @@ static int64_t buchi_complement(rgraph *g)
     }
     for (uint64_t p = 0; p < g->npos; p++)
         if (g->witness[p] == WITNESS_NONE &&
-            plist_push(g, (int)(g->pos_entry[p] & 1) == g->w ? &k.wwin : &k.nolink, (uint32_t)p))
+            plist_push(g, rg_pos_side(g, (uint32_t)p) == g->w ? &k.wwin : &k.nolink, (uint32_t)p))
             goto out;
     total = 0;
     for (int64_t added; (added = round_trap(&k)) != 0; total += added)

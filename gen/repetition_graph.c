@@ -82,26 +82,82 @@ int rg_region_init(rgraph *g)
     for (int s = 0; s < 2; s++)
         for (uint64_t i = 0; i < t->ix.size; i++)
             if (cell_get(t->cells[s], t->width, i) == CELL_DRAW) g->drawn[s][i >> 6] |= (uint64_t)1 << (i & 63);
-    uint64_t n = 0;
-    for (int s = 0; s < 2; s++) n = rg_rank_bits(g->drawn[s], words, g->rank[s], n); /* red's, then black's */
+    g->words = words;
+    g->npos_red = rg_rank_bits(g->drawn[RED], words, g->rank[RED], 0);
+    uint64_t n = rg_rank_bits(g->drawn[BLACK], words, g->rank[BLACK], g->npos_red);
     if (n >= POS_MAX) {
         snprintf(g->err, XQ_ERR_MAX, "too many drawn positions for the repetition rulings");
         return -1;
     }
     g->npos = n;
     uint64_t inside_words = n / 64 + 1;
-    if (rg_charge(g, (n ? n : 1) * sizeof(uint64_t) + inside_words * (sizeof(uint64_t) + sizeof(uint32_t)))) return -1;
-    g->pos_entry = malloc((n ? n : 1) * sizeof(uint64_t));
+    if (rg_charge(g, inside_words * (sizeof(uint64_t) + sizeof(uint32_t)))) return -1;
     g->inside = calloc(inside_words, sizeof(uint64_t));
     g->inside_rank = calloc(inside_words, sizeof(uint32_t));
-    if (!g->pos_entry || !g->inside || !g->inside_rank) return -1;
-    for (int s = 0; s < 2; s++)
-        for (uint64_t i = 0; i < t->ix.size; i++)
-            if (g->drawn[s][i >> 6] >> (i & 63) & 1) {
-                uint64_t w = i >> 6, below = g->drawn[s][w] & (((uint64_t)1 << (i & 63)) - 1);
-                g->pos_entry[g->rank[s][w] + (uint64_t)__builtin_popcountll(below)] = i << 1 | (uint64_t)s;
-            }
+    if (!g->inside || !g->inside_rank) return -1;
     return 0;
+}
+
+/* The bit of rank k (from 0) among the set bits of x, which has more than
+ * k: halves, quarters and eighths of the word counted, then at most eight
+ * bits stepped over. */
+static unsigned select_bit(uint64_t x, unsigned k)
+{
+    unsigned at = 0;
+    for (unsigned half = 32; half >= 8; half /= 2) {
+        unsigned low = rg_bits_below(x, half);
+        if (k >= low) {
+            k -= low;
+            x >>= half;
+            at += half;
+        }
+    }
+    for (; k; k--) x &= x - 1;
+    return at + (unsigned)__builtin_ctzll(x);
+}
+
+/* The last word w of ranks r[0..words) with r[w] <= p (r ascends). */
+static uint64_t word_of_rank(const uint32_t *r, uint64_t words, uint32_t p)
+{
+    uint64_t lo = 0, hi = words;
+    while (hi - lo > 1) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        if (r[mid] <= p)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Words a look-up scans forward from its hint before it searches instead. */
+enum { HINT_SCAN = 16 };
+
+uint64_t rg_pos_entry(const rgraph *g, rg_hint *hint, uint32_t p)
+{
+    int s = rg_pos_side(g, p);
+    const uint32_t *r = g->rank[s];
+    uint64_t w = 0;
+    int found = 0;
+    if (hint && hint->side == s && hint->word < g->words && r[hint->word] <= p) {
+        w = hint->word;
+        for (int step = 0; step <= HINT_SCAN; step++) {
+            if (w + 1 == g->words || r[w + 1] > p) {
+                found = 1;
+                break;
+            }
+            w++;
+        }
+    }
+    /* the last word whose rank is p or less holds p: the next one's rank
+     * is above p, so this word's bits reach it */
+    if (!found) w = word_of_rank(r, g->words, p);
+    if (hint) {
+        hint->side = s;
+        hint->word = w;
+    }
+    uint64_t i = w << 6 | select_bit(g->drawn[s][w], p - r[w]);
+    return i << 1 | (uint64_t)s;
 }
 
 /* ---- nodes ----------------------------------------------------------------- */
@@ -149,7 +205,7 @@ static int add_node(rgraph *g, uint32_t pos, uint8_t red_set, uint8_t black_set,
     g->node_set[g->nnodes][RED] = red_set;
     g->node_set[g->nnodes][BLACK] = black_set;
     uint64_t bit = (uint64_t)1 << (g->nnodes & 63), *side = &g->node_side[g->nnodes >> 6];
-    *side = (g->pos_entry[pos] & 1) ? *side | bit : *side & ~bit; /* the bits outlive rg_clear */
+    *side = rg_pos_side(g, pos) ? *side | bit : *side & ~bit; /* the bits outlive rg_clear */
     g->node_set[g->nnodes][NODE_LAST] = last;
     g->nnodes++;
     return 0;
@@ -462,10 +518,10 @@ static int exit_matters(uint32_t x, int winner, unsigned *seen)
 /* The edges of node u that matter to a solve, in move order, into spec[]
  * and flags[]; returns their count.  Reads the graph, writes nothing of
  * it. */
-static int expand(const rgraph *g, uint32_t u, xq_board *b, xq_index_site *site, uint64_t *spec, uint8_t *flags)
+static int expand(const rgraph *g, uint32_t u, rg_hint *hint, xq_board *b, xq_index_site *site, uint64_t *spec,
+                  uint8_t *flags)
 {
-    uint64_t e = g->node_pos[u];
-    uint64_t entry = g->pos_entry[e];
+    uint64_t entry = rg_pos_entry(g, hint, g->node_pos[u]);
     xq_index_decode_next(&g->t->ix, entry >> 1, b, site);
     b->side = (uint8_t)(entry & 1);
     node_sets ns;
@@ -518,9 +574,10 @@ static void expand_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
     xq_board b;
     xq_index_site site;
     xq_index_site_clear(&site);
+    rg_hint hint = {0, 0};
     for (uint64_t i = begin; i < end; i++) {
         uint64_t *spec = j->spec + i * XQ_MAX_MOVES;
-        int n = expand(j->g, j->first + (uint32_t)i, &b, &site, spec, j->flags + i * XQ_MAX_MOVES);
+        int n = expand(j->g, j->first + (uint32_t)i, &hint, &b, &site, spec, j->flags + i * XQ_MAX_MOVES);
         j->count[i] = (uint8_t)n;
         j->pending[i] = 0;
         for (int k = 0; k < n; k++) {
@@ -723,7 +780,6 @@ void rg_free(rgraph *g)
         free(g->drawn[s]);
         free(g->rank[s]);
     }
-    free(g->pos_entry);
     free(g->witness);
     free(g->inside);
     free(g->inside_rank);

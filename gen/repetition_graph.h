@@ -57,11 +57,15 @@ typedef struct {
     int threads;
     int sub_ruled; /* some subtable holds a ruled result (else no capture wins by a ruling) */
     /* the drawn region, positions numbered per side by rank: a bitmap per
-     * side with the count of set bits before each word */
+     * side (`words` words each) with the count of set bits before each
+     * word; red's positions come first, 0..npos_red-1, then black's.  A
+     * position's entry is found from them (rg_pos_entry), not kept: 8
+     * bytes a drawn position (KRKNAABB has 37 million) against a select
+     * that costs little beside what is done with the entry. */
     uint64_t *drawn[2];
     uint32_t *rank[2];
-    uint64_t npos;
-    uint64_t *pos_entry; /* position -> index << 1 | side to move */
+    uint64_t words;
+    uint64_t npos, npos_red;
     /* the positions w might win from (rg_escapes), a bit each, with the
      * count of set bits before each word: the graph's first nodes, the
      * position nodes, are these positions in order (rg_local) */
@@ -136,6 +140,18 @@ static inline uint32_t rg_local(const rgraph *g, uint32_t p)
     if (!(word >> (p & 63) & 1)) return NODE_NONE;
     return g->inside_rank[p >> 6] + rg_bits_below(word, p & 63);
 }
+/* Side to move in drawn position p. */
+static inline int rg_pos_side(const rgraph *g, uint32_t p) { return p >= g->npos_red; }
+/* Where the last rg_pos_entry found a position: a look-up near it (the
+ * next position, or one a few words on) scans forward from there instead
+ * of searching.  Zero it before the first look-up. */
+typedef struct {
+    int side;
+    uint64_t word;
+} rg_hint;
+/* Entry of drawn position p, as index << 1 | side to move: the bit of
+ * rank p in the drawn bitmaps.  `hint` may be NULL (a search). */
+uint64_t rg_pos_entry(const rgraph *g, rg_hint *hint, uint32_t p);
 /* Position number of entry i with `side` to move, or NODE_NONE if that
  * entry is not drawn.  The drawn bitmap says so without reading the
  * entry's cell: the bitmap and its ranks (1.5 bits an entry) stay in cache
