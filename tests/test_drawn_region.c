@@ -9,25 +9,11 @@
  * words, single bits at either end of a word, and a side with no drawn
  * position at all.
  */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include <cmocka.h>
-
 #include "repetition_graph.h"
+#include "testutil.h"
 
 static uint64_t rng = 0x243F6A8885A308D3ull;
-static uint64_t next_random(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
-}
+static uint64_t next_random(void) { return test_xorshift(&rng); }
 
 /* A word of the given kind: 0 empty, 1 full, 2 one bit, 3 sparse, 4 dense. */
 static uint64_t random_word(int kind)

@@ -275,13 +275,7 @@ static void test_endgames_match_independent(void **state)
 /* Random games: at every position the two generators must produce the same
  * move set (not just the same count) and agree on check. */
 static uint64_t rng = 0x9E3779B97F4A7C15ull;
-static uint64_t next_rand(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
-}
+static uint64_t next_rand(void) { return test_xorshift(&rng); }
 
 static void ib_to_fen(const ib *b, char *out)
 {

@@ -134,4 +134,15 @@ static inline void assert_board_identical(const xq_board *a, const xq_board *b)
     assert_int_equal(a->fullmove, b->fullmove);
 }
 
+/* A xorshift generator (Marsaglia, "Xorshift RNGs", 2003) over *state,
+ * which must not be 0: random test data that is the same on every run. */
+static inline uint64_t test_xorshift(uint64_t *state)
+{
+    uint64_t x = *state;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    return *state = x;
+}
+
 #endif
