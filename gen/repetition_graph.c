@@ -83,6 +83,18 @@ int rg_region_init(rgraph *g)
         for (uint64_t i = 0; i < t->ix.size; i++)
             if (cell_get(t->cells[s], t->width, i) == CELL_DRAW) g->drawn[s][i >> 6] |= (uint64_t)1 << (i & 63);
     g->words = words;
+    if (rg_region_rank(g)) return -1;
+    uint64_t inside_words = g->npos / 64 + 1;
+    if (rg_charge(g, inside_words * (sizeof(uint64_t) + sizeof(uint32_t)))) return -1;
+    g->inside = calloc(inside_words, sizeof(uint64_t));
+    g->inside_rank = calloc(inside_words, sizeof(uint32_t));
+    if (!g->inside || !g->inside_rank) return -1;
+    return 0;
+}
+
+int rg_region_rank(rgraph *g)
+{
+    uint64_t words = g->words;
     g->npos_red = rg_rank_bits(g->drawn[RED], words, g->rank[RED], 0);
     uint64_t n = rg_rank_bits(g->drawn[BLACK], words, g->rank[BLACK], g->npos_red);
     if (n >= POS_MAX) {
@@ -90,11 +102,17 @@ int rg_region_init(rgraph *g)
         return -1;
     }
     g->npos = n;
-    uint64_t inside_words = n / 64 + 1;
-    if (rg_charge(g, inside_words * (sizeof(uint64_t) + sizeof(uint32_t)))) return -1;
-    g->inside = calloc(inside_words, sizeof(uint64_t));
-    g->inside_rank = calloc(inside_words, sizeof(uint32_t));
-    if (!g->inside || !g->inside_rank) return -1;
+    uint64_t samples = (n >> RG_SAMPLE_SHIFT) + 1;
+    if (rg_charge(g, samples * sizeof(uint32_t))) return -1;
+    if (!(g->sample = malloc(samples * sizeof(uint32_t)))) return -1;
+    /* sample k is position k << RG_SAMPLE_SHIFT: the first word whose
+     * positions [rank, rank + its bits) reach it */
+    uint64_t k = 0;
+    for (int s = 0; s < 2; s++)
+        for (uint64_t w = 0; w < words; w++) {
+            uint64_t end = (uint64_t)g->rank[s][w] + (uint64_t)__builtin_popcountll(g->drawn[s][w]);
+            for (; k < samples && k << RG_SAMPLE_SHIFT < end; k++) g->sample[k] = (uint32_t)w;
+        }
     return 0;
 }
 
@@ -116,10 +134,9 @@ static unsigned select_bit(uint64_t x, unsigned k)
     return at + (unsigned)__builtin_ctzll(x);
 }
 
-/* The last word w of ranks r[0..words) with r[w] <= p (r ascends). */
-static uint64_t word_of_rank(const uint32_t *r, uint64_t words, uint32_t p)
+/* The last word w of ranks r[lo..hi) with r[w] <= p (r ascends; r[lo] <= p). */
+static uint64_t word_of_rank(const uint32_t *r, uint64_t lo, uint64_t hi, uint32_t p)
 {
-    uint64_t lo = 0, hi = words;
     while (hi - lo > 1) {
         uint64_t mid = lo + (hi - lo) / 2;
         if (r[mid] <= p)
@@ -151,7 +168,14 @@ uint64_t rg_pos_entry(const rgraph *g, rg_hint *hint, uint32_t p)
     }
     /* the last word whose rank is p or less holds p: the next one's rank
      * is above p, so this word's bits reach it */
-    if (!found) w = word_of_rank(r, g->words, p);
+    if (!found) {
+        /* between the samples around p: the word of the one at or below
+         * it, and that of the next (if it is on the same side) */
+        uint64_t k = p >> RG_SAMPLE_SHIFT, next = (k + 1) << RG_SAMPLE_SHIFT;
+        uint64_t hi = next < g->npos && rg_pos_side(g, (uint32_t)next) == s ? (uint64_t)g->sample[k + 1] + 1 : g->words;
+        uint64_t lo = rg_pos_side(g, (uint32_t)(k << RG_SAMPLE_SHIFT)) == s ? g->sample[k] : 0;
+        w = word_of_rank(r, lo, hi, p);
+    }
     if (hint) {
         hint->side = s;
         hint->word = w;
@@ -780,6 +804,7 @@ void rg_free(rgraph *g)
         free(g->drawn[s]);
         free(g->rank[s]);
     }
+    free(g->sample);
     free(g->witness);
     free(g->inside);
     free(g->inside_rank);

@@ -66,6 +66,10 @@ typedef struct {
     uint32_t *rank[2];
     uint64_t words;
     uint64_t npos, npos_red;
+    /* the word that holds every RG_SAMPLE-th position (its side follows
+     * from the position), so that a look-up without a hint searches the
+     * ranks between two samples, a few words, not all of them */
+    uint32_t *sample;
     /* the positions w might win from (rg_escapes), a bit each, with the
      * count of set bits before each word: the graph's first nodes, the
      * position nodes, are these positions in order (rg_local) */
@@ -110,6 +114,10 @@ typedef struct {
 
 /* Sets up the drawn region of g->t (g->t, max_bytes and err set).  0 or -1. */
 int rg_region_init(rgraph *g);
+/* Numbers the drawn positions: g->rank, npos_red, npos and the samples,
+ * from g->drawn (g->words words a side; g->rank allocated).  0, or -1
+ * (out of memory, over the memory limit, or too many positions). */
+int rg_region_rank(rgraph *g);
 /* Fills rank[w] with start plus the set bits of bits[0..w) (a bitmap's
  * ranks for rg_drawn_id and rg_local); returns start plus all its bits. */
 uint64_t rg_rank_bits(const uint64_t *bits, uint64_t words, uint32_t *rank, uint64_t start);
@@ -140,6 +148,9 @@ static inline uint32_t rg_local(const rgraph *g, uint32_t p)
     if (!(word >> (p & 63) & 1)) return NODE_NONE;
     return g->inside_rank[p >> 6] + rg_bits_below(word, p & 63);
 }
+/* Positions between two entries of rgraph.sample: 4 bytes every 256
+ * drawn positions. */
+enum { RG_SAMPLE_SHIFT = 8 };
 /* Side to move in drawn position p. */
 static inline int rg_pos_side(const rgraph *g, uint32_t p) { return p >= g->npos_red; }
 /* Where the last rg_pos_entry found a position: a look-up near it (the

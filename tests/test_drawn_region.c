@@ -1,7 +1,8 @@
 /*
  * test_drawn_region.c - the rulings' drawn region (gen/repetition_graph.h):
  * a drawn position's entry found from the bitmaps and their ranks
- * (rg_pos_entry), against the entries listed one by one.
+ * (rg_pos_entry, with the ranks and samples of rg_region_rank), against
+ * the entries listed one by one.
  *
  * The region keeps no table from positions to entries; every step of the
  * rulings asks rg_pos_entry, in order (with a hint) or at random (without).
@@ -30,6 +31,7 @@ static uint64_t random_word(int kind)
 typedef struct {
     rgraph g;
     uint64_t *entry; /* position -> entry, listed bit by bit */
+    char err[XQ_ERR_MAX];
 } region;
 
 /* The ranks, as rg_region_init makes them (red's positions, then
@@ -37,8 +39,11 @@ typedef struct {
 static void region_index(region *r)
 {
     uint64_t words = r->g.words;
-    r->g.npos_red = rg_rank_bits(r->g.drawn[RED], words, r->g.rank[RED], 0);
-    r->g.npos = rg_rank_bits(r->g.drawn[BLACK], words, r->g.rank[BLACK], r->g.npos_red);
+    free(r->g.sample);
+    r->g.sample = NULL;
+    r->g.max_bytes = UINT64_MAX;
+    r->g.err = r->err;
+    assert_int_equal(rg_region_rank(&r->g), 0);
     free(r->entry);
     r->entry = malloc((r->g.npos + 1) * sizeof *r->entry);
     assert_non_null(r->entry);
@@ -76,6 +81,7 @@ static void region_free(region *r)
         free(r->g.drawn[s]);
         free(r->g.rank[s]);
     }
+    free(r->g.sample);
     free(r->entry);
 }
 
