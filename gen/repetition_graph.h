@@ -60,8 +60,10 @@ typedef struct {
      * side (`words` words each) with the count of set bits before each
      * word; red's positions come first, 0..npos_red-1, then black's.  A
      * position's entry is found from them (rg_pos_entry), not kept: 8
-     * bytes a drawn position (KRKNAABB has 37 million) against a select
-     * that costs little beside what is done with the entry. */
+     * bytes a drawn position (KRKNAABB has 37 million) against a look-up
+     * that is a scan and a select for positions taken in order, and a
+     * short search for the escapes' removal, which takes them in no order
+     * (KRCKR's escapes 1.5-3 s longer: docs/BENCHMARKS.md). */
     uint64_t *drawn[2];
     uint32_t *rank[2];
     uint64_t words;
