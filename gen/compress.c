@@ -92,7 +92,7 @@ static unsigned entry_code(const tb_table *t, int kind, int side, uint64_t i)
 {
     unsigned v = cell_get(t->cells[side], t->width, i);
     if (v == CELL_ILLEGAL) return v;
-    if (kind == XQF_KIND_DTC) return DTC_CODE + t->dtc[side][i];
+    if (kind == XQF_KIND_DTC) return DTC_CODE + tb_dtc(t, side, i);
     if (v == CELL_DRAW && t->ruled[0] && t->ruled[side][i] != RULED_NONE) return RULED_CODE + t->ruled[side][i];
     return v;
 }
@@ -113,7 +113,7 @@ static unsigned searched_code(const tb_table *t, int kind, uint8_t *const *found
 {
     unsigned v = cell_get(t->cells[side], t->width, i);
     if (v == CELL_ILLEGAL) return SEARCH_CODE;
-    if (kind == XQF_KIND_DTC) return dtc_beyond(t->dtc[side][i]) ? entry_code(t, kind, side, i) : SEARCH_CODE;
+    if (kind == XQF_KIND_DTC) return dtc_beyond(tb_dtc(t, side, i)) ? entry_code(t, kind, side, i) : SEARCH_CODE;
     int ruled = v == CELL_DRAW && t->ruled[0] && t->ruled[side][i] != RULED_NONE;
     int is_found = ruled && found && (found[side][i / 8] >> (i % 8) & 1);
     return ruled && !is_found ? entry_code(t, kind, side, i) : SEARCH_CODE;
@@ -468,7 +468,8 @@ static int longest_dtc(const tb_table *t)
     int longest = -1;
     for (int s = 0; s < 2; s++)
         for (uint64_t i = 0; i < t->ix.size; i++)
-            if (t->dtc[s][i] != DTC_NONE && dtc_plies(t->dtc[s][i]) > longest) longest = dtc_plies(t->dtc[s][i]);
+            if (tb_dtc(t, s, i) != DTC_NONE && dtc_plies(tb_dtc(t, s, i)) > longest)
+                longest = dtc_plies(tb_dtc(t, s, i));
     return longest;
 }
 

@@ -98,7 +98,7 @@ typedef struct {
 /* The DTC code of entry i of subtable s with `side` to move. */
 static unsigned entry_dtc(const tb_table *s, int side, uint64_t i)
 {
-    return i == XQ_INDEX_NONE || !s->dtc[0] ? DTC_NONE : s->dtc[side][i];
+    return i == XQ_INDEX_NONE || !tb_has_dtc(s) ? DTC_NONE : tb_dtc(s, side, i);
 }
 
 unsigned dtc_capture_code(const tb_table *t, xq_piece taken, const xq_board *b)
@@ -406,16 +406,28 @@ uint64_t dtc_work_bytes(uint64_t entries)
  * "holds" have the same bases (the captures that keep a result, capture_dist)
  * and the same recursion, so they are equal everywhere and one is
  * computed: KRKNAA's pass then reads and scans half the distances. */
+static int side_goes_beyond(const tb_table *s, int side)
+{
+    const tb_dtc8 *p = &s->dtc8[side];
+    if (!s->dtc[side]) { /* packed: such a code is among the wide ones */
+        for (uint64_t k = 0; k < p->nwide; k++)
+            if (dtc_beyond(p->wide[k])) return 1;
+        return 0;
+    }
+    for (uint64_t i = 0; i < s->ix.size; i++)
+        if (dtc_beyond(s->dtc[side][i])) return 1;
+    return 0;
+}
+
 static int subtables_go_beyond(const tb_table *t)
 {
     for (int c = 0; c < 2; c++)
         for (int k = 0; k < 8; k++) {
             const tb_table *s = t->sub[c][k];
             if (!s) continue;
-            if (!s->dtc[0]) return 1; /* no distances to go by: keep both kinds */
+            if (!tb_has_dtc(s)) return 1; /* no distances to go by: keep both kinds */
             for (int side = 0; side < 2; side++)
-                for (uint64_t i = 0; i < s->ix.size; i++)
-                    if (s->dtc[side][i] != DTC_NONE && dtc_beyond(s->dtc[side][i])) return 1;
+                if (side_goes_beyond(s, side)) return 1;
         }
     return 0;
 }
@@ -475,6 +487,10 @@ int dtc_solve(tb_table *t, int threads, const uint64_t *const *early, dtc_report
             rep->beyond++;
         }
     rc = 0;
+    free(scratch[0]); /* before packing, which may then reuse it */
+    free(scratch[1]);
+    scratch[0] = scratch[1] = NULL;
+    tb_dtc_pack(t);
     goto out;
 nomem:
     snprintf(err, XQ_ERR_MAX, "out of memory for the distance to conversion");

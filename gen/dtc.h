@@ -11,7 +11,8 @@
 #include "tb.h"
 #include "tbformat.h"
 
-/* DTC codes (tb_table.dtc, 16 bits an entry):
+/* DTC codes (tb_table.dtc, 16 bits an entry, or packed in dtc8 once
+ * final: read them with tb_dtc):
  *   DTC_NONE            no ordinary result: a draw, a result decided by a
  *                       repetition ruling, or not a legal position;
  *   d                   (below DTC_BEYOND) a win or loss that holds under
@@ -34,7 +35,8 @@ typedef struct {
     uint64_t beyond; /* entries whose result does not hold under the limit */
 } dtc_report;
 
-/* Computes t->dtc for t->limit (> 0), t solved (cells, rulings) and its
+/* Computes t's DTC codes (t->dtc, packed when done: tb_dtc_pack) for
+ * t->limit (> 0), t solved (cells, rulings) and its
  * subtables carrying their own DTC under the same limit.  `early`: the
  * bitmaps retro_solve filled for t (retro.h), or NULL; the first ply
  * examines only the positions they hold, instead of every position with a

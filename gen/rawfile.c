@@ -94,6 +94,16 @@ static void cells_to_bytes(const tb_table *t, int side, uint64_t from, uint64_t 
     u16_to_bytes((const uint16_t *)t->cells[side] + from, n, out);
 }
 
+/* DTC codes of one side, packed or not, in file byte order. */
+static void dtc_to_bytes(const tb_table *t, int side, uint64_t from, uint64_t n, uint8_t *out)
+{
+    for (uint64_t i = 0; i < n; i++) {
+        unsigned v = tb_dtc(t, side, from + i);
+        out[2 * i] = (uint8_t)v;
+        out[2 * i + 1] = (uint8_t)(v >> 8);
+    }
+}
+
 /* tb_raw_write converts the cells a chunk of entries at a time. */
 enum { RAW_WRITE_CHUNK = 1 << 20 };
 
@@ -211,7 +221,7 @@ int tb_raw_write(const tb_table *t, const char *dir, int compact, char err[XQ_ER
     for (int s = 0; s < 2 && t->limit; s++)
         for (uint64_t i = 0; i < t->ix.size; i += CHUNK) {
             uint64_t n = t->ix.size - i < CHUNK ? t->ix.size - i : CHUNK;
-            u16_to_bytes(t->dtc[s] + i, n, buf);
+            dtc_to_bytes(t, s, i, n, buf);
             XXH64_update(st, buf, 2 * n);
         }
     xqf_put64(h + RAW_OFF_CHECKSUM, XXH64_digest(st));
@@ -233,7 +243,7 @@ int tb_raw_write(const tb_table *t, const char *dir, int compact, char err[XQ_ER
     for (int s = 0; s < 2 && rc == 0 && t->limit; s++)
         for (uint64_t i = 0; i < t->ix.size && rc == 0; i += CHUNK) {
             uint64_t n = t->ix.size - i < CHUNK ? t->ix.size - i : CHUNK;
-            u16_to_bytes(t->dtc[s] + i, n, buf);
+            dtc_to_bytes(t, s, i, n, buf);
             rc = sink_put(&k, buf, 2 * n, err);
         }
     if (rc == 0) rc = sink_end(&k, err);
@@ -481,6 +491,7 @@ tb_table *tb_raw_read(const char *dir, const xq_material *m, char err[XQ_ERR_MAX
     ZSTD_freeDCtx(src.z);
     free(src.in);
     close(fd);
+    tb_dtc_pack(t);
     return t;
 nomem:
     snprintf(err, XQ_ERR_MAX, "table %s: out of memory", name);

@@ -38,8 +38,12 @@ void tb_table_free(tb_table *t)
     free(t->cells[1]);
     free(t->ruled[0]);
     free(t->ruled[1]);
-    free(t->dtc[0]);
-    free(t->dtc[1]);
+    for (int s = 0; s < 2; s++) {
+        free(t->dtc[s]);
+        free(t->dtc8[s].code);
+        free(t->dtc8[s].wide_at);
+        free(t->dtc8[s].wide);
+    }
     xq_index_free(&t->ix);
     free(t);
 }
@@ -63,7 +67,13 @@ uint64_t tb_table_own_bytes(const xq_index *ix, int width, int ruled, int dtc)
 
 uint64_t tb_table_bytes(const tb_table *t)
 {
-    return tb_table_own_bytes(&t->ix, t->width, t->ruled[0] != NULL, t->dtc[0] != NULL);
+    uint64_t n = tb_table_own_bytes(&t->ix, t->width, t->ruled[0] != NULL, 0);
+    for (int s = 0; s < 2; s++)
+        if (t->dtc[s])
+            n += t->ix.size * sizeof(uint16_t);
+        else if (t->dtc8[s].code)
+            n += t->ix.size + t->dtc8[s].nwide * (sizeof(uint64_t) + sizeof(uint16_t));
+    return n;
 }
 
 uint64_t tb_memory_available(void)

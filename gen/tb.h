@@ -29,6 +29,19 @@ typedef struct {
     int by_rule; /* xq_by_rule: XQ_BY_NONE for ordinary results */
 } tb_value;
 
+/* A side's DTC codes (dtc.h) packed one byte an entry once they are
+ * final (tb_dtc_pack): a code below TB_DTC8_WIDE is itself, TB_DTC8_NONE
+ * is DTC_NONE, and TB_DTC8_WIDE says the code is among the few kept in
+ * full apart (cursed wins and blessed losses, distances past 253 plies),
+ * listed by entry. */
+enum { TB_DTC8_WIDE = 0xFE, TB_DTC8_NONE = 0xFF };
+typedef struct {
+    uint8_t *code;     /* per entry; NULL if the side is not packed */
+    uint64_t *wide_at; /* the entries whose code is TB_DTC8_WIDE, ascending */
+    uint16_t *wide;    /* and their codes */
+    uint64_t nwide;
+} tb_dtc8;
+
 typedef struct tb_table tb_table;
 struct tb_table {
     xq_material mat; /* canonical orientation */
@@ -42,10 +55,13 @@ struct tb_table {
      * an entry says draw: that is its value without the rulings. */
     uint8_t *ruled[2];
     /* The natural move limit in plies the table was built for (0: none),
-     * and the distance to conversion under it (dtc.h), per side to move;
-     * NULL when limit is 0. */
+     * and the distance to conversion under it (dtc.h), per side to move:
+     * two bytes an entry while it is computed or loaded (dtc), one once it
+     * is final and packed (dtc8); neither when limit is 0.  Read it with
+     * tb_dtc. */
     int limit;
     uint16_t *dtc[2];
+    tb_dtc8 dtc8[2];
     /* Where a capture leads: the table of the material left when a piece of
      * colour c and kind k is taken, and whether that table is oriented the
      * other way round (look up flipped).  NULL when no such piece exists. */
@@ -143,6 +159,24 @@ void tb_table_free(tb_table *t);
  * of the given width, and the ruled bytes and DTC arrays if it has them
  * (memplan.h adds up what a generation needs from these). */
 uint64_t tb_table_own_bytes(const xq_index *ix, int width, int ruled, int dtc);
+
+/* The code of a packed side's entry i marked TB_DTC8_WIDE. */
+unsigned tb_dtc_wide(const tb_dtc8 *d, uint64_t i);
+/* DTC code (dtc.h) of entry i with `side` to move, packed or not; the
+ * table must have DTC (tb_has_dtc). */
+static inline unsigned tb_dtc(const tb_table *t, int side, uint64_t i)
+{
+    if (t->dtc[side]) return t->dtc[side][i];
+    unsigned v = t->dtc8[side].code[i];
+    return v < TB_DTC8_WIDE ? v : v == TB_DTC8_NONE ? 0xFFFFu : tb_dtc_wide(&t->dtc8[side], i);
+}
+static inline int tb_has_dtc(const tb_table *t) { return t->dtc[0] || t->dtc8[0].code; }
+/* Packs t's final DTC codes one byte an entry, in place, on each side
+ * where few enough codes need two (a sixteenth of the entries at most):
+ * half the memory of a table held as a subtable for the rest of a run.
+ * A side that cannot be packed, or whose list cannot be allocated, stays
+ * as it is, which every reader takes as well. */
+void tb_dtc_pack(tb_table *t);
 /* The same for a table in memory. */
 uint64_t tb_table_bytes(const tb_table *t);
 /* Changes the cell width to 2 bytes.  Returns 0, or -1 if out of memory. */

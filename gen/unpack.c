@@ -235,7 +235,7 @@ static unsigned search_dtc(const tb_table *t, xq_board *b, const xq_index_site *
         if (j == XQ_INDEX_NONE) continue;
         unsigned cell = cell_get(s->cells[side], s->width, j);
         if (cell == CELL_ILLEGAL) continue;
-        unsigned d = s->dtc[0] ? s->dtc[side][j] : DTC_NONE;
+        unsigned d = tb_has_dtc(s) ? tb_dtc(s, side, j) : DTC_NONE;
         int right = win ? cell_is_loss(cell) : cell_is_win(cell);
         int dist = capture ? 1 : dtc_plies(d) + 1;
         int ok = right && d != DTC_NONE && !dtc_beyond(d) && dist <= L;
@@ -364,6 +364,7 @@ tb_table *tb_unpack(tb_set *set, const xq_material *m, int threads, char err[XQ_
     }
     packed_close(&dtm);
     packed_close(&dtc);
+    tb_dtc_pack(t);
     return t;
 nomem:
     snprintf(err, XQ_ERR_MAX, "out of memory rebuilding %s from its compressed files", name);

@@ -207,7 +207,7 @@ static unsigned move_dtc(const tb_table *t, xq_board *b, xq_move m, int *capture
         *cell = tb_capture_cell(t, u.captured, b);
     } else {
         uint64_t j = xq_index_encode(&t->ix, b, 0);
-        d = t->dtc[b->side][j];
+        d = tb_dtc(t, b->side, j);
         *cell = cell_get(t->cells[b->side], t->width, j);
     }
     xq_unmake_move(b, m, &u);
@@ -295,7 +295,7 @@ const char *tb_verify_entry(const tb_table *t, int side, uint64_t i)
     const char *why = check_position(t, &b, code);
     unsigned r = t->ruled[0] ? t->ruled[side][i] : RULED_NONE;
     if (!why && code == CELL_DRAW && t->ruled[0]) why = check_ruled(t, &b, r);
-    if (!why && t->limit && code < CELL_DRAW) why = check_dtc(t, &b, code, t->dtc[side][i]);
+    if (!why && t->limit && code < CELL_DRAW) why = check_dtc(t, &b, code, tb_dtc(t, side, i));
     return why;
 }
 

@@ -59,7 +59,7 @@ static void test_no_curse_without_pressure(void **state)
     uint64_t decided = 0;
     for (int s = 0; s < 2; s++)
         for (uint64_t i = 0; i < t->ix.size; i++) {
-            unsigned v = cell_get(t->cells[s], t->width, i), d = t->dtc[s][i];
+            unsigned v = cell_get(t->cells[s], t->width, i), d = tb_dtc(t, s, i);
             if (v >= CELL_DRAW) {
                 assert_int_equal(d, DTC_NONE);
                 continue;
@@ -88,7 +88,7 @@ static void test_smaller_limit_only_curses(void **state)
         for (uint64_t i = 0; i < w->ix.size; i++) {
             assert_int_equal(cell_get(w->cells[s], w->width, i), cell_get(n->cells[s], n->width, i));
             assert_int_equal(w->ruled[s][i], n->ruled[s][i]);
-            unsigned a = w->dtc[s][i], b = n->dtc[s][i];
+            unsigned a = tb_dtc(w, s, i), b = tb_dtc(n, s, i);
             assert_int_equal(a == DTC_NONE, b == DTC_NONE);
             if (b == DTC_NONE) continue;
             if (!dtc_beyond(b)) {
@@ -156,7 +156,7 @@ static void test_library_follows_table(void **state)
             b.side = (uint8_t)s;
             xq_board_flip(&b, &f);
             tb_value v = tb_value_of(t, &b);
-            unsigned d = t->dtc[s][i];
+            unsigned d = tb_dtc(t, s, i);
             for (int k = 0; k < 2; k++) {
                 xqtb_position p;
                 to_position(k ? &f : &b, &p);
@@ -232,7 +232,7 @@ static void test_each_side_searched(void **state)
                 b.side = (uint8_t)s;
                 xq_board_flip(&b, &f);
                 tb_value v = tb_value_of(t, &b);
-                unsigned d = t->dtc[s][i];
+                unsigned d = tb_dtc(t, s, i);
                 if (choice[ch] == TB_SEARCH_RED + s) {
                     searched++;
                     unsigned r = t->ruled[s][i];
@@ -291,7 +291,7 @@ static void test_root_converts_in_time(void **state)
         xq_index_decode(&t->ix, i, &b);
         b.side = RED;
         tb_value v = tb_value_of(t, &b);
-        unsigned d = t->dtc[RED][i];
+        unsigned d = tb_dtc(t, RED, i);
         if (v.wdl != 1 || v.by_rule || dtc_beyond(d)) continue;
         games++;
         xqtb_position p;

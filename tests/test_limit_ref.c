@@ -78,7 +78,7 @@ static unsigned dtc_code_of(const tb_table *t, const xq_board *b)
     int flip = !xq_material_equal(&m, &t->mat);
     uint64_t i = xq_index_encode(&t->ix, b, flip ? XQ_INDEX_FLIP : 0);
     if (i == XQ_INDEX_NONE) fail_msg("a legal board has no index entry");
-    return t->dtc[b->side ^ flip][i];
+    return tb_dtc(t, b->side ^ flip, i);
 }
 
 /* What the generator says about one board. */

@@ -53,7 +53,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     if (!t->cells[0] || !t->cells[1]) abort();
     if (t->rules != XQ_RULES_NONE && (!t->ruled[0] || !t->ruled[1])) abort();
-    if (t->limit && (!t->dtc[0] || !t->dtc[1])) abort();
+    if (t->limit && !tb_has_dtc(t)) abort();
     tb_table_free(t);
     return 0;
 }

@@ -1,0 +1,119 @@
+/*
+ * test_dtc_pack.c - a table's final DTC codes packed one byte an entry
+ * (gen/dtc_pack.c, tb_dtc in gen/tb.h), against the codes they came from.
+ *
+ * The codes are made up, not generated, so that every kind a table can
+ * hold turns up in the numbers wanted: distances that hold, DTC_NONE,
+ * cursed wins and blessed losses (DTC_BEYOND | d), and distances past a
+ * byte under a long move limit; the generated tables are compared through
+ * the packed form by test_limit, test_limit_ref and test_unpack.
+ */
+#include "dtc.h"
+#include "testutil.h"
+
+static uint64_t rng = 0x9E3779B97F4A7C15ull;
+static uint64_t next_random(void) { return test_xorshift(&rng); }
+
+/* A code of the mix: `wide` in 1024 of them need two bytes. */
+static uint16_t random_code(unsigned wide)
+{
+    uint64_t r = next_random();
+    if ((r & 1023) < wide) {
+        switch ((r >> 10) % 4) {
+        case 0: return (uint16_t)(DTC_BEYOND | ((r >> 12) % 400));
+        case 1: return (uint16_t)(TB_DTC8_WIDE + (r >> 12) % 600); /* a distance under a long limit */
+        case 2: return TB_DTC8_WIDE;                               /* the first that does not fit */
+        default: return (uint16_t)(DTC_BEYOND | DTC_MAX);
+        }
+    }
+    switch ((r >> 10) % 3) {
+    case 0: return DTC_NONE;
+    case 1: return (uint16_t)((r >> 12) % 121);
+    default: return TB_DTC8_WIDE - 1; /* the last that fits */
+    }
+}
+
+/* KRK with DTC codes of the mix on both sides (wide per 1024 on red,
+ * wide_black on black), and a copy of them. */
+static tb_table *made_up(unsigned wide, unsigned wide_black, uint16_t *copy[2])
+{
+    xq_material m;
+    char err[XQ_ERR_MAX];
+    assert_int_equal(xq_material_parse("KRK", &m, err), 0);
+    tb_table *t = tb_table_new(&m, 1);
+    assert_non_null(t);
+    t->limit = 120;
+    for (int s = 0; s < 2; s++) {
+        t->dtc[s] = malloc(t->ix.size * sizeof(uint16_t));
+        copy[s] = malloc(t->ix.size * sizeof(uint16_t));
+        assert_non_null(t->dtc[s]);
+        assert_non_null(copy[s]);
+        for (uint64_t i = 0; i < t->ix.size; i++) copy[s][i] = t->dtc[s][i] = random_code(s ? wide_black : wide);
+    }
+    return t;
+}
+
+static void expect_codes(const tb_table *t, uint16_t *const copy[2])
+{
+    assert_true(tb_has_dtc(t));
+    for (int s = 0; s < 2; s++)
+        for (uint64_t i = 0; i < t->ix.size; i++)
+            if (tb_dtc(t, s, i) != copy[s][i])
+                fail_msg("side %d entry %llu: %u packed, %u before", s, (unsigned long long)i, tb_dtc(t, s, i),
+                         copy[s][i]);
+}
+
+/* Few wide codes: both sides packed, every code read back, and the
+ * table's bytes counted as packed. */
+static void test_packed_codes_read_back(void **state)
+{
+    (void)state;
+    for (unsigned wide = 0; wide <= 60; wide += 20) {
+        uint16_t *copy[2];
+        tb_table *t = made_up(wide, wide / 2, copy);
+        uint64_t before = tb_table_bytes(t), n = t->ix.size;
+        tb_dtc_pack(t);
+        for (int s = 0; s < 2; s++) {
+            assert_null(t->dtc[s]);
+            assert_non_null(t->dtc8[s].code);
+            for (uint64_t k = 1; k < t->dtc8[s].nwide; k++)
+                assert_true(t->dtc8[s].wide_at[k - 1] < t->dtc8[s].wide_at[k]);
+        }
+        if (wide == 0) assert_int_equal(t->dtc8[0].nwide + t->dtc8[1].nwide, 0);
+        uint64_t listed = (t->dtc8[0].nwide + t->dtc8[1].nwide) * (sizeof(uint64_t) + sizeof(uint16_t));
+        assert_int_equal(tb_table_bytes(t), before - 2 * n + listed);
+        expect_codes(t, copy);
+        tb_table_free(t);
+        free(copy[0]);
+        free(copy[1]);
+    }
+}
+
+/* A side with more than a sixteenth of its codes wide stays as it was,
+ * the other side packs, and both read back. */
+static void test_side_with_many_wide_codes_unpacked(void **state)
+{
+    (void)state;
+    uint16_t *copy[2];
+    tb_table *t = made_up(10, 200, copy); /* about 1% and 20% */
+    tb_dtc_pack(t);
+    assert_null(t->dtc[RED]);
+    assert_non_null(t->dtc8[RED].code);
+    assert_non_null(t->dtc[BLACK]);
+    assert_null(t->dtc8[BLACK].code);
+    expect_codes(t, copy);
+    tb_dtc_pack(t); /* again: nothing more to do */
+    expect_codes(t, copy);
+    tb_table_free(t);
+    free(copy[0]);
+    free(copy[1]);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_packed_codes_read_back),
+        cmocka_unit_test(test_side_with_many_wide_codes_unpacked),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
