@@ -93,7 +93,8 @@ static unsigned entry_code(const tb_table *t, int kind, int side, uint64_t i)
     unsigned v = cell_get(t->cells[side], t->width, i);
     if (v == CELL_ILLEGAL) return v;
     if (kind == XQF_KIND_DTC) return DTC_CODE + tb_dtc(t, side, i);
-    if (v == CELL_DRAW && t->ruled[0] && t->ruled[side][i] != RULED_NONE) return RULED_CODE + t->ruled[side][i];
+    unsigned r = v == CELL_DRAW ? tb_ruled(t, side, i) : RULED_NONE;
+    if (r != RULED_NONE) return RULED_CODE + r;
     return v;
 }
 
@@ -114,7 +115,7 @@ static unsigned searched_code(const tb_table *t, int kind, uint8_t *const *found
     unsigned v = cell_get(t->cells[side], t->width, i);
     if (v == CELL_ILLEGAL) return SEARCH_CODE;
     if (kind == XQF_KIND_DTC) return dtc_beyond(tb_dtc(t, side, i)) ? entry_code(t, kind, side, i) : SEARCH_CODE;
-    int ruled = v == CELL_DRAW && t->ruled[0] && t->ruled[side][i] != RULED_NONE;
+    int ruled = v == CELL_DRAW && tb_ruled(t, side, i) != RULED_NONE;
     int is_found = ruled && found && (found[side][i / 8] >> (i % 8) & 1);
     return ruled && !is_found ? entry_code(t, kind, side, i) : SEARCH_CODE;
 }
@@ -947,7 +948,7 @@ int tb_compress_write(const tb_table *t, const char *dir, const tb_compress_opti
     /* which results of the rulings a reader's search finds (searched.h) */
     uint64_t found_bytes = (t->ix.size + 7) / 8;
     uint8_t *found[2] = {NULL, NULL};
-    if (t->ruled[0] && sr != TB_SEARCH_NONE) {
+    if (tb_has_ruled(t) && sr != TB_SEARCH_NONE) {
         found[0] = malloc(found_bytes);
         found[1] = malloc(found_bytes);
         if (!found[0] || !found[1]) {

@@ -94,6 +94,12 @@ static void cells_to_bytes(const tb_table *t, int side, uint64_t from, uint64_t 
     u16_to_bytes((const uint16_t *)t->cells[side] + from, n, out);
 }
 
+/* Ruled bytes of one side, packed or not. */
+static void ruled_to_bytes(const tb_table *t, int side, uint64_t from, uint64_t n, uint8_t *out)
+{
+    for (uint64_t i = 0; i < n; i++) out[i] = (uint8_t)tb_ruled(t, side, from + i);
+}
+
 /* DTC codes of one side, packed or not, in file byte order. */
 static void dtc_to_bytes(const tb_table *t, int side, uint64_t from, uint64_t n, uint8_t *out)
 {
@@ -217,7 +223,12 @@ int tb_raw_write(const tb_table *t, const char *dir, int compact, char err[XQ_ER
             cells_to_bytes(t, s, i, n, buf);
             XXH64_update(st, buf, n * (size_t)t->width);
         }
-    for (int s = 0; s < 2 && t->rules != XQ_RULES_NONE; s++) XXH64_update(st, t->ruled[s], t->ix.size);
+    for (int s = 0; s < 2 && t->rules != XQ_RULES_NONE; s++)
+        for (uint64_t i = 0; i < t->ix.size; i += CHUNK) {
+            uint64_t n = t->ix.size - i < CHUNK ? t->ix.size - i : CHUNK;
+            ruled_to_bytes(t, s, i, n, buf);
+            XXH64_update(st, buf, n);
+        }
     for (int s = 0; s < 2 && t->limit; s++)
         for (uint64_t i = 0; i < t->ix.size; i += CHUNK) {
             uint64_t n = t->ix.size - i < CHUNK ? t->ix.size - i : CHUNK;
@@ -238,7 +249,8 @@ int tb_raw_write(const tb_table *t, const char *dir, int compact, char err[XQ_ER
     for (int s = 0; s < 2 && rc == 0 && t->rules != XQ_RULES_NONE; s++)
         for (uint64_t i = 0; i < t->ix.size && rc == 0; i += CHUNK) {
             uint64_t n = t->ix.size - i < CHUNK ? t->ix.size - i : CHUNK;
-            rc = sink_put(&k, t->ruled[s] + i, n, err);
+            ruled_to_bytes(t, s, i, n, buf);
+            rc = sink_put(&k, buf, n, err);
         }
     for (int s = 0; s < 2 && rc == 0 && t->limit; s++)
         for (uint64_t i = 0; i < t->ix.size && rc == 0; i += CHUNK) {
@@ -491,6 +503,7 @@ tb_table *tb_raw_read(const char *dir, const xq_material *m, char err[XQ_ERR_MAX
     ZSTD_freeDCtx(src.z);
     free(src.in);
     close(fd);
+    tb_ruled_pack(t);
     tb_dtc_pack(t);
     return t;
 nomem:

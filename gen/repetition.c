@@ -916,18 +916,57 @@ static int solve_winner_modes(rgraph *g, int w, int rules, uint8_t *by_chase, ui
     return 0;
 }
 
+/* Whether side `side` of table s holds a result of the rulings. */
+static int has_ruled_result(const tb_table *s, int side)
+{
+    if (s->ruled[side]) {
+        for (uint64_t i = 0; i < s->ix.size; i++)
+            if (s->ruled[side][i]) return 1;
+        return 0;
+    }
+    return s->ruled8[side].nruled > 0;
+}
+
+/* The table's ruled bytes, sparse (tb_ruled8), from the solves' results
+ * per drawn position: red's positions, then black's, each in entry order,
+ * as the sparse form is built.  0, or -1 out of memory. */
+static int write_ruled(rgraph *g, const uint8_t *by_check, const uint8_t *by_chase, repetition_report *rep)
+{
+    tb_table *t = g->t;
+    uint64_t count[2] = {0, 0};
+    for (uint64_t p = 0; p < g->npos; p++) count[rg_pos_side(g, (uint32_t)p)] += by_check[p] || by_chase[p];
+    for (int s = 0; s < 2; s++) {
+        /* a side nearly all of whose entries are ruled keeps a byte each */
+        int sparse = tb_ruled8_fits(t->ix.size, count[s]);
+        if (sparse ? tb_ruled8_begin(&t->ruled8[s], t->ix.size, count[s])
+                   : !(t->ruled[s] = calloc(t->ix.size ? t->ix.size : 1, 1))) {
+            snprintf(g->err, XQ_ERR_MAX, "out of memory for the ruled marks");
+            return -1;
+        }
+    }
+    rg_hint hint = {0, 0};
+    for (uint64_t p = 0; p < g->npos; p++) {
+        const uint8_t *res = by_check[p] ? by_check : by_chase;
+        if (!res[p]) continue;
+        uint64_t entry = rg_pos_entry(g, &hint, (uint32_t)p), i = entry >> 1;
+        int side = (int)(entry & 1), w = (res[p] & WON_BY_BLACK) ? BLACK : RED;
+        unsigned code = ruled_code(side == w, res == by_chase, res[p] & 0x7F);
+        if (t->ruled[side])
+            t->ruled[side][i] = (uint8_t)code;
+        else
+            tb_ruled8_add(&t->ruled8[side], i, code);
+        rep->decided[res == by_chase]++;
+    }
+    for (int s = 0; s < 2; s++)
+        if (!t->ruled[s]) tb_ruled8_end(&t->ruled8[s], t->ix.size);
+    return 0;
+}
+
 int repetition_solve(tb_table *t, int threads, uint64_t max_memory, repetition_report *rep, char err[XQ_ERR_MAX])
 {
     memset(rep, 0, sizeof *rep);
     err[0] = 0;
     if (t->rules == XQ_RULES_NONE) return 0;
-    for (int s = 0; s < 2; s++) {
-        t->ruled[s] = calloc(t->ix.size ? t->ix.size : 1, 1);
-        if (!t->ruled[s]) {
-            snprintf(err, XQ_ERR_MAX, "out of memory for the ruled marks");
-            return -1;
-        }
-    }
     rgraph g;
     memset(&g, 0, sizeof g);
     g.t = t;
@@ -944,8 +983,7 @@ int repetition_solve(tb_table *t, int threads, uint64_t max_memory, repetition_r
     for (int c = 0; c < 2; c++)
         for (int k = 0; k < KIND_NB; k++) {
             const tb_table *s = t->sub[c][k];
-            for (int side = 0; s && s->ruled[0] && side < 2 && !g.sub_ruled; side++)
-                for (uint64_t i = 0; i < s->ix.size && !g.sub_ruled; i++) g.sub_ruled = s->ruled[side][i] != 0;
+            for (int side = 0; s && side < 2; side++) g.sub_ruled |= has_ruled_result(s, side);
         }
     if (rg_charge(&g, 2 * (g.npos + 1))) goto out;
     by_check = calloc(g.npos + 1, 1);
@@ -956,17 +994,7 @@ int repetition_solve(tb_table *t, int threads, uint64_t max_memory, repetition_r
     }
     for (int w = 0; w < 2; w++)
         if (solve_winner_modes(&g, w, t->rules, by_chase, by_check, rep)) goto out;
-    rg_hint hint = {0, 0};
-    for (uint64_t p = 0; p < g.npos; p++) {
-        const uint8_t *res = by_check[p] ? by_check : by_chase;
-        if (!res[p]) continue;
-        uint64_t entry = rg_pos_entry(&g, &hint, (uint32_t)p);
-        int side = (int)(entry & 1);
-        uint64_t i = entry >> 1;
-        int w = (res[p] & WON_BY_BLACK) ? BLACK : RED;
-        t->ruled[side][i] = (uint8_t)ruled_code(side == w, res == by_chase, res[p] & 0x7F);
-        rep->decided[res == by_chase]++;
-    }
+    if (write_ruled(&g, by_check, by_chase, rep)) goto out;
     rc = 0;
 out:
     rep->peak_bytes = g.peak;

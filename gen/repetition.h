@@ -25,9 +25,9 @@ typedef struct {
 enum { RULINGS_ESCAPES, RULINGS_GRAPH, RULINGS_SOLVE, RULINGS_CHECK_SOLVE };
 
 /* Applies t->rules to t, solved by retro_solve (its subtables solved under
- * the same rules): allocates t->ruled and marks every drawn position the
- * rulings decide.  max_memory bounds what the rulings allocate beside
- * t->ruled (the drawn region, the game graph, the solver's state):
+ * the same rules): gives t its ruled bytes, sparse (t->ruled8), with every
+ * drawn position the rulings decide.  max_memory bounds what the rulings
+ * allocate beside them (the drawn region, the game graph, the solver's state):
  * UINT64_MAX for no bound.
  * Deterministic for any thread count.  Returns 0, or -1 with a message (out of memory, or more
  * orders than a ruled byte holds). */

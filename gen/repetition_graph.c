@@ -360,7 +360,7 @@ uint32_t rg_capture_exit(const tb_table *t, xq_piece taken, const xq_board *afte
     if (v == CELL_ILLEGAL) return NODE_NONE; /* the capture was not legal */
     if (cell_is_win(v)) return EXIT_LOSS;
     if (cell_is_loss(v)) return EXIT_WIN; /* cannot happen from a drawn position */
-    unsigned r = s->ruled[0] ? s->ruled[side][i] : RULED_NONE;
+    unsigned r = tb_ruled(s, side, i);
     if (r == RULED_NONE) return EXIT_DRAW;
     if (ruled_is_win(r)) return ruled_by_chase(r) ? EXIT_LOSS_CHASE : EXIT_LOSS;
     return ruled_by_chase(r) ? EXIT_WIN_CHASE : EXIT_WIN;

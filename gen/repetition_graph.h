@@ -124,21 +124,8 @@ int rg_region_rank(rgraph *g);
  * ranks for rg_drawn_id and rg_local); returns start plus all its bits. */
 uint64_t rg_rank_bits(const uint64_t *bits, uint64_t words, uint32_t *rank, uint64_t start);
 /* The set bits of word below bit `bit`: a rank in one of the bitmaps
- * below.  Without the popcnt instruction (the portable default build)
- * __builtin_popcountll is a call into libgcc, made for nearly every move
- * the rulings look at; the same arithmetic inline costs less. */
-static inline uint32_t rg_bits_below(uint64_t word, unsigned bit)
-{
-    uint64_t x = word & (((uint64_t)1 << bit) - 1);
-#ifdef __POPCNT__
-    return (uint32_t)__builtin_popcountll(x);
-#else
-    x -= (x >> 1) & 0x5555555555555555ull;
-    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
-    return (uint32_t)((x * 0x0101010101010101ull) >> 56);
-#endif
-}
+ * below (tb_bits_below). */
+static inline uint32_t rg_bits_below(uint64_t word, unsigned bit) { return tb_bits_below(word, bit); }
 
 /* Node of position p with empty sets (its rank among the positions
  * inside), NODE_NONE if w cannot win there.  A bitmap and its ranks in

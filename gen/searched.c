@@ -76,7 +76,7 @@ static void found_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
         for (int s = 0; s < 2; s++) {
             uint8_t bits = 0;
             for (uint64_t i = byte * 8; i < byte * 8 + 8 && i < t->ix.size; i++) {
-                unsigned r = t->ruled[s][i];
+                unsigned r = tb_ruled(t, s, i);
                 if (r == RULED_NONE || cell_get(t->cells[s], t->width, i) != CELL_DRAW) continue;
                 xq_index_decode_next(&t->ix, i, &b, &site);
                 b.side = (uint8_t)s;
@@ -89,7 +89,7 @@ static void found_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
 void tb_ruled_found_by_search(const tb_table *t, int threads, uint8_t *found[2])
 {
     uint64_t bytes = (t->ix.size + 7) / 8;
-    if (!t->ruled[0]) {
+    if (!tb_has_ruled(t)) {
         for (int s = 0; s < 2; s++)
             for (uint64_t k = 0; k < bytes; k++) found[s][k] = 0;
         return;

@@ -44,7 +44,7 @@ void tb_compute_stats(const tb_table *t, tb_stats *st)
             uint64_t w = (uint64_t)xq_index_weight(&t->ix, i);
             ss->entries++;
             ss->legal += w;
-            unsigned r = t->ruled[0] ? t->ruled[s][i] : RULED_NONE;
+            unsigned r = tb_ruled(t, s, i);
             if (v == CELL_DRAW && r != RULED_NONE) {
                 count_ruled(t, ss, i, s, r, w);
                 continue;

@@ -38,6 +38,8 @@ void tb_table_free(tb_table *t)
     free(t->cells[1]);
     free(t->ruled[0]);
     free(t->ruled[1]);
+    tb_ruled8_free(&t->ruled8[0]);
+    tb_ruled8_free(&t->ruled8[1]);
     for (int s = 0; s < 2; s++) {
         free(t->dtc[s]);
         free(t->dtc8[s].code);
@@ -67,7 +69,12 @@ uint64_t tb_table_own_bytes(const xq_index *ix, int width, int ruled, int dtc)
 
 uint64_t tb_table_bytes(const tb_table *t)
 {
-    uint64_t n = tb_table_own_bytes(&t->ix, t->width, t->ruled[0] != NULL, 0);
+    uint64_t n = tb_table_own_bytes(&t->ix, t->width, 0, 0), words = t->ix.size / 64 + 1;
+    for (int s = 0; s < 2; s++)
+        if (t->ruled[s])
+            n += t->ix.size;
+        else if (t->ruled8[s].bits)
+            n += words * (sizeof(uint64_t) + sizeof(uint32_t)) + t->ruled8[s].nruled;
     for (int s = 0; s < 2; s++)
         if (t->dtc[s])
             n += t->ix.size * sizeof(uint16_t);
@@ -127,7 +134,7 @@ tb_value tb_value_of(const tb_table *t, const xq_board *b)
     uint64_t i = xq_index_encode(&t->ix, b, flip);
     if (i == XQ_INDEX_NONE) return (tb_value){0, -1, 0};
     tb_value v = tb_value_of_cell(cell_get(t->cells[b->side ^ flip], t->width, i));
-    unsigned r = t->ruled[0] ? t->ruled[b->side ^ flip][i] : RULED_NONE;
+    unsigned r = tb_ruled(t, b->side ^ flip, i);
     if (r != RULED_NONE && v.wdl == 0 && v.dtm == 0)
         v = (tb_value){ruled_is_win(r) ? 1 : -1, ruled_order(r), ruled_by_chase(r) ? XQ_BY_CHASE : XQ_BY_CHECK};
     return v;
@@ -180,7 +187,7 @@ unsigned tb_successor_cell_at(const tb_table *t, xq_board *b, const xq_index_sit
     int side;
     const tb_table *s = successor_at(t, b, site, m, &i, &side);
     unsigned v = i == XQ_INDEX_NONE ? CELL_ILLEGAL : cell_get(s->cells[side], s->width, i);
-    if (ruled) *ruled = v == CELL_DRAW && s->ruled[0] ? s->ruled[side][i] : RULED_NONE;
+    if (ruled) *ruled = v == CELL_DRAW ? tb_ruled(s, side, i) : RULED_NONE;
     return v;
 }
 
@@ -196,7 +203,7 @@ unsigned tb_successor_cell(const tb_table *t, xq_board *b, xq_move m, unsigned *
     else
         i = xq_index_encode(&t->ix, b, 0);
     unsigned v = i == XQ_INDEX_NONE ? CELL_ILLEGAL : cell_get(s->cells[side], s->width, i);
-    if (ruled) *ruled = v == CELL_DRAW && s->ruled[0] ? s->ruled[side][i] : RULED_NONE;
+    if (ruled) *ruled = v == CELL_DRAW ? tb_ruled(s, side, i) : RULED_NONE;
     xq_unmake_move(b, m, &u);
     return v;
 }

@@ -42,6 +42,18 @@ typedef struct {
     uint64_t nwide;
 } tb_dtc8;
 
+/* A side's ruled bytes held sparsely once final (tb_ruled_pack): a bit
+ * an entry, set where the entry has a ruled result, the count of set bits
+ * before each word, and the ruled bytes of the set bits in entry order.
+ * About 3/16 of a byte an entry, plus a byte a ruled result, where the
+ * bytes took one an entry. */
+typedef struct {
+    uint64_t *bits;  /* NULL if the side is not packed */
+    uint32_t *rank;  /* per word of bits */
+    uint8_t *code;   /* per set bit */
+    uint64_t nruled; /* set bits */
+} tb_ruled8;
+
 typedef struct tb_table tb_table;
 struct tb_table {
     xq_material mat; /* canonical orientation */
@@ -50,10 +62,13 @@ struct tb_table {
     void *cells[2]; /* per side to move, ix.size cells each */
     int max_dtm;    /* longest DTM of any decided position, -1 if none */
     int rules;      /* xq_rules the table was built under */
-    /* Results decided by the repetition rulings (repetition.h), per side to move,
-     * one byte an entry; NULL when rules is XQ_RULES_NONE.  The cell of such
-     * an entry says draw: that is its value without the rulings. */
+    /* Results decided by the repetition rulings (repetition.h), per side to
+     * move: one byte an entry while a table is loaded (ruled), sparse once
+     * final (ruled8); neither when rules is XQ_RULES_NONE.  The cell of such
+     * an entry says draw: that is its value without the rulings.  Read it
+     * with tb_ruled. */
     uint8_t *ruled[2];
+    tb_ruled8 ruled8[2];
     /* The natural move limit in plies the table was built for (0: none),
      * and the distance to conversion under it (dtc.h), per side to move:
      * two bytes an entry while it is computed or loaded (dtc), one once it
@@ -159,6 +174,58 @@ void tb_table_free(tb_table *t);
  * of the given width, and the ruled bytes and DTC arrays if it has them
  * (memplan.h adds up what a generation needs from these). */
 uint64_t tb_table_own_bytes(const xq_index *ix, int width, int ruled, int dtc);
+
+/* The set bits of word below bit `bit`: a rank in a bitmap.  Without the
+ * popcnt instruction (the portable default build) __builtin_popcountll is
+ * a call into libgcc, made for nearly every move the rulings look at; the
+ * same arithmetic inline costs less. */
+static inline uint32_t tb_bits_below(uint64_t word, unsigned bit)
+{
+    uint64_t x = word & (((uint64_t)1 << bit) - 1);
+#ifdef __POPCNT__
+    return (uint32_t)__builtin_popcountll(x);
+#else
+    x -= (x >> 1) & 0x5555555555555555ull;
+    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+    return (uint32_t)((x * 0x0101010101010101ull) >> 56);
+#endif
+}
+
+/* Ruled byte (cell.h) of entry i with `side` to move, RULED_NONE if it
+ * has none or the table has no rulings. */
+static inline unsigned tb_ruled(const tb_table *t, int side, uint64_t i)
+{
+    if (t->ruled[side]) return t->ruled[side][i];
+    const tb_ruled8 *r = &t->ruled8[side];
+    if (!r->bits) return 0;
+    uint64_t word = r->bits[i >> 6];
+    if (!(word >> (i & 63) & 1)) return 0;
+    return r->code[r->rank[i >> 6] + tb_bits_below(word, i & 63)];
+}
+static inline int tb_has_ruled(const tb_table *t) { return t->ruled[0] || t->ruled8[0].bits; }
+/* Sets the ruled byte of entry i of a side that has one already to
+ * v != RULED_NONE (tests change orders so); -1 if it has none. */
+int tb_ruled_replace(tb_table *t, int side, uint64_t i, unsigned v);
+/* Whether `nruled` results of n entries take fewer bytes sparse (and
+ * have ranks that fit): not where nearly every entry is ruled. */
+int tb_ruled8_fits(uint64_t n, uint64_t nruled);
+/* Builds a side's sparse ruled bytes over n entries: begin, with room
+ * for `nruled` results (0, or -1 if out of memory or !tb_ruled8_fits,
+ * with nothing held), then add each ruled entry's code in ascending entry
+ * order, then end, which counts the ranks. */
+int tb_ruled8_begin(tb_ruled8 *r, uint64_t n, uint64_t nruled);
+static inline void tb_ruled8_add(tb_ruled8 *r, uint64_t i, unsigned code)
+{
+    r->bits[i >> 6] |= (uint64_t)1 << (i & 63);
+    r->code[r->nruled++] = (uint8_t)code;
+}
+void tb_ruled8_end(tb_ruled8 *r, uint64_t n);
+void tb_ruled8_free(tb_ruled8 *r);
+/* Packs t's ruled bytes sparsely (tb_ruled8), a side at a time, freeing
+ * the bytes; a side that would not be smaller so (tb_ruled8_fits), or
+ * cannot be allocated, stays as it is, which every reader takes as well. */
+void tb_ruled_pack(tb_table *t);
 
 /* The code of a packed side's entry i marked TB_DTC8_WIDE. */
 unsigned tb_dtc_wide(const tb_dtc8 *d, uint64_t i);

@@ -364,6 +364,7 @@ tb_table *tb_unpack(tb_set *set, const xq_material *m, int threads, char err[XQ_
     }
     packed_close(&dtm);
     packed_close(&dtc);
+    tb_ruled_pack(t);
     tb_dtc_pack(t);
     return t;
 nomem:

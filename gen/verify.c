@@ -293,8 +293,8 @@ const char *tb_verify_entry(const tb_table *t, int side, uint64_t i)
     if (code == CELL_UNKNOWN) return "value never decided";
     if (xq_kings_facing(&b) || xq_in_check(&b, side ^ 1)) return "illegal position holds a value";
     const char *why = check_position(t, &b, code);
-    unsigned r = t->ruled[0] ? t->ruled[side][i] : RULED_NONE;
-    if (!why && code == CELL_DRAW && t->ruled[0]) why = check_ruled(t, &b, r);
+    unsigned r = tb_ruled(t, side, i);
+    if (!why && code == CELL_DRAW && tb_has_ruled(t)) why = check_ruled(t, &b, r);
     if (!why && t->limit && code < CELL_DRAW) why = check_dtc(t, &b, code, tb_dtc(t, side, i));
     return why;
 }

@@ -87,7 +87,7 @@ static void test_smaller_limit_only_curses(void **state)
     for (int s = 0; s < 2; s++)
         for (uint64_t i = 0; i < w->ix.size; i++) {
             assert_int_equal(cell_get(w->cells[s], w->width, i), cell_get(n->cells[s], n->width, i));
-            assert_int_equal(w->ruled[s][i], n->ruled[s][i]);
+            assert_int_equal(tb_ruled(w, s, i), tb_ruled(n, s, i));
             unsigned a = tb_dtc(w, s, i), b = tb_dtc(n, s, i);
             assert_int_equal(a == DTC_NONE, b == DTC_NONE);
             if (b == DTC_NONE) continue;
@@ -226,7 +226,7 @@ static void test_each_side_searched(void **state)
         for (uint64_t i = 0; i < t->ix.size; i++)
             for (int s = 0; s < 2; s++) {
                 /* every result of the rulings, a sample of the rest */
-                if (cell_get(t->cells[s], t->width, i) == CELL_ILLEGAL || (i % stride && !t->ruled[s][i])) continue;
+                if (cell_get(t->cells[s], t->width, i) == CELL_ILLEGAL || (i % stride && !tb_ruled(t, s, i))) continue;
                 xq_board b, f;
                 xq_index_decode(&t->ix, i, &b);
                 b.side = (uint8_t)s;
@@ -235,7 +235,7 @@ static void test_each_side_searched(void **state)
                 unsigned d = tb_dtc(t, s, i);
                 if (choice[ch] == TB_SEARCH_RED + s) {
                     searched++;
-                    unsigned r = t->ruled[s][i];
+                    unsigned r = tb_ruled(t, s, i);
                     if (v.by_rule && tb_ruled_by_search(t, &b) == r) ruled_found++;
                     if (v.by_rule && tb_ruled_by_search(t, &b) != r) ruled_stored++;
                 }

@@ -191,7 +191,7 @@ static int playout_table(const char *name, int rules, int samples, int which)
     uint64_t count[2] = {0, 0};
     for (int s = 0; s < 2; s++)
         for (uint64_t i = 0; i < t->ix.size; i++) {
-            unsigned v = cell_get(t->cells[s], t->width, i), r = t->ruled[s][i];
+            unsigned v = cell_get(t->cells[s], t->width, i), r = tb_ruled(t, s, i);
             count[0] += cell_is_win(v) && v > 0;
             count[1] += r != RULED_NONE && ruled_is_win(r) && (which == ALL_WINS || ruled_by_chase(r));
         }
@@ -200,7 +200,7 @@ static int playout_table(const char *name, int rules, int samples, int which)
         uint64_t step = count[kind] / (uint64_t)samples + 1, seen = 0;
         for (int s = 0; s < 2; s++)
             for (uint64_t i = 0; i < t->ix.size && played[kind] < samples; i++) {
-                unsigned v = cell_get(t->cells[s], t->width, i), r = t->ruled[s][i];
+                unsigned v = cell_get(t->cells[s], t->width, i), r = tb_ruled(t, s, i);
                 int is = kind ? r != RULED_NONE && ruled_is_win(r) && (which == ALL_WINS || ruled_by_chase(r))
                               : cell_is_win(v) && v > 0;
                 if (!is || seen++ % step) continue;

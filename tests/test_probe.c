@@ -848,7 +848,7 @@ static void test_ruled_results_searched(void **state)
     uint64_t found = 0, stored = 0, others = 0;
     for (uint64_t i = 0; i < t->ix.size; i++)
         for (int s = 0; s < 2; s++) {
-            unsigned r = t->ruled[s][i];
+            unsigned r = tb_ruled(t, s, i);
             if (cell_get(t->cells[s], t->width, i) == CELL_ILLEGAL || (r == RULED_NONE && (i + (uint64_t)s) % 7))
                 continue;
             xq_board b;

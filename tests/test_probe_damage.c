@@ -234,7 +234,7 @@ static void sample_reads(const subject *sj, const tb_table *t, sample *s)
     xq_board b;
     assert_true(xq_index_decode(&t->ix, s->entry, &b));
     b.side = (uint8_t)s->side;
-    unsigned ruled = t->ruled[0] ? t->ruled[s->side][s->entry] : RULED_NONE;
+    unsigned ruled = tb_ruled(t, s->side, s->entry);
     if (ruled != RULED_NONE && tb_ruled_by_search(t, &b) != ruled) return; /* stored */
     s->searched = 1;
     xq_move list[XQ_MAX_MOVES];

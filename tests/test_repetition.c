@@ -55,10 +55,7 @@ static tb_table *gen_load(const char *name, int rules, int threads, const char *
     return t;
 }
 
-static unsigned ruled_at(const tb_table *t, int side, uint64_t i)
-{
-    return t->ruled[0] ? t->ruled[side][i] : RULED_NONE;
-}
+static unsigned ruled_at(const tb_table *t, int side, uint64_t i) { return tb_ruled(t, side, i); }
 
 /* Counts of ruled entries: [by chase][win]. */
 static void compare_rule_sets(const char *name, uint64_t counts[2][2])
@@ -70,7 +67,7 @@ static void compare_rule_sets(const char *name, uint64_t counts[2][2])
     tb_table *check = gen_load(name, XQ_RULES_CHECK, 2, tag[1], &sc);
     tb_table *full = gen_load(name, XQ_RULES_FULL, 2, tag[2], &sf);
     memset(counts, 0, 4 * sizeof counts[0][0]);
-    assert_null(none->ruled[0]);
+    assert_false(tb_has_ruled(none));
     for (int s = 0; s < 2; s++)
         for (uint64_t i = 0; i < none->ix.size; i++) {
             unsigned v = cell_get(none->cells[s], none->width, i);
@@ -155,9 +152,9 @@ static uint64_t lower_check_orders(tb_table *t)
     uint64_t n = 0;
     for (int s = 0; s < 2; s++)
         for (uint64_t i = 0; i < t->ix.size; i++) {
-            unsigned r = t->ruled[s][i];
+            unsigned r = tb_ruled(t, s, i);
             if (r == RULED_NONE || ruled_by_chase(r) || ruled_order(r) < 2) continue;
-            t->ruled[s][i] = (uint8_t)ruled_code(ruled_is_win(r), 0, ruled_order(r) - 1);
+            assert_int_equal(tb_ruled_replace(t, s, i, ruled_code(ruled_is_win(r), 0, ruled_order(r) - 1)), 0);
             n++;
         }
     return n;
@@ -170,13 +167,13 @@ static void shift_each_order(tb_table *t, int delta, uint64_t count[2][2])
     memset(count, 0, 4 * sizeof count[0][0]);
     for (int s = 0; s < 2; s++)
         for (uint64_t i = 0; i < t->ix.size; i++) {
-            unsigned r = t->ruled[s][i];
+            unsigned r = tb_ruled(t, s, i);
             int k = ruled_order(r) + delta;
             if (r == RULED_NONE || ruled_by_chase(r) || k < 1 || k > RULED_ORDER_MAX) continue;
-            t->ruled[s][i] = (uint8_t)ruled_code(ruled_is_win(r), 0, k);
+            assert_int_equal(tb_ruled_replace(t, s, i, ruled_code(ruled_is_win(r), 0, k)), 0);
             count[ruled_is_win(r)][0]++;
             count[ruled_is_win(r)][1] += tb_verify_entry(t, s, i) != NULL;
-            t->ruled[s][i] = (uint8_t)r;
+            assert_int_equal(tb_ruled_replace(t, s, i, r), 0);
         }
 }
 

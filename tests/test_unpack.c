@@ -54,14 +54,13 @@ static uint64_t differences(const tb_table *a, const tb_table *b)
     assert_int_equal(a->max_dtm, b->max_dtm);
     assert_int_equal(a->rules, b->rules);
     assert_int_equal(a->limit, b->limit);
-    assert_int_equal(a->ruled[0] != NULL, b->ruled[0] != NULL);
+    assert_int_equal(tb_has_ruled(a), tb_has_ruled(b));
     assert_int_equal(tb_has_dtc(a), tb_has_dtc(b));
     uint64_t n = 0;
     for (int s = 0; s < 2; s++)
         for (uint64_t i = 0; i < a->ix.size; i++)
             n += cell_get(a->cells[s], a->width, i) != cell_get(b->cells[s], b->width, i) ||
-                 (a->ruled[0] && a->ruled[s][i] != b->ruled[s][i]) ||
-                 (tb_has_dtc(a) && tb_dtc(a, s, i) != tb_dtc(b, s, i));
+                 tb_ruled(a, s, i) != tb_ruled(b, s, i) || (tb_has_dtc(a) && tb_dtc(a, s, i) != tb_dtc(b, s, i));
     return n;
 }
 

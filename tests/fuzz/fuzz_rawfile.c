@@ -52,7 +52,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     }
     if (!t->cells[0] || !t->cells[1]) abort();
-    if (t->rules != XQ_RULES_NONE && (!t->ruled[0] || !t->ruled[1])) abort();
+    if (t->rules != XQ_RULES_NONE && !tb_has_ruled(t)) abort();
     if (t->limit && !tb_has_dtc(t)) abort();
     tb_table_free(t);
     return 0;
