@@ -158,10 +158,7 @@ static void first_pass(void *arg, uint64_t begin, uint64_t end, int thread)
             g->witness[p] = WITNESS_EXIT;
             continue;
         }
-        /* positions in entry order: each decode starts from the last */
-        uint64_t entry = rg_pos_entry(g, &hint, (uint32_t)p);
-        xq_index_decode_next(&g->t->ix, entry >> 1, &b, &site);
-        b.side = (uint8_t)(entry & 1);
+        rg_decode_next(g, &hint, (uint32_t)p, &b, &site); /* positions in entry order */
         if (b.side == g->w)
             g->witness[p] = has_winning_exit(g, &b) ? WITNESS_NONE : WITNESS_EXIT;
         else
@@ -190,8 +187,9 @@ static void first_pass(void *arg, uint64_t begin, uint64_t end, int thread)
 typedef struct {
     rgraph *g;
     uint32_t *queue;
-    uint64_t lo, hi; /* the layer */
-    uint64_t qn;     /* the next free slot, taken atomically */
+    uint64_t lo, hi;                    /* the layer */
+    uint64_t qn;                        /* the next free slot, taken atomically */
+    void (*visit)(void *arg, uint64_t); /* what a layer's un-moves reach: a pred_arg */
 } removal;
 
 /* What visit_chunk's predecessors need, and the positions they append,
@@ -244,7 +242,7 @@ static void visit_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
         decode_position(r->g, p, &b, &site);
         a.removed = p;
         a.side = b.side ^ 1;
-        xq_for_each_predecessor(&r->g->t->ix, &site, &b, visit_predecessor, &a);
+        xq_for_each_predecessor(&r->g->t->ix, &site, &b, r->visit, &a);
     }
     if (a.n) append_batch(&a);
 }
@@ -265,6 +263,32 @@ static void rescue_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
     }
 }
 
+/* Runs the layers from queue[lo, hi) on: each layer's un-moves name
+ * positions (r->visit, appending them), `examine` keeps those that go
+ * (dropping the others: WITNESS_NONE in their slot), and each kept one is
+ * moved (into C, or out of it) to make the next layer.  Returns how many
+ * positions moved after the first layer. */
+static uint64_t by_layers(removal *r, par_fn examine, void (*move)(rgraph *, uint32_t))
+{
+    uint64_t moved = 0;
+    while (r->lo < r->hi) {
+        r->qn = r->hi;
+        par_for(r->g->threads, r->hi - r->lo, 1 << 8, visit_chunk, r);
+        par_for(r->g->threads, r->qn - r->hi, 1 << 8, examine, r);
+        uint64_t next = r->hi;
+        for (uint64_t k = r->hi; k < r->qn; k++) {
+            uint32_t q = r->queue[k];
+            if (q == WITNESS_NONE) continue;
+            move(r->g, q);
+            r->queue[next++] = q;
+        }
+        moved += next - r->hi;
+        r->lo = r->hi;
+        r->hi = next;
+    }
+    return moved;
+}
+
 /* The complement of the safety region S: the positions where L can idle on
  * every move (an idle move into S, or a capture into a draw) while w moves
  * anywhere, computed by removal.  S lies inside W_L, so its complement is
@@ -273,7 +297,7 @@ static void rescue_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
 static int64_t safety_complement(rgraph *g)
 {
     if (rg_charge(g, (g->npos ? g->npos : 1) * sizeof(uint32_t))) return -1;
-    removal r = {.g = g, .queue = malloc((g->npos ? g->npos : 1) * sizeof(uint32_t))};
+    removal r = {.g = g, .queue = malloc((g->npos ? g->npos : 1) * sizeof(uint32_t)), .visit = visit_predecessor};
     if (!r.queue) {
         snprintf(g->err, XQ_ERR_MAX, "out of memory for the repetition rulings");
         return -1;
@@ -286,20 +310,7 @@ static int64_t safety_complement(rgraph *g)
         /* w's positions keep no witness: any move out of S removes them */
         if (rg_pos_side(g, (uint32_t)p) == g->w) g->witness[p] = WITNESS_NONE;
     }
-    while (r.lo < r.hi) {
-        r.qn = r.hi;
-        par_for(g->threads, r.hi - r.lo, 1 << 8, visit_chunk, &r);
-        par_for(g->threads, r.qn - r.hi, 1 << 8, rescue_chunk, &r);
-        uint64_t next = r.hi;
-        for (uint64_t k = r.hi; k < r.qn; k++) {
-            uint32_t q = r.queue[k];
-            if (q == WITNESS_NONE) continue;
-            join_c(g, q);
-            r.queue[next++] = q;
-        }
-        r.lo = r.hi;
-        r.hi = next;
-    }
+    by_layers(&r, rescue_chunk, join_c);
     free(r.queue);
     g->bytes -= (g->npos ? g->npos : 1) * sizeof(uint32_t);
     return (int64_t)r.hi;
@@ -370,9 +381,7 @@ static void forced_first_chunk(void *arg, uint64_t begin, uint64_t end, int thre
     rg_hint hint = {0, 0};
     for (uint64_t p = begin; p < end; p++) {
         if (!in_c(g, (uint32_t)p)) continue;
-        uint64_t entry = rg_pos_entry(g, &hint, (uint32_t)p);
-        xq_index_decode_next(&g->t->ix, entry >> 1, &b, &site);
-        b.side = (uint8_t)(entry & 1);
+        rg_decode_next(g, &hint, (uint32_t)p, &b, &site);
         g->witness[p] = forced_out(g, &b, &site) ? MARK_OUT : MARK_IN;
     }
 }
@@ -387,21 +396,6 @@ static void forced_candidate(void *arg, uint64_t j)
         a->batch[a->n++] = q;
         if (a->n == APPEND_BATCH) append_batch(a);
     }
-}
-
-static void forced_visit_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
-{
-    (void)thread;
-    removal *r = arg;
-    pred_arg a = {.r = r};
-    for (uint64_t k = r->lo + begin; k < r->lo + end; k++) {
-        xq_board b;
-        xq_index_site site;
-        decode_position(r->g, r->queue[k], &b, &site);
-        a.side = b.side ^ 1;
-        xq_for_each_predecessor(&r->g->t->ix, &site, &b, forced_candidate, &a);
-    }
-    if (a.n) append_batch(&a);
 }
 
 static void forced_examine_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
@@ -429,7 +423,7 @@ static int64_t forced_out_of_c(rgraph *g)
 {
     uint64_t n = g->npos ? g->npos : 1;
     if (rg_charge(g, n * sizeof(uint32_t))) return -1;
-    removal r = {.g = g, .queue = malloc(n * sizeof(uint32_t))};
+    removal r = {.g = g, .queue = malloc(n * sizeof(uint32_t)), .visit = forced_candidate};
     if (!r.queue) {
         snprintf(g->err, XQ_ERR_MAX, "out of memory for the repetition rulings");
         return -1;
@@ -443,21 +437,7 @@ static int64_t forced_out_of_c(rgraph *g)
     }
     for (uint64_t k = 0; k < r.hi; k++) leave_c(g, r.queue[k]);
     left -= (int64_t)r.hi;
-    while (r.lo < r.hi) {
-        r.qn = r.hi;
-        par_for(g->threads, r.hi - r.lo, 1 << 8, forced_visit_chunk, &r);
-        par_for(g->threads, r.qn - r.hi, 1 << 8, forced_examine_chunk, &r);
-        uint64_t next = r.hi;
-        for (uint64_t k = r.hi; k < r.qn; k++) {
-            uint32_t q = r.queue[k];
-            if (q == WITNESS_NONE) continue;
-            leave_c(g, q);
-            r.queue[next++] = q;
-        }
-        left -= (int64_t)(next - r.hi);
-        r.lo = r.hi;
-        r.hi = next;
-    }
+    left -= (int64_t)by_layers(&r, forced_examine_chunk, leave_c);
     free(r.queue);
     g->bytes -= n * sizeof(uint32_t);
     return left;

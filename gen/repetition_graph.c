@@ -185,6 +185,13 @@ uint64_t rg_pos_entry(const rgraph *g, rg_hint *hint, uint32_t p)
 }
 
 /* ---- nodes ----------------------------------------------------------------- */
+void rg_decode_next(const rgraph *g, rg_hint *hint, uint32_t p, xq_board *b, xq_index_site *site)
+{
+    uint64_t entry = rg_pos_entry(g, hint, p);
+    xq_index_decode_next(&g->t->ix, entry >> 1, b, site);
+    b->side = (uint8_t)(entry & 1);
+}
+
 static uint64_t hash64(uint64_t k)
 {
     k ^= k >> 33;
@@ -545,9 +552,7 @@ static int exit_matters(uint32_t x, int winner, unsigned *seen)
 static int expand(const rgraph *g, uint32_t u, rg_hint *hint, xq_board *b, xq_index_site *site, uint64_t *spec,
                   uint8_t *flags)
 {
-    uint64_t entry = rg_pos_entry(g, hint, g->node_pos[u]);
-    xq_index_decode_next(&g->t->ix, entry >> 1, b, site);
-    b->side = (uint8_t)(entry & 1);
+    rg_decode_next(g, hint, g->node_pos[u], b, site);
     node_sets ns;
     set_from_mask(b, b->side ^ 1, g->node_set[u][b->side], &ns.own);
     set_from_mask(b, b->side, g->node_set[u][b->side ^ 1], &ns.opp);

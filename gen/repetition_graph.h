@@ -152,6 +152,10 @@ typedef struct {
 /* Entry of drawn position p, as index << 1 | side to move: the bit of
  * rank p in the drawn bitmaps.  `hint` may be NULL (a search). */
 uint64_t rg_pos_entry(const rgraph *g, rg_hint *hint, uint32_t p);
+/* Decodes drawn position p into b and site, p coming after the position
+ * the hint and site hold (or near it): a look-up and a decode that start
+ * from the last, for passes that take positions in order. */
+void rg_decode_next(const rgraph *g, rg_hint *hint, uint32_t p, xq_board *b, xq_index_site *site);
 /* Position number of entry i with `side` to move, or NODE_NONE if that
  * entry is not drawn.  The drawn bitmap says so without reading the
  * entry's cell: the bitmap and its ranks (1.5 bits an entry) stay in cache
