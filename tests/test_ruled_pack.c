@@ -20,7 +20,7 @@ static uint8_t random_ruled(unsigned density)
 {
     uint64_t r = next_random();
     if ((r & 1023) >= density) return RULED_NONE;
-    return (uint8_t)ruled_code((int)(r >> 10 & 1), (int)(r >> 11 & 1), 1 + (int)(r >> 12) % RULED_ORDER_MAX);
+    return (uint8_t)ruled_code((int)(r >> 10 & 1), (int)(r >> 11 & 1), 1 + (int)((r >> 12) % RULED_ORDER_MAX));
 }
 
 /* KRK with made-up ruled bytes on both sides, and a copy of them.  Every
