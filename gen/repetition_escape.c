@@ -213,6 +213,20 @@ static void append_batch(pred_arg *a)
     a->n = 0;
 }
 
+/* Appends position q to the next layer if its witness is still `expect`,
+ * which it turns into `mark`, so that no position is appended twice.  Most
+ * are turned away by a plain load before the locked compare-and-swap,
+ * which alone decides. */
+static void claim(pred_arg *a, uint32_t q, uint32_t expect, uint32_t mark)
+{
+    uint32_t *w = &a->r->g->witness[q];
+    if (__atomic_load_n(w, __ATOMIC_RELAXED) != expect) return;
+    if (__atomic_compare_exchange_n(w, &expect, mark, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+        a->batch[a->n++] = q;
+        if (a->n == APPEND_BATCH) append_batch(a);
+    }
+}
+
 static void visit_predecessor(void *arg, uint64_t j)
 {
     pred_arg *a = arg;
@@ -221,13 +235,7 @@ static void visit_predecessor(void *arg, uint64_t j)
     if (q == NODE_NONE || in_c(g, q)) return; /* not drawn, or already out */
     int mine = a->side == g->w;
     uint32_t expect = mine ? WITNESS_NONE : a->removed, mark = mine ? WITNESS_LEAVES : WITNESS_RECHECK;
-    /* most L positions have another witness: a plain load turns them away
-     * before the locked compare-and-swap, which alone decides */
-    if (__atomic_load_n(&g->witness[q], __ATOMIC_RELAXED) != expect) return;
-    if (__atomic_compare_exchange_n(&g->witness[q], &expect, mark, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
-        a->batch[a->n++] = q;
-        if (a->n == APPEND_BATCH) append_batch(a);
-    }
+    claim(a, q, expect, mark);
 }
 
 static void visit_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
@@ -390,12 +398,8 @@ static void forced_candidate(void *arg, uint64_t j)
 {
     pred_arg *a = arg;
     rgraph *g = a->r->g;
-    uint32_t q = position_of(g, a->side, j), expect = MARK_IN;
-    if (q == WITNESS_NONE || !in_c(g, q) || __atomic_load_n(&g->witness[q], __ATOMIC_RELAXED) != MARK_IN) return;
-    if (__atomic_compare_exchange_n(&g->witness[q], &expect, MARK_CAND, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
-        a->batch[a->n++] = q;
-        if (a->n == APPEND_BATCH) append_batch(a);
-    }
+    uint32_t q = position_of(g, a->side, j);
+    if (q != WITNESS_NONE && in_c(g, q)) claim(a, q, MARK_IN, MARK_CAND);
 }
 
 static void forced_examine_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
