@@ -76,6 +76,23 @@ enum {
     ILLEGAL_DIST = 0xFFFC
 };
 
+/* Distances are held one byte an entry, the codes above as the four top
+ * values of a byte (their low bytes), while every distance fits below
+ * them (DIST8_MAX): a distance that holds is at most the move limit, 120
+ * plies by default.  The pass widens them to two bytes before the first ply
+ * that could write a longer one (widen), as retro.c widens its cells; it
+ * starts with two where the cells have two or the limit exceeds a byte
+ * (dtc_start_width). */
+enum { DIST8_CODES = ILLEGAL_DIST & 0xFF, DIST8_MAX = DIST8_CODES - 1 };
+_Static_assert(OPEN_WIN >> 8 == 0xFF && OPEN_LOSS >> 8 == 0xFF && NO_RESULT >> 8 == 0xFF &&
+                   (OPEN_LOSS & 0xFF) >= DIST8_CODES && (NO_RESULT & 0xFF) >= DIST8_CODES,
+               "each code is 0xFF00 plus a byte at or above DIST8_CODES");
+
+/* What the finished pass leaves an entry that has an ordinary result but no
+ * conversion: impossible (every such position is decided), checked.  Above
+ * every DTC code. */
+enum { NO_CONVERSION = 0x10000 };
+
 /* The two kinds of distance: HOLDS is what the table stores for results
  * that hold, ANY what it stores for cursed wins and blessed losses. */
 enum { HOLDS = 0, ANY = 1, KINDS = 2 };
@@ -88,7 +105,8 @@ enum { CAND = 0, WON = 1 };
 
 typedef struct {
     tb_table *t;
-    uint16_t *dist[KINDS][2]; /* [kind][side to move] */
+    void *dist[KINDS][2]; /* [kind][side to move], `width` bytes an entry */
+    int width;
     pass_state pass;
     int kinds;                    /* KINDS, or 1 where "any" cannot differ from "holds" (dtc_solve) */
     const uint64_t *const *early; /* dtc_solve's `early`, or NULL */
@@ -109,9 +127,29 @@ unsigned dtc_capture_code(const tb_table *t, xq_piece taken, const xq_board *b)
     return entry_dtc(s, side, i);
 }
 
-static inline unsigned dist_of(const dtc_ctx *c, int kind, int side, uint64_t i)
+/* The hot functions below take the width as an argument `w` and are
+ * instantiated for each width (INLINE; decide_chunk and init_chunk choose),
+ * so that the test of the width and the other width's code leave the
+ * loops: reading a byte and widening its code costs a few instructions a
+ * look-up as it is. */
+#define INLINE static inline __attribute__((always_inline))
+
+INLINE unsigned dist_of(const dtc_ctx *c, int w, int kind, int side, uint64_t i)
 {
-    return __atomic_load_n(&c->dist[kind][side][i], __ATOMIC_RELAXED);
+    if (w == 1) {
+        unsigned v = __atomic_load_n((const uint8_t *)c->dist[kind][side] + i, __ATOMIC_RELAXED);
+        return v >= DIST8_CODES ? v | 0xFF00u : v;
+    }
+    return __atomic_load_n((const uint16_t *)c->dist[kind][side] + i, __ATOMIC_RELAXED);
+}
+
+/* Writes a distance (at most DIST8_MAX while a byte holds it) or a code. */
+INLINE void dist_set(const dtc_ctx *c, int w, int kind, int side, uint64_t i, unsigned d)
+{
+    if (w == 1)
+        __atomic_store_n((uint8_t *)c->dist[kind][side] + i, (uint8_t)d, __ATOMIC_RELAXED);
+    else
+        __atomic_store_n((uint16_t *)c->dist[kind][side] + i, (uint16_t)d, __ATOMIC_RELAXED);
 }
 
 /* What one move gives a kind of distance: d (the successor's final
@@ -152,8 +190,8 @@ typedef struct {
 } exam;
 
 /* Moves list[0, n) of an examination, until every kind is settled. */
-static inline void examine_moves(const dtc_ctx *c, xq_board *b, const xq_index_site *site, int role, int ply,
-                                 const xq_move *list, int n, exam *e)
+INLINE void examine_moves(const dtc_ctx *c, int w, xq_board *b, const xq_index_site *site, int role, int ply,
+                          const xq_move *list, int n, exam *e)
 {
     const tb_table *t = c->t;
     for (int m = 0; m < n && e->open; m++) {
@@ -171,10 +209,10 @@ static inline void examine_moves(const dtc_ctx *c, xq_board *b, const xq_index_s
              * all: the entry's cell, a second read from memory at random,
              * is not needed. */
             uint64_t j = xq_index_after_site_move(&t->ix, site, b, list[m]);
-            unsigned first = dist_of(c, HOLDS, b->side ^ 1, j);
+            unsigned first = dist_of(c, w, HOLDS, b->side ^ 1, j);
             if (first == ILLEGAL_DIST) continue;
             for (int k = 0; k < KINDS; k++) {
-                unsigned d = k == HOLDS ? first : dist_of(c, k, b->side ^ 1, j);
+                unsigned d = k == HOLDS ? first : dist_of(c, w, k, b->side ^ 1, j);
                 md.d[k] = (int)d <= ply - 1 ? d : UNKNOWN; /* final only */
             }
         } else {
@@ -185,7 +223,7 @@ static inline void examine_moves(const dtc_ctx *c, xq_board *b, const xq_index_s
              * branch above) */
             if (ply > 0 && cell_is_loss(v))
                 for (int k = 0; k < KINDS; k++) {
-                    unsigned d = dist_of(c, k, b->side ^ 1, j);
+                    unsigned d = dist_of(c, w, k, b->side ^ 1, j);
                     md.d[k] = (int)d <= ply - 1 ? d : UNKNOWN; /* final only */
                 }
         }
@@ -220,8 +258,8 @@ static inline void examine_moves(const dtc_ctx *c, xq_board *b, const xq_index_s
  * the examination after a few moves, the moves are generated a piece at a
  * time (as retro.c's loss_code does): most losses examined at ply 0 are
  * refuted by their first legal quiet move. */
-static void examine(const dtc_ctx *c, xq_board *b, const xq_index_site *site, int role, int ply, const int want[KINDS],
-                    unsigned out[KINDS])
+INLINE void examine(const dtc_ctx *c, int w, xq_board *b, const xq_index_site *site, int role, int ply,
+                    const int want[KINDS], unsigned out[KINDS])
 {
     xq_move list[XQ_MAX_MOVES];
     exam e = {{UNKNOWN, UNKNOWN}, {0, 0}, {!want[HOLDS], !want[ANY]}, want[HOLDS] + want[ANY], 0};
@@ -230,11 +268,11 @@ static void examine(const dtc_ctx *c, xq_board *b, const xq_index_site *site, in
          * are all it needs (an illegal one decides nothing either way),
          * and most positions examined there are wins with a score of quiet
          * moves */
-        examine_moves(c, b, site, role, ply, list, xq_gen_captures(b, list), &e);
+        examine_moves(c, w, b, site, role, ply, list, xq_gen_captures(b, list), &e);
     } else {
         for (xq_mask pieces = b->occ[b->side]; pieces && e.open;) {
             int n = xq_gen_piece(b, mask_pop_lsb(&pieces), list);
-            examine_moves(c, b, site, role, ply, list, n, &e);
+            examine_moves(c, w, b, site, role, ply, list, n, &e);
         }
     }
     for (int k = 0; k < KINDS; k++) out[k] = e.out[k];
@@ -264,48 +302,65 @@ static inline int is_open(unsigned d) { return d == OPEN_WIN || d == OPEN_LOSS; 
 /* Examines entry i with `side` to move for the kinds not yet decided, and
  * writes what it decides; returns whether it decided any.  A no-op for
  * positions without an ordinary result. */
-static int examine_entry(dtc_ctx *c, pass_decoder *dec, int side, uint64_t i, int ply)
+INLINE int examine_entry(dtc_ctx *c, int w, pass_decoder *dec, int side, uint64_t i, int ply)
 {
     int want[KINDS] = {0, 0}, decided = 0, role = 0;
     for (int k = 0; k < c->kinds; k++) {
-        unsigned d = dist_of(c, k, side, i);
+        unsigned d = dist_of(c, w, k, side, i);
         want[k] = is_open(d);
         if (want[k]) role = d == OPEN_WIN ? 1 : -1;
     }
     if (!role) return 0; /* decided, or no ordinary result */
     pass_decode(&c->pass, dec, side, i);
     unsigned d[KINDS];
-    examine(c, &dec->b, &dec->site, role, ply, want, d);
+    examine(c, w, &dec->b, &dec->site, role, ply, want, d);
     for (int k = 0; k < KINDS; k++)
         if (want[k] && d[k] != UNKNOWN) {
-            __atomic_store_n(&c->dist[k][side][i], (uint16_t)d[k], __ATOMIC_RELAXED);
+            dist_set(c, w, k, side, i, d[k]);
             decided = 1;
         }
     return decided;
+}
+
+INLINE void init_range(dtc_ctx *c, int w, uint64_t begin, uint64_t end)
+{
+    pass_decoder dec;
+    pass_decoder_init(&dec);
+    for (uint64_t i = begin; i < end; i++)
+        for (int s = 0; s < 2; s++) {
+            unsigned open = open_code(c->t, s, i);
+            for (int k = 0; k < c->kinds; k++) dist_set(c, w, k, s, i, open);
+            if (!c->early || (c->early[s][i >> 6] >> (i & 63) & 1)) examine_entry(c, w, &dec, s, i, 0);
+        }
 }
 
 static void init_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
 {
     (void)thread;
     dtc_ctx *c = arg;
-    pass_decoder dec;
-    pass_decoder_init(&dec);
-    for (uint64_t i = begin; i < end; i++)
-        for (int s = 0; s < 2; s++) {
-            unsigned open = open_code(c->t, s, i);
-            for (int k = 0; k < c->kinds; k++) c->dist[k][s][i] = (uint16_t)open;
-            if (!c->early || (c->early[s][i >> 6] >> (i & 63) & 1)) examine_entry(c, &dec, s, i, 0);
-        }
+    if (c->width == 1)
+        init_range(c, 1, begin, end);
+    else
+        init_range(c, 2, begin, end);
 }
 
-/* True if one of the four distances from i (a multiple of 4) equals v:
- * the frontier is sparse, so most words are skipped whole. */
-static inline int word_has_dist(const uint16_t *dist, uint64_t i, unsigned v)
+/* True if one of the eight distances of a kind from i (a multiple of 8)
+ * equals v: the frontier is sparse, so most words are skipped whole.  (A
+ * lane of y is zero iff (y - ones) & ~y has its high bit: Warren, Hacker's
+ * Delight, 6-1.) */
+static inline int eight_have_dist(const dtc_ctx *c, int kind, int side, uint64_t i, unsigned v)
 {
-    uint64_t w;
-    memcpy(&w, dist + i, 8);
-    w ^= 0x0001000100010001ull * (v & 0xFFFF);
-    return ((w - 0x0001000100010001ull) & ~w & 0x8000800080008000ull) != 0;
+    uint64_t w[2];
+    if (c->width == 1) {
+        const uint64_t ones = 0x0101010101010101ull;
+        memcpy(w, (const uint8_t *)c->dist[kind][side] + i, 8);
+        uint64_t y = w[0] ^ ones * (v & 0xFF);
+        return ((y - ones) & ~y & ones << 7) != 0;
+    }
+    const uint64_t ones = 0x0001000100010001ull;
+    memcpy(w, (const uint16_t *)c->dist[kind][side] + i, 16);
+    uint64_t y0 = w[0] ^ ones * (v & 0xFFFF), y1 = w[1] ^ ones * (v & 0xFFFF);
+    return ((((y0 - ones) & ~y0) | ((y1 - ones) & ~y1)) & ones << 15) != 0;
 }
 
 /* The positions at distance ply-1, which flag their predecessors.  At plies
@@ -318,16 +373,17 @@ static uint64_t frontier(void *arg, int x, uint64_t w)
 {
     const dtc_ctx *c = arg;
     if (c->ply >= 3) return c->pass.front[x][w];
-    const uint16_t *holds = c->dist[HOLDS][x], *any = c->dist[c->kinds - 1][x];
+    int any = c->kinds - 1;
     unsigned want = (unsigned)(c->ply - 1);
     uint64_t first = w << 6, bits = 0;
     for (uint64_t k = 0; k < 64 && first + k < c->t->ix.size; k++) {
         uint64_t i = first + k;
-        if ((i & 3) == 0 && i + 4 <= c->t->ix.size && !word_has_dist(holds, i, want) && !word_has_dist(any, i, want)) {
-            k += 3;
+        if ((i & 7) == 0 && i + 8 <= c->t->ix.size && !eight_have_dist(c, HOLDS, x, i, want) &&
+            !eight_have_dist(c, any, x, i, want)) {
+            k += 7;
             continue;
         }
-        if (holds[i] == want || any[i] == want) bits |= 1ull << k;
+        if (dist_of(c, c->width, HOLDS, x, i) == want || dist_of(c, c->width, any, x, i) == want) bits |= 1ull << k;
     }
     return bits;
 }
@@ -348,57 +404,102 @@ static void flag_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
 
 /* With one kind: the won positions among the predecessors of the losses
  * at ply-1 that are still undecided have distance ply. */
-static int decide_won(dtc_ctx *c, int y, uint64_t j)
+INLINE int decide_won(dtc_ctx *c, int w, int y, uint64_t j)
 {
-    if (dist_of(c, HOLDS, y, j) != OPEN_WIN) return 0;
-    __atomic_store_n(&c->dist[HOLDS][y][j], (uint16_t)c->ply, __ATOMIC_RELAXED);
+    if (dist_of(c, w, HOLDS, y, j) != OPEN_WIN) return 0;
+    dist_set(c, w, HOLDS, y, j, (unsigned)c->ply);
     return 1;
 }
 
 /* Decides flagged entry j with y to move (pass.h's rule: writes only j's
  * distances, reads only the other side's). */
-static int decide(void *arg, pass_decoder *d, int y, uint64_t j, unsigned maps, int thread)
+INLINE int decide(dtc_ctx *c, int w, pass_decoder *d, int y, uint64_t j, unsigned maps)
 {
-    (void)thread;
-    dtc_ctx *c = arg;
     int decided = 0;
-    if (maps & (1u << WON)) decided = decide_won(c, y, j);
+    if (maps & (1u << WON)) decided = decide_won(c, w, y, j);
     /* with one kind a win is decided above, from WON alone */
-    if ((maps & (1u << CAND)) && !(c->kinds == 1 && dist_of(c, HOLDS, y, j) == OPEN_WIN))
-        decided |= examine_entry(c, d, y, j, c->ply);
+    if ((maps & (1u << CAND)) && !(c->kinds == 1 && dist_of(c, w, HOLDS, y, j) == OPEN_WIN))
+        decided |= examine_entry(c, w, d, y, j, c->ply);
     /* each position is decided at the ply equal to its distance */
     return decided ? PASS_DECIDED | PASS_FRONT : 0;
+}
+
+static int decide_byte(void *arg, pass_decoder *d, int y, uint64_t j, unsigned maps, int thread)
+{
+    (void)thread;
+    return decide(arg, 1, d, y, j, maps);
+}
+
+static int decide_wide(void *arg, pass_decoder *d, int y, uint64_t j, unsigned maps, int thread)
+{
+    (void)thread;
+    return decide(arg, 2, d, y, j, maps);
 }
 
 static void decide_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
 {
     dtc_ctx *c = arg;
-    pass_decide_chunk(&c->pass, begin, end, thread, decide, c);
+    if (c->width == 1)
+        pass_decide_chunk(&c->pass, begin, end, thread, decide_byte, c);
+    else
+        pass_decide_chunk(&c->pass, begin, end, thread, decide_wide, c);
 }
 
-/* The pass, into c->dist.  Returns the plies run, or -1 past DTC_MAX. */
-static int run_pass(dtc_ctx *c, int threads)
+/* Two bytes an entry from here on, for every array of distances.  In
+ * place, from the last entry down: entry i's two bytes (2i and 2i + 1)
+ * lie at or above the byte of every entry not yet widened.  -1: out of
+ * memory (the arrays still valid, some perhaps wide already: not used
+ * again). */
+static int widen(dtc_ctx *c)
+{
+    uint64_t n = c->t->ix.size ? c->t->ix.size : 1;
+    for (int k = 0; k < c->kinds; k++)
+        for (int s = 0; s < 2; s++) {
+            uint8_t *b = realloc(c->dist[k][s], n * sizeof(uint16_t));
+            if (!b) return -1;
+            uint16_t *w = (uint16_t *)b;
+            for (uint64_t i = n; i-- > 0;) {
+                unsigned v = b[i];
+                w[i] = (uint16_t)(v >= DIST8_CODES ? v | 0xFF00u : v);
+            }
+            c->dist[k][s] = w;
+        }
+    for (int s = 0; s < 2; s++) c->dist[ANY][s] = c->dist[c->kinds - 1][s];
+    c->width = 2;
+    return 0;
+}
+
+/* The pass, into c->dist, its distances widened before ply widen_ply if
+ * they are one byte.  Returns the plies run, -1 past DTC_MAX, -2 out of
+ * memory. */
+static int run_pass(dtc_ctx *c, int threads, int widen_ply)
 {
     uint64_t size = c->t->ix.size;
     par_for(threads, size, GRAIN, init_chunk, c);
     /* Ply 0 decides distances 0 and 1; ply k then follows from k-1 alone,
      * so the pass stops after the first ply that decides nothing (past ply
-     * 1, whose own flags come from ply 0). */
+     * 1, whose own flags come from ply 0).  Ply k writes no distance above
+     * k (examine). */
     int ply;
     for (ply = 1;; ply++) {
         if (ply > DTC_MAX) return -1;
+        if (ply >= widen_ply && c->width == 1 && widen(c)) return -2;
         c->ply = ply;
         if (pass_ply(&c->pass, flag_chunk, decide_chunk, c) == 0 && ply >= 2) break;
     }
     return ply;
 }
 
-uint64_t dtc_work_bytes(uint64_t entries)
+int dtc_start_width(int cell_width, int limit) { return cell_width == 2 || limit > DIST8_MAX ? 2 : 1; }
+
+uint64_t dtc_work_bytes(uint64_t entries, int width)
 {
-    /* as dtc_solve allocates: per side the result and the second kind's
-     * distances; the engine's two maps and front; the context */
+    /* as dtc_solve allocates: per side the two kinds' distances, `width`
+     * bytes each (the second kind planned where it is not needed); the
+     * engine's two maps and front; the context.  The table's final codes
+     * take the first kind's place. */
     uint64_t n = entries ? entries : 1;
-    return sizeof(dtc_ctx) + 2 * 2 * n * sizeof(uint16_t) + pass_work_bytes(n, 2, 1);
+    return sizeof(dtc_ctx) + 2 * 2 * n * (uint64_t)width + pass_work_bytes(n, 2, 1);
 }
 
 /* Whether some capture can reach a cursed win or a blessed loss: a
@@ -432,7 +533,80 @@ static int subtables_go_beyond(const tb_table *t)
     return 0;
 }
 
+/* The code an entry keeps (dtc.h): the "holds" distance where the result
+ * holds, else the "any" distance marked beyond; DTC_NONE without an
+ * ordinary result (the distances keep the code init_chunk gave). */
+static unsigned final_code(const dtc_ctx *c, int side, uint64_t i)
+{
+    unsigned d = dist_of(c, c->width, HOLDS, side, i);
+    if (d == NO_RESULT || d == ILLEGAL_DIST) return DTC_NONE;
+    if ((int)d <= c->t->limit) return d;
+    unsigned any = dist_of(c, c->width, c->kinds - 1, side, i);
+    return any > DTC_MAX ? NO_CONVERSION : DTC_BEYOND | any;
+}
+
+typedef struct {
+    const dtc_ctx *c;
+    int side;
+} final_arg;
+
+static unsigned final_code_of(const void *arg, uint64_t i)
+{
+    const final_arg *a = arg;
+    return final_code(a->c, a->side, i);
+}
+
+/* The report's figures, and whether every result has a conversion. */
+static int count_codes(const dtc_ctx *c, dtc_report *rep, char err[XQ_ERR_MAX])
+{
+    for (int s = 0; s < 2; s++)
+        for (uint64_t i = 0; i < c->t->ix.size; i++) {
+            unsigned code = final_code(c, s, i);
+            if (code == NO_CONVERSION) {
+                snprintf(err, XQ_ERR_MAX, "internal error: a decided position without a conversion (entry %llu)",
+                         (unsigned long long)i);
+                return -1;
+            }
+            if (code == DTC_NONE) continue;
+            if (dtc_beyond(code))
+                rep->beyond++;
+            else if ((int)code > rep->longest)
+                rep->longest = (int)code;
+        }
+    return 0;
+}
+
+/* Makes the final codes t's, packed (tb.h), a side at a time: one-byte
+ * distances become the packed bytes in place; two-byte ones take their
+ * codes in place and are packed as tables loaded from files are.  The
+ * distances of each side are the table's or freed.  -1: out of memory. */
+static int keep_codes(dtc_ctx *c)
+{
+    tb_table *t = c->t;
+    for (int s = 0; s < 2; s++) {
+        if (c->width == 2) {
+            uint16_t *d = c->dist[HOLDS][s];
+            for (uint64_t i = 0; i < t->ix.size; i++) d[i] = (uint16_t)final_code(c, s, i);
+            t->dtc[s] = d;
+        } else {
+            final_arg a = {c, s};
+            if (tb_dtc_pack_from(t, s, c->dist[HOLDS][s], final_code_of, &a)) return -1;
+        }
+        c->dist[HOLDS][s] = NULL;
+        if (c->kinds == KINDS) free(c->dist[ANY][s]);
+        c->dist[ANY][s] = NULL;
+    }
+    if (c->width == 2) tb_dtc_pack(t);
+    return 0;
+}
+
 int dtc_solve(tb_table *t, int threads, const uint64_t *const *early, dtc_report *rep, char err[XQ_ERR_MAX])
+{
+    return dtc_solve_widening(t, threads, early, DIST8_MAX + 1, rep, err);
+}
+
+int dtc_solve_widening(tb_table *t, int threads, const uint64_t *const *early, int widen_ply, dtc_report *rep,
+                       char err[XQ_ERR_MAX])
 {
     memset(rep, 0, sizeof *rep);
     rep->longest = -1;
@@ -440,7 +614,6 @@ int dtc_solve(tb_table *t, int threads, const uint64_t *const *early, dtc_report
     if (threads > PAR_MAX_THREADS) threads = PAR_MAX_THREADS;
     uint64_t n = t->ix.size ? t->ix.size : 1;
     dtc_ctx *c = calloc(1, sizeof *c);
-    uint16_t *scratch[2] = {NULL, NULL};
     int rc = -1;
     if (!c) goto nomem;
     if (pass_open(&c->pass, &t->ix, threads, 2, 1)) {
@@ -451,59 +624,31 @@ int dtc_solve(tb_table *t, int threads, const uint64_t *const *early, dtc_report
     c->t = t;
     c->early = early;
     c->kinds = subtables_go_beyond(t) ? KINDS : 1;
-    for (int s = 0; s < 2; s++) {
-        t->dtc[s] = malloc(n * sizeof(uint16_t));
-        scratch[s] = c->kinds == KINDS ? malloc(n * sizeof(uint16_t)) : NULL;
-        if (!t->dtc[s] || (c->kinds == KINDS && !scratch[s])) goto nomem;
-    }
-    for (int s = 0; s < 2; s++) {
-        c->dist[HOLDS][s] = t->dtc[s];
-        c->dist[ANY][s] = c->kinds == KINDS ? scratch[s] : t->dtc[s]; /* read only */
-    }
-    rep->passes = run_pass(c, threads);
+    c->width = dtc_start_width(t->width, t->limit);
+    for (int k = 0; k < c->kinds; k++)
+        for (int s = 0; s < 2; s++)
+            if (!(c->dist[k][s] = malloc(n * (size_t)c->width))) goto nomem;
+    for (int s = 0; s < 2; s++) c->dist[ANY][s] = c->dist[c->kinds - 1][s]; /* read only where one kind */
+    rep->passes = run_pass(c, threads, widen_ply);
+    if (rep->passes == -2) goto nomem;
     if (rep->passes < 0) {
         snprintf(err, XQ_ERR_MAX, "a distance to conversion beyond %d plies", DTC_MAX);
         goto out;
     }
-    /* the "holds" distance where the result holds, else "any"'s, marked */
-    for (int s = 0; s < 2; s++)
-        for (uint64_t i = 0; i < t->ix.size; i++) {
-            if (!role_of(t, s, i)) {
-                t->dtc[s][i] = DTC_NONE;
-                continue;
-            }
-            unsigned d = t->dtc[s][i];
-            if ((int)d <= t->limit) {
-                if ((int)d > rep->longest) rep->longest = (int)d;
-                continue;
-            }
-            unsigned any = c->dist[ANY][s][i];
-            if (any > DTC_MAX) {
-                snprintf(err, XQ_ERR_MAX, "internal error: a decided position without a conversion (entry %llu)",
-                         (unsigned long long)i);
-                goto out;
-            }
-            t->dtc[s][i] = (uint16_t)(DTC_BEYOND | any);
-            rep->beyond++;
-        }
+    if (count_codes(c, rep, err)) goto out;
+    pass_close(&c->pass); /* before the codes are kept, which may allocate */
+    if (keep_codes(c)) goto nomem;
     rc = 0;
-    free(scratch[0]); /* before packing, which may then reuse it */
-    free(scratch[1]);
-    scratch[0] = scratch[1] = NULL;
-    tb_dtc_pack(t);
     goto out;
 nomem:
     snprintf(err, XQ_ERR_MAX, "out of memory for the distance to conversion");
 out:
-    if (c) pass_close(&c->pass);
-    free(c);
-    free(scratch[0]);
-    free(scratch[1]);
-    if (rc) {
-        for (int s = 0; s < 2; s++) {
-            free(t->dtc[s]);
-            t->dtc[s] = NULL;
-        }
+    if (c) {
+        pass_close(&c->pass);
+        for (int k = 0; k < c->kinds; k++)
+            for (int s = 0; s < 2; s++) free(c->dist[k][s]);
     }
+    free(c);
+    if (rc) tb_dtc_free(t);
     return rc;
 }

@@ -35,7 +35,7 @@ typedef struct {
     uint64_t beyond; /* entries whose result does not hold under the limit */
 } dtc_report;
 
-/* Computes t's DTC codes (t->dtc, packed when done: tb_dtc_pack) for
+/* Computes t's DTC codes (packed: tb_dtc_pack_from, or tb_dtc_pack) for
  * t->limit (> 0), t solved (cells, rulings) and its
  * subtables carrying their own DTC under the same limit.  `early`: the
  * bitmaps retro_solve filled for t (retro.h), or NULL; the first ply
@@ -44,9 +44,22 @@ typedef struct {
  * (out of memory, distance out of range). */
 int dtc_solve(tb_table *t, int threads, const uint64_t *const *early, dtc_report *rep, char err[XQ_ERR_MAX]);
 
+/* dtc_solve with its distances widened from one byte to two before ply
+ * widen_ply, where dtc_solve widens them only before a ply that could
+ * write one past a byte: for tests, which compare the two. */
+int dtc_solve_widening(tb_table *t, int threads, const uint64_t *const *early, int widen_ply, dtc_report *rep,
+                       char err[XQ_ERR_MAX]);
+
+/* Bytes an entry of each distance dtc_solve starts with, for a table of
+ * cells `cell_width` bytes wide under move limit `limit`: 1, or 2 where the
+ * cells or the limit outgrow a byte (a longer distance widens them during
+ * the pass, which no plan counts, as with cells: GENERATOR.md). */
+int dtc_start_width(int cell_width, int limit);
+
 /* Bytes dtc_solve allocates for a table of `entries` entries per side,
- * t->dtc included (memplan.h). */
-uint64_t dtc_work_bytes(uint64_t entries);
+ * its distances `width` bytes each (dtc_start_width), the final codes
+ * included (memplan.h). */
+uint64_t dtc_work_bytes(uint64_t entries, int width);
 
 /* DTC code of the position after a capture (b is after it, `taken` the
  * captured piece), in the subtable, for the side to move there. */

@@ -36,33 +36,55 @@ unsigned tb_dtc_wide(const tb_dtc8 *d, uint64_t i)
 
 static int fits_byte(unsigned code) { return code < TB_DTC8_WIDE || code == DTC_NONE; }
 
-static void pack_side(tb_table *t, int side)
+static uint64_t count_wide(uint64_t n, tb_dtc_code_fn code_of, const void *arg)
 {
-    uint16_t *d = t->dtc[side];
-    uint64_t n = t->ix.size, nwide = 0;
-    for (uint64_t i = 0; i < n; i++) nwide += !fits_byte(d[i]);
-    if (nwide > n / 16) return;
-    tb_dtc8 p = {.nwide = nwide};
-    p.wide_at = malloc((nwide ? nwide : 1) * sizeof *p.wide_at);
-    p.wide = malloc((nwide ? nwide : 1) * sizeof *p.wide);
-    if (!p.wide_at || !p.wide) {
-        free(p.wide_at);
-        free(p.wide);
-        return;
+    uint64_t nwide = 0;
+    for (uint64_t i = 0; i < n; i++) nwide += !fits_byte(code_of(arg, i));
+    return nwide;
+}
+
+/* Packs the n codes code_of gives, nwide of them wide, into p with `code`
+ * as its bytes.  Entry i's byte is written only after its code is read, so
+ * code may be the memory code_of reads, as long as entry i's code lies at
+ * or above byte i (a byte array of the same entries, or a two-byte one).
+ * Returns 0, or -1 if the list cannot be allocated (then nothing is
+ * written). */
+static int fill_packed(tb_dtc8 *p, uint8_t *code, uint64_t n, uint64_t nwide, tb_dtc_code_fn code_of, const void *arg)
+{
+    *p = (tb_dtc8){.nwide = nwide};
+    p->wide_at = malloc((nwide ? nwide : 1) * sizeof *p->wide_at);
+    p->wide = malloc((nwide ? nwide : 1) * sizeof *p->wide);
+    if (!p->wide_at || !p->wide) {
+        free(p->wide_at);
+        free(p->wide);
+        *p = (tb_dtc8){0};
+        return -1;
     }
-    /* in place: byte i is written after the code at bytes 2i and 2i+1 is
-     * read, and bytes below 2i hold codes already read */
-    uint8_t *code = (uint8_t *)d;
     for (uint64_t i = 0, k = 0; i < n; i++) {
-        unsigned v = d[i];
+        unsigned v = code_of(arg, i);
         if (!fits_byte(v)) {
-            p.wide_at[k] = i;
-            p.wide[k++] = (uint16_t)v;
+            p->wide_at[k] = i;
+            p->wide[k++] = (uint16_t)v;
         }
         code[i] = (uint8_t)(v == DTC_NONE ? TB_DTC8_NONE : fits_byte(v) ? v : TB_DTC8_WIDE);
     }
-    uint8_t *shrunk = realloc(code, n ? n : 1);
-    p.code = shrunk ? shrunk : code;
+    p->code = code;
+    return 0;
+}
+
+static unsigned code16(const void *arg, uint64_t i) { return ((const uint16_t *)arg)[i]; }
+
+static void pack_side(tb_table *t, int side)
+{
+    uint16_t *d = t->dtc[side];
+    uint64_t n = t->ix.size, nwide = count_wide(n, code16, d);
+    if (nwide > n / 16) return;
+    tb_dtc8 p;
+    /* in place: byte i is written after the code at bytes 2i and 2i+1 is
+     * read, and bytes below 2i hold codes already read */
+    if (fill_packed(&p, (uint8_t *)d, n, nwide, code16, d)) return;
+    uint8_t *shrunk = realloc(p.code, n ? n : 1);
+    if (shrunk) p.code = shrunk;
     t->dtc8[side] = p;
     t->dtc[side] = NULL;
 }
@@ -71,4 +93,30 @@ void tb_dtc_pack(tb_table *t)
 {
     for (int side = 0; side < 2; side++)
         if (t->dtc[side]) pack_side(t, side);
+}
+
+int tb_dtc_pack_from(tb_table *t, int side, uint8_t *bytes, tb_dtc_code_fn code_of, const void *arg)
+{
+    uint64_t n = t->ix.size, nwide = count_wide(n, code_of, arg);
+    if (nwide > n / 16) {
+        uint16_t *d = malloc((n ? n : 1) * sizeof *d);
+        if (!d) return -1;
+        for (uint64_t i = 0; i < n; i++) d[i] = (uint16_t)code_of(arg, i);
+        free(bytes);
+        t->dtc[side] = d;
+        return 0;
+    }
+    return fill_packed(&t->dtc8[side], bytes, n, nwide, code_of, arg);
+}
+
+void tb_dtc_free(tb_table *t)
+{
+    for (int s = 0; s < 2; s++) {
+        free(t->dtc[s]);
+        free(t->dtc8[s].code);
+        free(t->dtc8[s].wide_at);
+        free(t->dtc8[s].wide);
+        t->dtc[s] = NULL;
+        t->dtc8[s] = (tb_dtc8){0};
+    }
 }

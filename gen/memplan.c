@@ -31,7 +31,7 @@ int tb_mem_plan_make(const xq_material *m, int width, int rules, int limit, int 
     p->step[TB_STEP_RETRO] = cells + early + retro_work_bytes(n);
     p->step[TB_STEP_RULINGS] = rules != XQ_RULES_NONE ? cells + early + ruled : 0;
     /* dtc_work_bytes includes the table's DTC arrays */
-    p->step[TB_STEP_DTC] = limit ? cells + early + ruled + dtc_work_bytes(n) : 0;
+    p->step[TB_STEP_DTC] = limit ? cells + early + ruled + dtc_work_bytes(n, dtc_start_width(width, limit)) : 0;
     p->step[TB_STEP_RAW] = keep_raw ? full + tb_raw_write_work_bytes() : 0;
     p->step[TB_STEP_COMPRESS] = full + tb_compress_work_bytes(n, width, rules, limit, threads);
     p->largest = 0;

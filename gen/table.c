@@ -40,12 +40,7 @@ void tb_table_free(tb_table *t)
     free(t->ruled[1]);
     tb_ruled8_free(&t->ruled8[0]);
     tb_ruled8_free(&t->ruled8[1]);
-    for (int s = 0; s < 2; s++) {
-        free(t->dtc[s]);
-        free(t->dtc8[s].code);
-        free(t->dtc8[s].wide_at);
-        free(t->dtc8[s].wide);
-    }
+    tb_dtc_free(t);
     xq_index_free(&t->ix);
     free(t);
 }

@@ -71,9 +71,9 @@ struct tb_table {
     tb_ruled8 ruled8[2];
     /* The natural move limit in plies the table was built for (0: none),
      * and the distance to conversion under it (dtc.h), per side to move:
-     * two bytes an entry while it is computed or loaded (dtc), one once it
-     * is final and packed (dtc8); neither when limit is 0.  Read it with
-     * tb_dtc. */
+     * two bytes an entry while it is loaded (dtc), one once it is packed
+     * (dtc8), which dtc_solve fills directly from its own distances;
+     * neither when limit is 0.  Read it with tb_dtc. */
     int limit;
     uint16_t *dtc[2];
     tb_dtc8 dtc8[2];
@@ -244,6 +244,17 @@ static inline int tb_has_dtc(const tb_table *t) { return t->dtc[0] || t->dtc8[0]
  * A side that cannot be packed, or whose list cannot be allocated, stays
  * as it is, which every reader takes as well. */
 void tb_dtc_pack(tb_table *t);
+/* Frees t's DTC codes, packed or not; the table then has none. */
+void tb_dtc_free(tb_table *t);
+/* The code of each entry of one side, for tb_dtc_pack_from. */
+typedef unsigned (*tb_dtc_code_fn)(const void *arg, uint64_t i);
+/* Makes side's final DTC codes those code_of gives, packed into `bytes`
+ * (t->ix.size bytes, which code_of may read: entry i's byte is written
+ * only after its code is read, so a byte array of the same entries serves),
+ * or, where more than a sixteenth of them need two bytes, into a two-byte
+ * array, bytes then freed.  The side must hold no codes yet.  Returns 0,
+ * or -1 out of memory (bytes still the caller's, the side without codes). */
+int tb_dtc_pack_from(tb_table *t, int side, uint8_t *bytes, tb_dtc_code_fn code_of, const void *arg);
 /* The same for a table in memory. */
 uint64_t tb_table_bytes(const tb_table *t);
 /* Changes the cell width to 2 bytes.  Returns 0, or -1 if out of memory. */

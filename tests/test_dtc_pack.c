@@ -109,11 +109,63 @@ static void test_side_with_many_wide_codes_unpacked(void **state)
     free(copy[1]);
 }
 
+/* tb_dtc_pack_from as dtc.c uses it: the codes come from a byte a
+ * entry (here an index into the side's made-up codes) that the packing
+ * overwrites in place; a side of few wide codes keeps those bytes as its
+ * packed codes, one of many gets two bytes an entry and the bytes go. */
+typedef struct {
+    const uint8_t *bytes;
+    const uint16_t *codes;
+} from_bytes;
+
+static unsigned code_from_byte(const void *arg, uint64_t i)
+{
+    const from_bytes *f = arg;
+    return f->codes[(f->bytes[i] + i) % 256];
+}
+
+static void test_packed_from_bytes(void **state)
+{
+    (void)state;
+    uint16_t *copy[2];
+    tb_table *t = made_up(10, 200, copy); /* about 1% and 20% wide */
+    uint64_t n = t->ix.size;
+    assert_true(n > 256);
+    for (int s = 0; s < 2; s++) {
+        uint8_t *bytes = malloc(n);
+        assert_non_null(bytes);
+        for (uint64_t i = 0; i < n; i++) bytes[i] = (uint8_t)(next_random() & 0xFF);
+        uint16_t *want = malloc(n * sizeof *want);
+        assert_non_null(want);
+        from_bytes f = {bytes, copy[s]};
+        for (uint64_t i = 0; i < n; i++) want[i] = (uint16_t)code_from_byte(&f, i);
+        free(t->dtc[s]);
+        t->dtc[s] = NULL;
+        assert_int_equal(tb_dtc_pack_from(t, s, bytes, code_from_byte, &f), 0);
+        if (s == RED) {
+            assert_ptr_equal(t->dtc8[s].code, bytes);
+            assert_null(t->dtc[s]);
+        } else {
+            assert_null(t->dtc8[s].code);
+            assert_non_null(t->dtc[s]);
+        }
+        for (uint64_t i = 0; i < n; i++)
+            if (tb_dtc(t, s, i) != want[i])
+                fail_msg("side %d entry %llu: %u packed, %u wanted", s, (unsigned long long)i, tb_dtc(t, s, i),
+                         want[i]);
+        free(want);
+    }
+    tb_table_free(t);
+    free(copy[0]);
+    free(copy[1]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_packed_codes_read_back),
         cmocka_unit_test(test_side_with_many_wide_codes_unpacked),
+        cmocka_unit_test(test_packed_from_bytes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
