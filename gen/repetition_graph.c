@@ -653,6 +653,20 @@ static int number_new(expand_job *j, uint32_t n)
 
 static int predecessors(rgraph *g);
 
+/* The hash table of nodes with sets is needed only while the graph is
+ * built: freed before the predecessor lists and the solves, which set the
+ * rulings' peak (KRPKR: 2^21 slots, 24 MiB), and grown anew by the next
+ * build. */
+static void hash_free(rgraph *g)
+{
+    free(g->hkey);
+    free(g->hval);
+    g->bytes -= g->hcap * 12; /* as hash_grow charged it */
+    g->hkey = NULL;
+    g->hval = NULL;
+    g->hcap = g->hcount = 0;
+}
+
 /* Nodes are numbered in the order they are found, breadth first: the
  * positions (empty sets) first, then each new (position, sets) as the
  * edges of the nodes before it are followed.  A batch of nodes is expanded
@@ -708,6 +722,7 @@ out:
     free(job.count);
     free(job.pending);
     g->bytes -= scratch;
+    hash_free(g);
     if (rc) return rc;
     uint32_t *f = grow(g, g->first, &g->first_cap, (uint64_t)g->nnodes + 1, sizeof *g->first);
     if (!f) return -1;
@@ -780,8 +795,6 @@ void rg_clear(rgraph *g)
     if (g->pfirst) g->bytes -= ((uint64_t)g->nnodes + 1) * sizeof *g->pfirst + g->nedges * sizeof *g->pred;
     g->nnodes = 0;
     g->nedges = 0;
-    g->hcount = 0;
-    if (g->hkey) memset(g->hkey, 0xFF, g->hcap * sizeof *g->hkey);
     free(g->pfirst);
     free(g->pred);
     g->pfirst = NULL;
@@ -817,8 +830,7 @@ void rg_free(rgraph *g)
     free(g->node_pos);
     free(g->node_set);
     free(g->node_side);
-    free(g->hkey);
-    free(g->hval);
+    hash_free(g);
     free(g->first);
     free(g->edge);
     free(g->pfirst);
