@@ -499,7 +499,11 @@ uint64_t dtc_work_bytes(uint64_t entries, int width)
      * engine's two maps and front; the context.  The table's final codes
      * take the first kind's place. */
     uint64_t n = entries ? entries : 1;
-    return sizeof(dtc_ctx) + 2 * 2 * n * (uint64_t)width + pass_work_bytes(n, 2, 1);
+    /* where a side's codes do not pack, its distances become two-byte codes
+     * while the other kind's are still held: N more bytes, after the
+     * engine's maps (3N/4) are freed */
+    uint64_t unpacked = width == 1 ? n / 4 : 0;
+    return sizeof(dtc_ctx) + 2 * 2 * n * (uint64_t)width + pass_work_bytes(n, 2, 1) + unpacked;
 }
 
 /* Whether some capture can reach a cursed win or a blessed loss: a
@@ -536,13 +540,16 @@ static int subtables_go_beyond(const tb_table *t)
 /* The code an entry keeps (dtc.h): the "holds" distance where the result
  * holds, else the "any" distance marked beyond; DTC_NONE without an
  * ordinary result (the distances keep the code init_chunk gave). */
+static unsigned final_of(const dtc_ctx *c, unsigned holds, unsigned any)
+{
+    if (holds == NO_RESULT || holds == ILLEGAL_DIST) return DTC_NONE;
+    if ((int)holds <= c->t->limit) return holds;
+    return any > DTC_MAX ? NO_CONVERSION : DTC_BEYOND | any;
+}
+
 static unsigned final_code(const dtc_ctx *c, int side, uint64_t i)
 {
-    unsigned d = dist_of(c, c->width, HOLDS, side, i);
-    if (d == NO_RESULT || d == ILLEGAL_DIST) return DTC_NONE;
-    if ((int)d <= c->t->limit) return d;
-    unsigned any = dist_of(c, c->width, c->kinds - 1, side, i);
-    return any > DTC_MAX ? NO_CONVERSION : DTC_BEYOND | any;
+    return final_of(c, dist_of(c, c->width, HOLDS, side, i), dist_of(c, c->width, c->kinds - 1, side, i));
 }
 
 typedef struct {
@@ -576,10 +583,31 @@ static int count_codes(const dtc_ctx *c, dtc_report *rep, char err[XQ_ERR_MAX])
     return 0;
 }
 
+/* One-byte distances of a side whose codes do not pack (tb_dtc_pack_from)
+ * made two-byte codes in place, as widen does: from the last entry down,
+ * the code of entry i written over bytes 2i and 2i + 1 once byte i is
+ * read.  Returns them, or NULL out of memory (the distances left as they
+ * were). */
+static uint16_t *codes_in_place(dtc_ctx *c, int side)
+{
+    uint64_t n = c->t->ix.size ? c->t->ix.size : 1;
+    uint8_t *b = realloc(c->dist[HOLDS][side], n * sizeof(uint16_t));
+    if (!b) return NULL;
+    c->dist[HOLDS][side] = b;
+    uint16_t *code = (uint16_t *)b;
+    for (uint64_t i = n; i-- > 0;) {
+        unsigned holds = b[i] >= DIST8_CODES ? b[i] | 0xFF00u : b[i];
+        unsigned any = c->kinds == KINDS ? dist_of(c, 1, ANY, side, i) : holds;
+        code[i] = (uint16_t)final_of(c, holds, any);
+    }
+    return code;
+}
+
 /* Makes the final codes t's, packed (tb.h), a side at a time: one-byte
- * distances become the packed bytes in place; two-byte ones take their
- * codes in place and are packed as tables loaded from files are.  The
- * distances of each side are the table's or freed.  -1: out of memory. */
+ * distances become the packed bytes in place, or two-byte codes in place
+ * where a side's codes do not pack; two-byte distances take their codes in
+ * place and are packed as tables loaded from files are.  The distances of
+ * each side are the table's or freed.  -1: out of memory. */
 static int keep_codes(dtc_ctx *c)
 {
     tb_table *t = c->t;
@@ -590,7 +618,8 @@ static int keep_codes(dtc_ctx *c)
             t->dtc[s] = d;
         } else {
             final_arg a = {c, s};
-            if (tb_dtc_pack_from(t, s, c->dist[HOLDS][s], final_code_of, &a)) return -1;
+            int packed = tb_dtc_pack_from(t, s, c->dist[HOLDS][s], final_code_of, &a);
+            if (packed < 0 || (packed > 0 && !(t->dtc[s] = codes_in_place(c, s)))) return -1;
         }
         c->dist[HOLDS][s] = NULL;
         if (c->kinds == KINDS) free(c->dist[ANY][s]);

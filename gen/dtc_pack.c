@@ -98,14 +98,7 @@ void tb_dtc_pack(tb_table *t)
 int tb_dtc_pack_from(tb_table *t, int side, uint8_t *bytes, tb_dtc_code_fn code_of, const void *arg)
 {
     uint64_t n = t->ix.size, nwide = count_wide(n, code_of, arg);
-    if (nwide > n / 16) {
-        uint16_t *d = malloc((n ? n : 1) * sizeof *d);
-        if (!d) return -1;
-        for (uint64_t i = 0; i < n; i++) d[i] = (uint16_t)code_of(arg, i);
-        free(bytes);
-        t->dtc[side] = d;
-        return 0;
-    }
+    if (nwide > n / 16) return 1;
     return fill_packed(&t->dtc8[side], bytes, n, nwide, code_of, arg);
 }
 

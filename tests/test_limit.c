@@ -400,20 +400,26 @@ static void test_damaged_dtc_file(void **state)
 
 /* dtc_solve holds its distances a byte an entry and widens them to two
  * only before a ply that could write one past a byte, which no table here
- * reaches: solved again with the distances widened before an early ply
- * (right after the first, before the second, and later), and from the
- * first with early finds unused, every code comes out the same.  KRKN at
- * limit 20 computes one kind of distance; KRKNA at 20 both, since a
- * capture reaches its subtable KRKN's cursed wins. */
+ * reaches.  Solved again with the distances widened before an early ply
+ * (right after the first, before the second, and later), never widened,
+ * and with early finds unused, every code comes out as the table has it
+ * (from its file).  KRKN at limit 20 computes one kind of distance; KRKNA
+ * at 20 both, since a capture reaches its subtable KRKN's cursed wins; at
+ * limit 8 so many of KNK's and KRKN's wins are cursed that their sides'
+ * codes do not pack (their bytes become two-byte codes in place), KNK
+ * with one kind, KRKN with two. */
 static void test_dtc_widened_agrees(void **state)
 {
     (void)state;
-    static const char *const names[] = {"KRKN", "KRKNA"};
-    for (int m = 0; m < 2; m++) {
+    static const struct {
+        const char *name;
+        int limit;
+    } cases[] = {{"KRKN", 20}, {"KRKNA", 20}, {"KNK", 8}, {"KRKN", 8}};
+    for (int m = 0; m < 4; m++) {
         tb_set *set;
         char dir[512], tag[64], err[XQ_ERR_MAX];
-        snprintf(tag, sizeof tag, "widen-%s", names[m]);
-        tb_table *t = gen_load(names[m], 20, 2, tag, &set, dir);
+        snprintf(tag, sizeof tag, "widen-%s-%d", cases[m].name, cases[m].limit);
+        tb_table *t = gen_load(cases[m].name, cases[m].limit, 2, tag, &set, dir);
         uint64_t n = t->ix.size, differ = 0, beyond = 0;
         uint16_t *want = malloc(2 * n * sizeof *want);
         assert_non_null(want);
@@ -430,16 +436,19 @@ static void test_dtc_widened_agrees(void **state)
                 for (uint64_t i = 0; i < sub->ix.size; i++) sub_beyond += dtc_beyond(tb_dtc(sub, s, i));
             assert_true(sub_beyond > 0);
         }
-        static const int widen_at[] = {1, 2, 3, 7};
-        for (int w = 0; w < 4; w++) {
+        static const int widen_at[] = {1, 2, 3, 7, 1 << 30};
+        int unpacked = 0;
+        for (int w = 0; w < 5; w++) {
             tb_dtc_free(t);
             dtc_report rep;
-            if (dtc_solve_widening(t, 2, NULL, widen_at[w], &rep, err)) fail_msg("%s: %s", names[m], err);
+            if (dtc_solve_widening(t, 2, NULL, widen_at[w], &rep, err)) fail_msg("%s: %s", cases[m].name, err);
             for (int s = 0; s < 2; s++)
                 for (uint64_t i = 0; i < n; i++) differ += tb_dtc(t, s, i) != want[s * n + i];
             assert_int_equal(rep.beyond, beyond);
+            if (widen_at[w] == 1 << 30) unpacked = t->dtc[RED] || t->dtc[BLACK];
         }
         assert_int_equal(differ, 0);
+        if (cases[m].limit == 8) assert_true(unpacked); /* a side whose codes do not pack */
         free(want);
         tb_set_free(set);
     }
