@@ -439,7 +439,7 @@ static void compress_blocks(void *arg, uint64_t begin, uint64_t end, int thread)
     /* Each block is compressed into room for the codec's bound, then kept
      * at its own size: held at the bound until the file is written, the
      * blocks had each touched a page or two for a few hundred bytes
-     * (KRKNC: about 60 MB of its peak, which compression set). */
+     * (KRKNC: about 50 MiB of its peak, which compression set). */
     size_t bound = (size_t)compressed_bound(j->codec, raw_cap);
     uint8_t *raw = malloc(raw_cap), *room = malloc(bound);
     for (uint64_t k = begin; k < end; k++) {
