@@ -88,6 +88,9 @@ _Static_assert(OPEN_WIN >> 8 == 0xFF && OPEN_LOSS >> 8 == 0xFF && NO_RESULT >> 8
                    (OPEN_LOSS & 0xFF) >= DIST8_CODES && (NO_RESULT & 0xFF) >= DIST8_CODES,
                "each code is 0xFF00 plus a byte at or above DIST8_CODES");
 
+/* The distance or code a byte holds, as two bytes hold it. */
+static inline unsigned dist8_wide(unsigned v) { return v >= DIST8_CODES ? v | 0xFF00u : v; }
+
 /* What the finished pass leaves an entry that has an ordinary result but no
  * conversion: impossible (every such position is decided), checked.  Above
  * every DTC code. */
@@ -137,8 +140,7 @@ unsigned dtc_capture_code(const tb_table *t, xq_piece taken, const xq_board *b)
 INLINE unsigned dist_of(const dtc_ctx *c, int w, int kind, int side, uint64_t i)
 {
     if (w == 1) {
-        unsigned v = __atomic_load_n((const uint8_t *)c->dist[kind][side] + i, __ATOMIC_RELAXED);
-        return v >= DIST8_CODES ? v | 0xFF00u : v;
+        return dist8_wide(__atomic_load_n((const uint8_t *)c->dist[kind][side] + i, __ATOMIC_RELAXED));
     }
     return __atomic_load_n((const uint16_t *)c->dist[kind][side] + i, __ATOMIC_RELAXED);
 }
@@ -458,10 +460,7 @@ static int widen(dtc_ctx *c)
             uint8_t *b = realloc(c->dist[k][s], n * sizeof(uint16_t));
             if (!b) return -1;
             uint16_t *w = (uint16_t *)b;
-            for (uint64_t i = n; i-- > 0;) {
-                unsigned v = b[i];
-                w[i] = (uint16_t)(v >= DIST8_CODES ? v | 0xFF00u : v);
-            }
+            for (uint64_t i = n; i-- > 0;) w[i] = (uint16_t)dist8_wide(b[i]);
             c->dist[k][s] = w;
         }
     for (int s = 0; s < 2; s++) c->dist[ANY][s] = c->dist[c->kinds - 1][s];
@@ -596,7 +595,7 @@ static uint16_t *codes_in_place(dtc_ctx *c, int side)
     c->dist[HOLDS][side] = b;
     uint16_t *code = (uint16_t *)b;
     for (uint64_t i = n; i-- > 0;) {
-        unsigned holds = b[i] >= DIST8_CODES ? b[i] | 0xFF00u : b[i];
+        unsigned holds = dist8_wide(b[i]);
         unsigned any = c->kinds == KINDS ? dist_of(c, 1, ANY, side, i) : holds;
         code[i] = (uint16_t)final_of(c, holds, any);
     }
