@@ -824,6 +824,7 @@ void rg_free(rgraph *g)
     }
     free(g->sample);
     free(g->witness);
+    free(g->witness_at);
     free(g->inside);
     free(g->inside_rank);
     free(g->threat);
