@@ -226,9 +226,8 @@ enum { APPEND_BATCH = 64 };
 
 typedef struct {
     removal *r;
-    uint32_t removed; /* the position whose predecessors are visited */
-    int side;         /* side to move in them */
-    int n;            /* positions in batch */
+    int side; /* side to move in the predecessors visited */
+    int n;    /* positions in batch */
     uint32_t batch[APPEND_BATCH];
 } pred_arg;
 
@@ -253,15 +252,16 @@ static void claim(pred_arg *a, uint32_t q, uint32_t expect, uint32_t mark)
     }
 }
 
+/* A w predecessor of an L position that left S: it leaves too.  (The L
+ * predecessors of a w position that left are found by their witness
+ * lists, below, not by un-moves.) */
 static void visit_predecessor(void *arg, uint64_t j)
 {
     pred_arg *a = arg;
     rgraph *g = a->r->g;
     uint32_t q = j == XQ_INDEX_NONE ? NODE_NONE : rg_drawn_id(g, a->side, j);
     if (q == NODE_NONE || in_c(g, q)) return; /* not drawn, or already out */
-    int mine = a->side == g->w;
-    uint32_t expect = mine ? WITNESS_NONE : a->removed, mark = mine ? WITNESS_LEAVES : WITNESS_RECHECK;
-    claim(a, q, expect, mark);
+    claim(a, q, WITNESS_NONE, WITNESS_LEAVES);
 }
 
 /* The L positions whose witness is w position p, from the lists (below):
@@ -287,7 +287,6 @@ static void visit_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
         xq_board b;
         xq_index_site site;
         decode_position(r->g, p, &b, &site);
-        a.removed = p;
         a.side = b.side ^ 1;
         xq_for_each_predecessor(&r->g->t->ix, &site, &b, r->visit, &a);
     }
