@@ -79,50 +79,68 @@ static int idle_move(const rgraph *g, const xq_board *b, xq_move m, uint32_t q)
     return !xq_gives_check(b, m);
 }
 
+/* What find_escape keeps of a position, a byte: the place of its witness
+ * in the moves it looks through, and whether any move it passed over might
+ * let L force play out of C after all (forced_out, below): a move into S
+ * that is not idle, or a capture L wins by a ruling. */
+enum { AT_PLACE = 0x7F, AT_LEAVES_C = 0x80 };
+_Static_assert(XQ_MAX_MOVES <= AT_PLACE + 1, "a place fits below the flag");
+
 /* An escape of position p (L to move, board b = the entry at site as
  * decoded) still in S, or WITNESS_NONE.  Moves are pseudo-legal; an illegal
  * one reaches a position marked illegal and is skipped, and the labels are
  * computed only for moves that stay in S.
  *
- * The first `skip` moves (in the order generated here) are not looked at,
- * and *place gets the place of the escape found.  While S only shrinks, a
- * move passed over once stays passed over (a capture's exit, a position
- * not drawn, out of S, a move that is not idle: none of these changes), so
- * the search for a new witness may start after the old one: the same
- * witness a search from the first move finds (KCKPP's escapes 14.20 G ->
- * 13.73 G instructions, for a byte a position). */
-static uint32_t find_escape(const rgraph *g, xq_board *b, const xq_index_site *site, unsigned skip, uint8_t *place)
+ * The first `skip` moves (in the order generated here) are not looked at;
+ * *at gets the place of the escape found and keeps AT_LEAVES_C once a
+ * move sets it.  While S only shrinks, a move passed over once stays
+ * passed over (a capture's exit, a position not drawn, out of S, a move
+ * that is not idle: none of these changes), so the search for a new
+ * witness may start after the old one: the same witness a search from the
+ * first move finds (KCKPP's escapes 14.20 G -> 13.73 G instructions, for
+ * a byte a position).  So every move of a position that ends in C is
+ * looked at exactly once, and AT_LEAVES_C is clear only if none of its
+ * moves can take L out of C. */
+static uint32_t find_escape(const rgraph *g, xq_board *b, const xq_index_site *site, unsigned skip, uint8_t *at)
 {
     const tb_table *t = g->t;
     xq_move list[XQ_MAX_MOVES];
-    unsigned seen = 0;
+    unsigned seen = 0, leaves = *at & AT_LEAVES_C;
+    uint32_t found = WITNESS_NONE;
     /* a piece at a time: most positions escape by the first piece's moves */
-    for (xq_mask pieces = b->occ[b->side]; pieces;) {
+    for (xq_mask pieces = b->occ[b->side]; pieces && found == WITNESS_NONE;) {
         int n = xq_gen_piece(b, mask_pop_lsb(&pieces), list);
         if (seen + (unsigned)n <= skip) {
             seen += (unsigned)n;
             continue;
         }
         int k = seen < skip ? (int)(skip - seen) : 0;
-        seen += (unsigned)k;
-        for (; k < n; k++, seen++) {
-            *place = (uint8_t)seen;
+        for (seen += (unsigned)k; k < n; k++, seen++) {
             if (b->sq[move_to(list[k])]) {
                 xq_undo u;
                 xq_make_move(b, list[k], &u);
                 uint32_t x = rg_capture_exit(t, u.captured, b);
                 xq_unmake_move(b, list[k], &u);
-                if (x != NODE_NONE && !rg_exit_mover_loses(x, g->mode) && !rg_exit_mover_wins(x, g->mode))
-                    return WITNESS_EXIT;
-                continue;
+                if (x == NODE_NONE || rg_exit_mover_loses(x, g->mode)) continue;
+                if (rg_exit_mover_wins(x, g->mode)) {
+                    leaves = AT_LEAVES_C;
+                    continue;
+                }
+                found = WITNESS_EXIT;
+                break;
             }
             uint64_t j = xq_index_after_site_move(&t->ix, site, b, list[k]);
             uint32_t q = j == XQ_INDEX_NONE ? NODE_NONE : rg_drawn_id(g, b->side ^ 1, j);
             if (q == NODE_NONE || in_c(g, q)) continue; /* not drawn, or removed from S */
-            if (idle_move(g, b, list[k], q)) return q;
+            if (idle_move(g, b, list[k], q)) {
+                found = q;
+                break;
+            }
+            leaves = AT_LEAVES_C;
         }
     }
-    return WITNESS_NONE;
+    *at = (uint8_t)(leaves | (seen & AT_PLACE));
+    return found;
 }
 
 /* True if w, to move in b, has a capture into a position L loses. */
@@ -177,8 +195,10 @@ static void first_pass(void *arg, uint64_t begin, uint64_t end, int thread)
         rg_decode_next(g, &hint, (uint32_t)p, &b, &site); /* positions in entry order */
         if (b.side == g->w)
             g->witness[p] = has_winning_exit(g, &b) ? WITNESS_NONE : WITNESS_EXIT;
-        else
+        else {
+            g->witness_at[p] = 0;
             g->witness[p] = find_escape(g, &b, &site, 0, &g->witness_at[p]);
+        }
     }
 }
 
@@ -315,7 +335,7 @@ static void rescue_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
         xq_board b;
         xq_index_site site;
         decode_position(g, q, &b, &site);
-        uint32_t x = g->witness[q] = find_escape(g, &b, &site, g->witness_at[q] + 1u, &g->witness_at[q]);
+        uint32_t x = g->witness[q] = find_escape(g, &b, &site, (g->witness_at[q] & AT_PLACE) + 1u, &g->witness_at[q]);
         if (x == WITNESS_NONE) continue;
         r->queue[k] = WITNESS_NONE; /* stays in S */
         if (x != WITNESS_EXIT) push_witness(r->link, q, x);
@@ -452,6 +472,12 @@ static void forced_first_chunk(void *arg, uint64_t begin, uint64_t end, int thre
     rg_hint hint = {0, 0};
     for (uint64_t p = begin; p < end; p++) {
         if (!in_c(g, (uint32_t)p)) continue;
+        /* an L position whose moves the escapes looked through, none of
+         * which could take it out of C (find_escape): not out now */
+        if (rg_pos_side(g, (uint32_t)p) != g->w && !(g->witness_at[p] & AT_LEAVES_C)) {
+            g->witness[p] = MARK_IN;
+            continue;
+        }
         rg_decode_next(g, &hint, (uint32_t)p, &b, &site);
         g->witness[p] = forced_out(g, &b, &site) ? MARK_OUT : MARK_IN;
     }
@@ -584,7 +610,8 @@ static void rewitness(void *arg, uint64_t j)
     xq_board b;
     xq_index_site site;
     decode_position(g, q, &b, &site);
-    if ((g->witness[q] = find_escape(g, &b, &site, g->witness_at[q] + 1u, &g->witness_at[q])) == WITNESS_NONE &&
+    if ((g->witness[q] = find_escape(g, &b, &site, (g->witness_at[q] & AT_PLACE) + 1u, &g->witness_at[q])) ==
+            WITNESS_NONE &&
         plist_push(g, &k->nolink, q))
         k->failed = 1;
 }
