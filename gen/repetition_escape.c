@@ -419,7 +419,8 @@ out:
  * KRPKR's graph 71.8 -> 61.4 million edges, 1,355 -> 1,033 MiB).
  *
  * Found like S's complement, a layer at a time on every thread: the first
- * layer is every position of C that L can force out as C stands; then the
+ * layer is every position of C that L can force out as C stands (an L
+ * position only if find_escape flagged one of its moves); then the
  * positions of C that a layer's un-moves name are examined again against
  * C without the layers so far, and those that L can now force out are the
  * next layer.  (Starting from S's un-moves instead, to spare the scan of
