@@ -166,6 +166,16 @@ static void decode_position(const rgraph *g, uint32_t p, xq_board *b, xq_index_s
     b->side = (uint8_t)(entry & 1);
 }
 
+/* The escape of L position q after its witness left: find_escape from
+ * the move after the witness's place. */
+static uint32_t next_escape(const rgraph *g, uint32_t q)
+{
+    xq_board b;
+    xq_index_site site;
+    decode_position(g, q, &b, &site);
+    return find_escape(g, &b, &site, (g->witness_at[q] & AT_PLACE) + 1u, &g->witness_at[q]);
+}
+
 /* The position of entry j with `side` to move if it is drawn, else
  * WITNESS_NONE. */
 static uint32_t position_of(const rgraph *g, int side, uint64_t j)
@@ -332,10 +342,7 @@ static void rescue_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
     for (uint64_t k = r->hi + begin; k < r->hi + end; k++) {
         uint32_t q = r->queue[k];
         if (g->witness[q] != WITNESS_RECHECK) continue;
-        xq_board b;
-        xq_index_site site;
-        decode_position(g, q, &b, &site);
-        uint32_t x = g->witness[q] = find_escape(g, &b, &site, (g->witness_at[q] & AT_PLACE) + 1u, &g->witness_at[q]);
+        uint32_t x = g->witness[q] = next_escape(g, q);
         if (x == WITNESS_NONE) continue;
         r->queue[k] = WITNESS_NONE; /* stays in S */
         if (x != WITNESS_EXIT) push_witness(r->link, q, x);
@@ -608,13 +615,7 @@ static void rewitness(void *arg, uint64_t j)
     rgraph *g = k->g;
     uint32_t q = position_of(g, k->side, j);
     if (q == WITNESS_NONE || in_c(g, q) || g->witness[q] != k->from) return;
-    xq_board b;
-    xq_index_site site;
-    decode_position(g, q, &b, &site);
-    if ((g->witness[q] = find_escape(g, &b, &site, (g->witness_at[q] & AT_PLACE) + 1u, &g->witness_at[q])) ==
-            WITNESS_NONE &&
-        plist_push(g, &k->nolink, q))
-        k->failed = 1;
+    if ((g->witness[q] = next_escape(g, q)) == WITNESS_NONE && plist_push(g, &k->nolink, q)) k->failed = 1;
 }
 
 /* Whether p may stay in the trap X: see the header. */
