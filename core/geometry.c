@@ -3,6 +3,7 @@
  */
 #include "geometry.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 xq_geometry xq_geo;
@@ -114,6 +115,18 @@ static void init_geometry(void)
             }
         }
     }
+    for (int a = 0; a < XQ_SQUARES; a++)
+        for (int b = 0; b < XQ_SQUARES; b++) {
+            int df = abs(file_of(a) - file_of(b)), dr = abs(rank_of(a) - rank_of(b));
+            if (a == b) {
+                xq_geo.relation[a][b] = 0;
+                continue;
+            }
+            xq_geo.relation[a][b] =
+                (uint8_t)((df == 0 || dr == 0 ? XQ_REL_LINE : 0) | (df + dr == 1 ? XQ_REL_ORTH1 : 0) |
+                          (df == 1 && dr == 1 ? XQ_REL_DIAG1 : 0) | (df == 2 && dr == 2 ? XQ_REL_DIAG2 : 0) |
+                          (df * dr == 2 ? XQ_REL_HORSE : 0));
+        }
     for (int c = 0; c < COLOUR_NB; c++)
         for (int k = 0; k < KIND_NB; k++)
             for (int sq = 0; sq < XQ_SQUARES; sq++) allowed[c][k][sq] = square_rule(c, k, sq);

@@ -37,7 +37,19 @@ typedef struct {
     uint8_t pawn_from[COLOUR_NB][XQ_SQUARES][4];
     /* Rays in the four directions (north, south, east, west). */
     uint8_t ray[XQ_SQUARES][4][10];
+    /* How two squares lie to each other, as XQ_REL_* bits: relation[a][b]
+     * tells in one look-up what file_of and rank_of arithmetic would. */
+    uint8_t relation[XQ_SQUARES][XQ_SQUARES];
 } xq_geometry;
+
+/* Bits of xq_geometry.relation[a][b], for a != b (0 for a == b). */
+enum {
+    XQ_REL_LINE = 1,  /* same file or same rank */
+    XQ_REL_ORTH1 = 2, /* orthogonally next to each other (a horse's leg) */
+    XQ_REL_DIAG1 = 4, /* diagonally next to each other (an advisor's step, an elephant's eye) */
+    XQ_REL_DIAG2 = 8, /* two diagonal steps apart (an elephant's step) */
+    XQ_REL_HORSE = 16 /* a horse's jump apart */
+};
 
 extern xq_geometry xq_geo;
 

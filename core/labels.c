@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "geometry.h"
 #include "movegen.h"
 #include "ruleset.h"
 
@@ -48,9 +49,8 @@ static bool can_capture_on(xq_board *b, int colour, int sq)
     return false;
 }
 
-/* A pawn may be chased only once it has crossed the river. */
-static bool chaseable(xq_piece t) { return kind_of(t) != KING; }
-
+/* A pawn may be chased only once it has crossed the river (the king never:
+ * an attack on it is a check). */
 static bool pawn_crossed(int colour, int sq) { return colour == RED ? rank_of(sq) >= 5 : rank_of(sq) <= 4; }
 
 /* Attacker kind a is worth less than target kind t in the sense of the
@@ -120,22 +120,81 @@ static bool threat_stood(xq_board *before, int us, int a, int t)
     return !protected_;
 }
 
-/* Whether a move from -> to can change which enemy pieces the piece
- * of `kind` on a, which did not move, attacks: only by emptying `from` or
- * filling `to` where the piece looks, on its file or rank (rook, cannon),
- * at its legs (horse: the points orthogonally next to it) or at its eyes
- * (elephant: diagonally next to it); a capture fills `to` with a piece
- * where one stood, which blocks no line it did not block.  An advisor's
- * attacks do not depend on the board.  A superset: the attacks are then
- * compared square by square. */
+/* The relations (geometry.h) in which a piece of each kind may attack a
+ * square, before any blocking: a rook's or a cannon's file and rank, a
+ * horse's jump, an advisor's or elephant's diagonal step.  King and pawn:
+ * none, as their attacks are idle. */
+static const uint8_t attack_relation[KIND_NB] = {
+    [ROOK] = XQ_REL_LINE,     [CANNON] = XQ_REL_LINE,    [HORSE] = XQ_REL_HORSE,
+    [ADVISOR] = XQ_REL_DIAG1, [ELEPHANT] = XQ_REL_DIAG2,
+};
+
+/* The relations to a piece of each kind in which a square, emptied or
+ * filled, can change which enemy pieces it attacks: on its file or rank
+ * (rook, cannon), at its legs (horse: the points orthogonally next to it)
+ * or at its eyes (elephant: diagonally next to it).  An advisor's attacks
+ * do not depend on the board. */
+static const uint8_t change_relation[KIND_NB] = {
+    [ROOK] = XQ_REL_LINE,
+    [CANNON] = XQ_REL_LINE,
+    [HORSE] = XQ_REL_ORTH1,
+    [ELEPHANT] = XQ_REL_DIAG1,
+};
+
+/* Whether a move from -> to can change which enemy pieces the piece of
+ * `kind` on a, which did not move, attacks: only by emptying `from` or
+ * filling `to` where the piece looks (change_relation); a capture fills
+ * `to` with a piece where one stood, which blocks no line it did not
+ * block.  A superset: the attacks are then compared square by square. */
 static bool may_change_attacks(int kind, int a, int from, int to)
 {
-    for (int k = 0; k < 2; k++) {
-        int s = k ? to : from, df = abs(file_of(s) - file_of(a)), dr = abs(rank_of(s) - rank_of(a));
-        if ((kind == ROOK || kind == CANNON) && (df == 0 || dr == 0)) return true;
-        if (kind == HORSE && df + dr == 1) return true;
-        if (kind == ELEPHANT && df == 1 && dr == 1) return true;
-    }
+    return ((xq_geo.relation[a][from] | xq_geo.relation[a][to]) & change_relation[kind]) != 0;
+}
+
+/* The pieces of `colour` in b that can be chased, but the one on `skip`
+ * (captured by the move labelled), into sq[]: all but the king and the
+ * pawns that have not crossed the river.  Returns how many. */
+static int prey_of(const xq_board *b, int colour, int skip, uint8_t sq[16])
+{
+    int n = 0;
+    /* a half of the mask at a time: cheaper than mask_pop_lsb's 128-bit
+     * steps on the rulings' hottest path */
+    for (int half = 0; half < 2; half++)
+        for (uint64_t w = (uint64_t)(b->occ[colour] >> (64 * half)); w; w &= w - 1) {
+            int s = 64 * half + __builtin_ctzll(w), kind = kind_of(b->sq[s]);
+            if (s != skip && kind != KING && (kind != PAWN || pawn_crossed(colour, s))) sq[n++] = (uint8_t)s;
+        }
+    return n;
+}
+
+/* Whether a piece of `kind` on a could attack one of the n squares prey[]
+ * on some board (attack_relation): a superset of xq_piece_attacks, which
+ * costs a scan of the board, told from the squares alone.  Most pieces
+ * attack nothing that can be chased. */
+static bool may_attack_any(int kind, int a, const uint8_t *prey, int n)
+{
+    unsigned rel = attack_relation[kind];
+    for (int i = 0; i < n; i++)
+        if (xq_geo.relation[a][prey[i]] & rel) return true;
+    return false;
+}
+
+/* Whether some piece find_chases looks at, in the position after move
+ * from -> to of before->side (the moved one, on `to`; with made_real every
+ * other, else those whose attacks the move may change) could attack one
+ * of prey[].  False settles the label without the board after the move:
+ * most moves of the rulings' graph chase nothing. */
+static bool chase_possible(const xq_board *before, int from, int to, bool made_real, const uint8_t *prey, int n)
+{
+    int moved = kind_of(before->sq[from]);
+    if (attack_relation[moved] && may_attack_any(moved, to, prey, n)) return true;
+    xq_mask others = before->occ[before->side] & ~mask_of(from);
+    for (int half = 0; half < 2; half++)
+        for (uint64_t w = (uint64_t)(others >> (64 * half)); w; w &= w - 1) {
+            int a = 64 * half + __builtin_ctzll(w), ka = kind_of(before->sq[a]);
+            if (!attack_relation[ka] || (!made_real && !may_change_attacks(ka, a, from, to))) continue;
+            if (may_attack_any(ka, a, prey, n)) return true;
+        }
     return false;
 }
 
@@ -147,25 +206,28 @@ static bool may_change_attacks(int kind, int a, int from, int to)
  * cannon's screens (b), or freed the attacker or pinned through the flying
  * general (c); threat_stood gives clause (d).  `before` is the position
  * before the move. */
-static void find_chases(const xq_board *before, xq_board *b, int from, int to, bool made_real, xq_move_label *out)
+static void find_chases(const xq_board *before, xq_board *b, int from, int to, bool made_real, const uint8_t *prey,
+                        int nprey, xq_move_label *out)
 {
     int us = before->side;
     xq_board pre; /* threat_stood plays captures on it: needed with made_real only */
     if (made_real) pre = *before;
+    xq_mask preyed = 0;
+    for (int i = 0; i < nprey; i++) preyed |= mask_of(prey[i]);
     for (xq_mask pieces = b->occ[us]; pieces;) {
         int a = mask_pop_lsb(&pieces);
         int ka = kind_of(b->sq[a]);
-        if (ka == KING || ka == PAWN) continue; /* their attacks are idle */
+        if (!attack_relation[ka]) continue; /* king and pawn: their attacks are idle */
         /* Without made_real only new attacks count, and a piece that did not
          * move attacks nothing new unless the move changed what it sees. */
         if (!made_real && a != to && !may_change_attacks(ka, a, from, to)) continue;
+        if (!may_attack_any(ka, a, prey, nprey)) continue;
         int a_before = a == to ? from : a;
         uint8_t targets[16];
         int n = xq_piece_attacks(b, a, targets);
         for (int i = 0; i < n; i++) {
             int t = targets[i];
-            xq_piece tp = b->sq[t];
-            if (!chaseable(tp) || (kind_of(tp) == PAWN && !pawn_crossed(us ^ 1, t))) continue;
+            if (!(preyed & mask_of(t))) continue;
             bool stood = attacks_square(before, a_before, t);
             if (stood && !made_real) continue; /* not a new attack */
             bool seen = false;
@@ -244,17 +306,6 @@ static bool threatens_mate(xq_board *b)
     return threat;
 }
 
-/* Whether colour us has a piece that can chase: anything but its king and
- * pawns (find_chases skips those). */
-static bool has_chaser(const xq_board *b, int us)
-{
-    for (xq_mask pieces = b->occ[us]; pieces;) {
-        int kind = kind_of(b->sq[mask_pop_lsb(&pieces)]);
-        if (kind != KING && kind != PAWN) return true;
-    }
-    return false;
-}
-
 void xq_label_move_as(const xq_board *before, xq_move m, int rules, xq_move_label *out)
 {
     memset(out, 0, sizeof *out);
@@ -263,24 +314,31 @@ void xq_label_move_as(const xq_board *before, xq_move m, int rules, xq_move_labe
      * count what a checking move chases too, which is what makes one
      * check, one chase (一将一捉) a perpetual chase of one piece. */
     if (out->check && rules < XQ_RULES_ASIAN) return;
-    /* A side of king and pawns chases nothing: no board to play the move
-     * on, unless a mate threat is asked for (cxa). */
-    if (rules != XQ_RULES_CXA && !has_chaser(before, before->side)) return;
+    /* A move no piece could chase by needs no board to play it on, unless
+     * a mate threat is asked for (cxa). */
+    bool made_real = rules >= XQ_RULES_ASIAN;
+    uint8_t prey[16];
+    int nprey = prey_of(before, before->side ^ 1, move_to(m), prey);
+    bool chases = nprey > 0 && chase_possible(before, move_from(m), move_to(m), made_real, prey, nprey);
+    if (!chases && (rules != XQ_RULES_CXA || out->check)) return;
     xq_board b = *before;
     xq_undo u;
     xq_make_move(&b, m, &u);
-    find_chases(before, &b, move_from(m), move_to(m), rules >= XQ_RULES_ASIAN, out);
+    if (chases) find_chases(before, &b, move_from(m), move_to(m), made_real, prey, nprey, out);
     if (rules == XQ_RULES_CXA && !out->check) out->threat = threatens_mate(&b);
 }
 
 bool xq_move_checks_or_chases(const xq_board *before, xq_move m)
 {
     if (xq_gives_check(before, m)) return true;
+    uint8_t prey[16];
+    int nprey = prey_of(before, before->side ^ 1, move_to(m), prey);
+    if (nprey == 0 || !chase_possible(before, move_from(m), move_to(m), true, prey, nprey)) return false;
     xq_board b = *before;
     xq_undo u;
     xq_make_move(&b, m, &u);
     xq_move_label label = {0};
-    find_chases(before, &b, move_from(m), move_to(m), true, &label);
+    find_chases(before, &b, move_from(m), move_to(m), true, prey, nprey, &label);
     return label.nchased > 0;
 }
 

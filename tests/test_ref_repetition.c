@@ -14,6 +14,7 @@
  */
 #include "testutil.h"
 
+#include "geometry.h"
 #include "labels.h"
 #include "ref_labels.h"
 #include "ref_repetition.h"
@@ -267,9 +268,14 @@ static void random_board_of(uint64_t *rng, const char *pieces, xq_board *b)
             case 'n': kind = HORSE; break;
             case 'c': kind = CANNON; break;
             case 'p': kind = PAWN; break;
+            case 'b': kind = ELEPHANT; break;
             default: kind = ADVISOR; break;
             }
             if (kind == KING) sq = make_square(3 + r % 3, (colour == RED ? 0 : 7) + r / 3 % 3);
+            /* advisors and elephants on their own points, or a board with
+             * a few of them would hardly ever come out valid */
+            while ((kind == ADVISOR || kind == ELEPHANT) && !xq_square_allowed(colour, kind, sq))
+                sq = (sq + 1) % XQ_SQUARES;
             clash = b->sq[sq] != EMPTY;
             if (!clash) xq_board_put(b, sq, make_piece(colour, kind));
         }
@@ -290,7 +296,9 @@ static int check_crowded_labels_against_core(int positions)
     int made_real = 0;
     for (int i = 0; i < positions; i++) {
         xq_board b;
-        random_board_of(&rng, i % 2 ? "KRRCNPkrcnnp" : "KRCCNkrrncpp", &b);
+        /* advisors and elephants as chasers and as prey in the third */
+        static const char *const crowds[] = {"KRCCNkrrncpp", "KRRCNPkrcnnp", "KNCAABBkrnaabp"};
+        random_board_of(&rng, crowds[i % 3], &b);
         xq_move list[XQ_MAX_MOVES];
         int n = xq_gen_legal(&b, list);
         for (int j = 0; j < n; j++) {
