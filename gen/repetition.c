@@ -944,7 +944,7 @@ static int write_ruled(rgraph *g, const uint8_t *by_check, const uint8_t *by_cha
             return -1;
         }
     }
-    rg_hint hint = {0, 0};
+    rg_hint hint = {0};
     for (uint64_t p = 0; p < g->npos; p++) {
         const uint8_t *res = by_check[p] ? by_check : by_chase;
         if (!res[p]) continue;

@@ -196,7 +196,7 @@ static void first_pass(void *arg, uint64_t begin, uint64_t end, int thread)
     xq_board b;
     xq_index_site site;
     xq_index_site_clear(&site);
-    rg_hint hint = {0, 0};
+    rg_hint hint = {0};
     for (uint64_t p = begin; p < end; p++) {
         if (rg_pos_side(g, (uint32_t)p) == g->w && !g->sub_ruled) {
             g->witness[p] = WITNESS_EXIT;
@@ -477,7 +477,7 @@ static void forced_first_chunk(void *arg, uint64_t begin, uint64_t end, int thre
     xq_board b;
     xq_index_site site;
     xq_index_site_clear(&site);
-    rg_hint hint = {0, 0};
+    rg_hint hint = {0};
     for (uint64_t p = begin; p < end; p++) {
         if (!in_c(g, (uint32_t)p)) continue;
         /* an L position whose moves the escapes looked through, none of

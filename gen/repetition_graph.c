@@ -150,12 +150,47 @@ static uint64_t word_of_rank(const uint32_t *r, uint64_t lo, uint64_t hi, uint32
 /* Words a look-up scans forward from its hint before it searches instead. */
 enum { HINT_SCAN = 16 };
 
+/* Steps over the drawn bits after the hint's, of side s, to the k-th
+ * (k >= 1); returns its bit and sets *w to its word, or -1 if that takes
+ * more than BITS_SCAN steps (each a bit or a word).  A pass that takes the
+ * positions in order finds each next one so, in a few instructions, where
+ * the ranks and a select within the word cost a hundred or more (KCKPP's
+ * escapes: their first pass spent a tenth of their instructions there). */
+enum { BITS_SCAN = 64 };
+
+static int step_bits(const rgraph *g, const rg_hint *hint, int s, uint32_t k, uint64_t *w)
+{
+    uint64_t at = hint->word, bits = g->drawn[s][at] & (~(uint64_t)1 << hint->bit);
+    for (int step = 0; step < BITS_SCAN; step++) {
+        if (!bits) {
+            if (++at == g->words) return -1;
+            bits = g->drawn[s][at];
+            continue;
+        }
+        if (--k == 0) {
+            *w = at;
+            return __builtin_ctzll(bits);
+        }
+        bits &= bits - 1;
+    }
+    return -1;
+}
+
 uint64_t rg_pos_entry(const rgraph *g, rg_hint *hint, uint32_t p)
 {
     int s = rg_pos_side(g, p);
     const uint32_t *r = g->rank[s];
     uint64_t w = 0;
     int found = 0;
+    if (hint && hint->next && hint->side == s && p >= hint->next) {
+        int bit = step_bits(g, hint, s, p - hint->next + 1, &w);
+        if (bit >= 0) {
+            hint->word = w;
+            hint->bit = (unsigned)bit;
+            hint->next = p + 1;
+            return (w << 6 | (unsigned)bit) << 1 | (uint64_t)s;
+        }
+    }
     if (hint && hint->side == s && hint->word < g->words && r[hint->word] <= p) {
         w = hint->word;
         for (int step = 0; step <= HINT_SCAN; step++) {
@@ -176,12 +211,14 @@ uint64_t rg_pos_entry(const rgraph *g, rg_hint *hint, uint32_t p)
         uint64_t lo = rg_pos_side(g, (uint32_t)(k << RG_SAMPLE_SHIFT)) == s ? g->sample[k] : 0;
         w = word_of_rank(r, lo, hi, p);
     }
+    unsigned bit = select_bit(g->drawn[s][w], p - r[w]);
     if (hint) {
         hint->side = s;
         hint->word = w;
+        hint->bit = bit;
+        hint->next = p + 1;
     }
-    uint64_t i = w << 6 | select_bit(g->drawn[s][w], p - r[w]);
-    return i << 1 | (uint64_t)s;
+    return (w << 6 | bit) << 1 | (uint64_t)s;
 }
 
 /* ---- nodes ----------------------------------------------------------------- */
@@ -603,7 +640,7 @@ static void expand_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
     xq_board b;
     xq_index_site site;
     xq_index_site_clear(&site);
-    rg_hint hint = {0, 0};
+    rg_hint hint = {0};
     for (uint64_t i = begin; i < end; i++) {
         uint64_t *spec = j->spec + i * XQ_MAX_MOVES;
         int n = expand(j->g, j->first + (uint32_t)i, &hint, &b, &site, spec, j->flags + i * XQ_MAX_MOVES);

@@ -149,6 +149,8 @@ static inline int rg_pos_side(const rgraph *g, uint32_t p) { return p >= g->npos
 typedef struct {
     int side;
     uint64_t word;
+    unsigned bit;  /* the position's bit in its word */
+    uint32_t next; /* the position after it, or 0 if the hint holds none */
 } rg_hint;
 /* Entry of drawn position p, as index << 1 | side to move: the bit of
  * rank p in the drawn bitmaps.  `hint` may be NULL (a search). */
