@@ -7,7 +7,7 @@
 #   make test-tsan  the threaded probe test under ThreadSanitizer only
 #   make test-install  install into a scratch prefix, build and run
 #                   scripts/example_probe.c against it
-#   make bench      benchmarks (perft, generation, rulings, DTC, compression, probes, check)
+#   make bench      benchmarks (perft, generation, rulings, labels, DTC, compression, probes, check)
 #   make fuzz       run the libFuzzer targets for a while (clang)
 #   make install PREFIX=/usr/local
 #
@@ -180,6 +180,7 @@ bench: deps build
 	@sh scripts/bench-perft $(XQTB)
 	@sh scripts/bench-gen $(XQTB)
 	@sh scripts/bench-rules $(XQTB)
+	@sh scripts/bench-labels $(BUILD)
 	@sh scripts/bench-dtc $(BUILD)
 	@sh scripts/bench-compress $(BUILD)
 	@sh scripts/bench-probe $(BUILD)
