@@ -151,29 +151,25 @@ static uint64_t word_of_rank(const uint32_t *r, uint64_t lo, uint64_t hi, uint32
 enum { HINT_SCAN = 16 };
 
 /* Steps over the drawn bits after the hint's, of side s, to the k-th
- * (k >= 1); returns its bit and sets *w to its word, or -1 if that takes
- * more than BITS_SCAN steps (each a bit or a word).  A pass that takes the
- * positions in order finds each next one so, in a few instructions, where
- * the ranks and a select within the word cost a hundred or more (KCKPP's
- * escapes: their first pass spent a tenth of their instructions there). */
-enum { BITS_SCAN = 64 };
+ * (k >= 1); returns its bit and sets *w to its word, or -1 if that is
+ * more than HINT_SCAN words on.  A pass that takes the positions in order
+ * finds each next one so in a few instructions, where the ranks and a
+ * select within the word cost a hundred or more (KCKPP's escapes: their
+ * first pass spent a tenth of their instructions there).  Only for a k of
+ * a few (HINT_STEPS): further on, the ranks are quicker. */
+enum { HINT_STEPS = 8 };
 
 static int step_bits(const rgraph *g, const rg_hint *hint, int s, uint32_t k, uint64_t *w)
 {
     uint64_t at = hint->word, bits = g->drawn[s][at] & (~(uint64_t)1 << hint->bit);
-    for (int step = 0; step < BITS_SCAN; step++) {
-        if (!bits) {
-            if (++at == g->words) return -1;
-            bits = g->drawn[s][at];
-            continue;
-        }
-        if (--k == 0) {
-            *w = at;
-            return __builtin_ctzll(bits);
-        }
-        bits &= bits - 1;
+    for (int words = 0;;) {
+        for (; bits && k > 1; k--) bits &= bits - 1;
+        if (bits) break;
+        if (++at == g->words || ++words > HINT_SCAN) return -1;
+        bits = g->drawn[s][at];
     }
-    return -1;
+    *w = at;
+    return __builtin_ctzll(bits);
 }
 
 uint64_t rg_pos_entry(const rgraph *g, rg_hint *hint, uint32_t p)
@@ -182,7 +178,7 @@ uint64_t rg_pos_entry(const rgraph *g, rg_hint *hint, uint32_t p)
     const uint32_t *r = g->rank[s];
     uint64_t w = 0;
     int found = 0;
-    if (hint && hint->next && hint->side == s && p >= hint->next) {
+    if (hint && hint->next && hint->side == s && p >= hint->next && p - hint->next < HINT_STEPS) {
         int bit = step_bits(g, hint, s, p - hint->next + 1, &w);
         if (bit >= 0) {
             hint->word = w;
