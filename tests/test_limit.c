@@ -415,9 +415,16 @@ static void test_dtc_widened_agrees(void **state)
         const char *name;
         int limit;
     } cases[] = {{"KRKN", 20}, {"KRKNA", 20}, {"KNK", 8}, {"KRKN", 8}};
+    const char *san = getenv("XQTB_SAN");
     for (int m = 0; m < 4; m++) {
         tb_set *set;
         char dir[512], tag[64], err[XQ_ERR_MAX];
+        if (m == 1 && san && *san == '1') {
+            /* half of the test's time under the sanitizers; KRKN at limit 8
+             * computes two kinds of distance as well */
+            printf("    KRKNA skipped under the sanitizer build (XQTB_SAN=1): too slow there\n");
+            continue;
+        }
         snprintf(tag, sizeof tag, "widen-%s-%d", cases[m].name, cases[m].limit);
         tb_table *t = gen_load(cases[m].name, cases[m].limit, 2, tag, &set, dir);
         uint64_t n = t->ix.size, differ = 0, beyond = 0;
