@@ -10,18 +10,16 @@
  * under each rule set, and for results already decided under rules none
  * (by_rule NONE) also on dtm, which is then the reference solver's.
  *
- * Tables built under the CXA rule set (perpetual attack: check, mate threat
- * or chase) are compared the same way with the reference solved under cxa,
- * which also solves asian.  On KRKNA cxa decides 480 positions otherwise
- * than full: where the rook's side wins against perpetual checks only by
- * attacking on every move itself, both attack and the game is drawn.
- * KCKPP under cxa (where the rulings decide ten times as many positions as
- * under full, chases of any piece counting) runs with XQTB_SLOW_TESTS=1.
+ * Where the rulings decide something (KRKN, KRKNA, KCKPP) the reference is
+ * solved once under cxa (perpetual attack: check, mate threat or chase),
+ * which solves check, full and asian too, and the generator's tables under
+ * all four rule sets are compared with it.  On KRKNA cxa decides 480
+ * positions otherwise than full: where the rook's side wins against
+ * perpetual checks only by attacking on every move itself, both attack and
+ * the game is drawn.
  *
  * The largest tables take most of the time.  Under the sanitizer build
- * (XQTB_SAN=1) KRKNA is skipped, and KRKN is compared under check and full
- * only (asian and cxa tables are generated under the sanitizers by
- * test_playout and test_probe); KRKR, KNKN and KCKN (where both solvers
+ * (XQTB_SAN=1) KRKNA is skipped; KRKR, KNKN and KCKN (where both solvers
  * find that the rulings decide nothing, though chases abound) run only
  * with XQTB_SLOW_TESTS=1.  Skips say so in the output.
  */
@@ -133,79 +131,42 @@ static void compare_material(const char *name, int expect_ruled)
         compare_material(#mat, expect_ruled);                                                                          \
     }
 
-/* The generator's cxa table against the reference's; returns after
- * asserting agreement.  differs: whether cxa should decide some position
- * otherwise than full. */
-static void compare_cxa(const char *name, int differs)
+/* Every rule set from one reference solve: solved under cxa, the reference
+ * holds the values under check, full, asian and cxa alike (ref_rules_solve
+ * solves each rule set up to the one asked), so the table is solved once
+ * and the generator's tables under those four rule sets are each compared
+ * with it.  cxa_differs: whether cxa should decide some position otherwise
+ * than full. */
+static void compare_every_set(const char *name, int cxa_differs)
 {
     ref_rules_stats st;
     ref_rules_db *db = solve_reference(name, XQ_RULES_CXA, &st);
-    printf("    %s under cxa: decided %d (red to move) %d (black to move); not as under full %d %d\n", name,
-           st.decided[XQ_RULES_CXA][RED], st.decided[XQ_RULES_CXA][BLACK], st.cxa_differs[RED], st.cxa_differs[BLACK]);
-    assert_int_equal(st.cxa_differs[RED] + st.cxa_differs[BLACK] > 0, differs);
-    int bad = compare_rules(name, db, XQ_RULES_CXA);
-    ref_rules_free(db);
-    assert_int_equal(bad, 0);
-}
-
-static void test_cxa_KRKN(void **state)
-{
-    (void)state;
-    if (!runs_here("KRKN", NOT_UNDER_SAN)) skip();
-    compare_cxa("KRKN", 0);
-}
-
-static void test_cxa_KRKNA(void **state)
-{
-    (void)state;
-    if (!runs_here("KRKNA", NOT_UNDER_SAN)) skip();
-    compare_cxa("KRKNA", 1);
-}
-
-/* KCKPP: under cxa a chase of any piece is an attack, and the rulings
- * decide ten times as many positions as under full. */
-static void test_cxa_KCKPP(void **state)
-{
-    (void)state;
-    if (!runs_here("KCKPP", SLOW_ONLY)) skip();
-    compare_cxa("KCKPP", 1);
-}
-
-/* The generator's asian table (checks' chases counted, five priorities)
- * against the reference's, which solves full on the same product too. */
-static void compare_asian(const char *name)
-{
-    ref_rules_stats st;
-    ref_rules_db *db = solve_reference(name, XQ_RULES_ASIAN, &st);
+    printf("    %s: by perpetual check %d (red to move) %d (black to move), by perpetual chase %d %d\n", name,
+           st.decided[XQ_RULES_CHECK][RED], st.decided[XQ_RULES_CHECK][BLACK], st.decided[XQ_RULES_FULL][RED],
+           st.decided[XQ_RULES_FULL][BLACK]);
     printf("    %s under asian: decided %d (red to move) %d (black to move) beyond check; not as under full %d %d\n",
            name, st.decided[XQ_RULES_ASIAN][RED], st.decided[XQ_RULES_ASIAN][BLACK], st.asian_differs[RED],
            st.asian_differs[BLACK]);
-    int bad = compare_rules(name, db, XQ_RULES_ASIAN);
+    printf("    %s under cxa: decided %d (red to move) %d (black to move); not as under full %d %d\n", name,
+           st.decided[XQ_RULES_CXA][RED], st.decided[XQ_RULES_CXA][BLACK], st.cxa_differs[RED], st.cxa_differs[BLACK]);
+    assert_true(st.decided[XQ_RULES_CHECK][RED] + st.decided[XQ_RULES_CHECK][BLACK] + st.decided[XQ_RULES_FULL][RED] +
+                    st.decided[XQ_RULES_FULL][BLACK] >
+                0);
+    assert_int_equal(st.cxa_differs[RED] + st.cxa_differs[BLACK] > 0, cxa_differs);
+    int bad = 0;
+    static const int sets[] = {XQ_RULES_CHECK, XQ_RULES_FULL, XQ_RULES_ASIAN, XQ_RULES_CXA};
+    for (size_t i = 0; i < sizeof sets / sizeof *sets; i++) bad += compare_rules(name, db, sets[i]);
     ref_rules_free(db);
     assert_int_equal(bad, 0);
 }
 
-static void test_asian_KRKN(void **state)
-{
-    (void)state;
-    if (!runs_here("KRKN", NOT_UNDER_SAN)) skip();
-    compare_asian("KRKN");
-}
-
-static void test_asian_KRKNA(void **state)
-{
-    (void)state;
-    if (!runs_here("KRKNA", NOT_UNDER_SAN)) skip();
-    compare_asian("KRKNA");
-}
-
-/* KCKPP: the smallest table where chases decide positions. */
-static void test_asian_KCKPP(void **state)
-{
-    (void)state;
-    if (!runs_here("KCKPP", SLOW_ONLY)) skip();
-    compare_asian("KCKPP");
-}
+#define EVERY_SET_TEST(mat, cxa_differs, cost)                                                                         \
+    static void test_every_set_##mat(void **state)                                                                     \
+    {                                                                                                                  \
+        (void)state;                                                                                                   \
+        if (!runs_here(#mat, cost)) skip();                                                                            \
+        compare_every_set(#mat, cxa_differs);                                                                          \
+    }
 
 /* Tables where no repetition can matter: the rulings must change nothing. */
 RULES_TEST(KRK, 0, ALWAYS)
@@ -216,23 +177,24 @@ RULES_TEST(KNKA, 0, ALWAYS)
 RULES_TEST(KRKR, 0, SLOW_ONLY)
 RULES_TEST(KNKN, 0, SLOW_ONLY)
 RULES_TEST(KCKN, 0, SLOW_ONLY)
-/* Perpetual check decides thousands of positions. */
-RULES_TEST(KRKN, 1, ALWAYS)
-RULES_TEST(KRKNA, 1, NOT_UNDER_SAN)
+/* Perpetual check decides thousands of positions; on KRKNA cxa decides
+ * some otherwise than full. */
+EVERY_SET_TEST(KRKN, 0, ALWAYS)
+EVERY_SET_TEST(KRKNA, 1, NOT_UNDER_SAN)
 /* The smallest tables where perpetual chase decides positions are 5-piece
- * tables with pawns (KCKPP: 78 of its 6M-entry sides): too slow for every
- * run, so they are compared on request. */
-RULES_TEST(KCKPP, 1, SLOW_ONLY)
+ * tables with pawns (KCKPP: 78 of its 6M-entry sides; under cxa, where a
+ * chase of any piece is an attack, ten times as many as under full): too
+ * slow for every run, so they are compared on request. */
+EVERY_SET_TEST(KCKPP, 1, SLOW_ONLY)
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_rules_KRK),   cmocka_unit_test(test_rules_KCK),   cmocka_unit_test(test_rules_KPK),
-        cmocka_unit_test(test_rules_KNKA),  cmocka_unit_test(test_rules_KRKR),  cmocka_unit_test(test_rules_KNKN),
-        cmocka_unit_test(test_cxa_KRKN),    cmocka_unit_test(test_cxa_KRKNA),   cmocka_unit_test(test_rules_KCKN),
-        cmocka_unit_test(test_rules_KRKN),  cmocka_unit_test(test_rules_KRKNA), cmocka_unit_test(test_rules_KCKPP),
-        cmocka_unit_test(test_cxa_KCKPP),   cmocka_unit_test(test_asian_KRKN),  cmocka_unit_test(test_asian_KRKNA),
-        cmocka_unit_test(test_asian_KCKPP),
+        cmocka_unit_test(test_rules_KRK),       cmocka_unit_test(test_rules_KCK),
+        cmocka_unit_test(test_rules_KPK),       cmocka_unit_test(test_rules_KNKA),
+        cmocka_unit_test(test_rules_KRKR),      cmocka_unit_test(test_rules_KNKN),
+        cmocka_unit_test(test_rules_KCKN),      cmocka_unit_test(test_every_set_KRKN),
+        cmocka_unit_test(test_every_set_KRKNA), cmocka_unit_test(test_every_set_KCKPP),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
