@@ -3,6 +3,7 @@
  * error reporting.  The binary under test comes from $XQTB (the Makefile's
  * test-run sets it to the build being tested, sanitizer build included).
  */
+#include "testenv.h"
 #include "testutil.h"
 #include "tmpdir.h"
 
@@ -91,12 +92,6 @@ static const char *last_line(const char *s)
     return s + len;
 }
 
-static bool sanitizer_build(void)
-{
-    const char *s = getenv("XQTB_SAN");
-    return s && *s;
-}
-
 static run_result R;
 
 static void test_perft_2(void **state)
@@ -111,7 +106,7 @@ static void test_perft_2(void **state)
 static void test_perft_5(void **state)
 {
     (void)state;
-    if (sanitizer_build()) skip();
+    if (test_sanitized()) skip();
     run(&R, "perft", "5", NULL);
     assert_int_equal(R.status, 0);
     assert_string_equal(last_line(R.out), "133312995\n");

@@ -90,7 +90,7 @@ static void region_free(region *r)
  * last look-up put it (ahead, behind, on the other side, far on). */
 static void check_region(region *r)
 {
-    rg_hint hint = {0, 0};
+    rg_hint hint = {0};
     for (uint64_t p = 0; p < r->g.npos; p++) {
         assert_int_equal(rg_pos_entry(&r->g, &hint, (uint32_t)p), r->entry[p]);
         assert_int_equal(rg_pos_side(&r->g, (uint32_t)p), (int)(r->entry[p] & 1));
@@ -101,7 +101,7 @@ static void check_region(region *r)
         assert_int_equal(rg_pos_entry(&r->g, &hint, p), r->entry[p]);
     }
     /* short steps forward, the look-ups of the graph's position nodes */
-    hint = (rg_hint){0, 0};
+    hint = (rg_hint){0};
     for (uint64_t p = 0; p < r->g.npos; p += 1 + next_random() % 200)
         assert_int_equal(rg_pos_entry(&r->g, &hint, (uint32_t)p), r->entry[p]);
 }

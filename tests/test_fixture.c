@@ -21,6 +21,7 @@
 #include <cmocka.h>
 
 #include "tb.h"
+#include "testenv.h"
 #include "tmpdir.h"
 
 #ifndef FIXTURE_PATH
@@ -38,12 +39,6 @@ typedef struct {
 
 static fixture_line lines[MAX_LINES];
 static int nlines;
-
-static int slow(void)
-{
-    const char *s = getenv("XQTB_SLOW_TESTS");
-    return s && *s == '1';
-}
 
 static int load_fixture(void)
 {
@@ -91,7 +86,7 @@ static void format_hist(const tb_side_stats *s, char *out, size_t cap)
 
 static int selected(const char *material)
 {
-    if (slow()) return 1;
+    if (test_slow()) return 1;
     if (!strcmp(material, "KRKNA") || !strcmp(material, "KRKNAA")) return 1;
     xq_material m;
     char err[XQ_ERR_MAX];
@@ -134,7 +129,7 @@ static void test_counts_match_layout1(void **state)
     }
     tb_set_free(set);
     print_message("    %d of %d fixture lines checked%s\n", checked, nlines,
-                  slow() ? "" : " (XQTB_SLOW_TESTS=1 checks them all)");
+                  test_slow() ? "" : " (XQTB_SLOW_TESTS=1 checks them all)");
     assert_true(checked >= 2 * 20);
 }
 

@@ -18,6 +18,7 @@
  * (shadow memory, quarantine), so only the refusals and messages are
  * checked, on smaller tables.
  */
+#include "testenv.h"
 #include "testutil.h"
 
 #include <fcntl.h>
@@ -32,12 +33,6 @@
 enum { BASELINE_SLACK_KIB = 1024 };
 
 static char out[1 << 16];
-
-static int sanitizer_build(void)
-{
-    const char *s = getenv("XQTB_SAN");
-    return s && *s == '1';
-}
 
 /* Runs `xqtb ARGS` (printf-style, split at spaces: test paths have none)
  * in a fresh process, with stdout and stderr in `out`; returns its exit
@@ -126,7 +121,7 @@ static void config_dir(char *dir, size_t len, const config *c)
 static void test_peak_within_bound(void **state)
 {
     (void)state;
-    if (sanitizer_build()) skip();
+    if (test_sanitized()) skip();
     long base = baseline_kib();
     print_message("baseline (refused run, highest of 3, + %d KiB): %ld KiB\n", BASELINE_SLACK_KIB, base);
     for (size_t c = 0; c < sizeof configs / sizeof *configs; c++) {
@@ -184,7 +179,7 @@ static void test_max_memory_around_bound(void **state)
     assert_non_null(strstr(out, "MiB for "));
     /* refused before allocating: the peak is the process and the subtables */
     double resident = figure_after("--max-memory allows ", ": ");
-    if (!sanitizer_build() && peak > baseline_kib() + kib_of(resident))
+    if (!test_sanitized() && peak > baseline_kib() + kib_of(resident))
         fail_msg("refused run: peak %ld KiB, more than the baseline %ld KiB and %.1f MiB of subtables", peak,
                  baseline_kib(), resident);
     rc = run_measured(&peak, "gen --force -q -t 2 -d %s --rules none --limit 120 --max-memory %ld %s", dir, above,

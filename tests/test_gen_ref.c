@@ -13,6 +13,7 @@
 #include "cell.h"
 #include "ref_solver.h"
 #include "tb.h"
+#include "testenv.h"
 #include "testgen.h"
 #include "tmpdir.h"
 
@@ -71,11 +72,7 @@ static void compare_with_reference(const char *name)
     static void test_ref_##mat(void **state)                                                                           \
     {                                                                                                                  \
         (void)state;                                                                                                   \
-        const char *san = getenv("XQTB_SAN");                                                                          \
-        if ((skip_under_san) && san && *san == '1') {                                                                  \
-            printf("    %s skipped under the sanitizer build (XQTB_SAN=1): too slow there\n", #mat);                   \
-            skip();                                                                                                    \
-        }                                                                                                              \
+        if ((skip_under_san) && test_skipped_under_san(#mat)) skip();                                                  \
         compare_with_reference(#mat);                                                                                  \
     }
 #define REF_TEST(mat) REF_TEST_AS(mat, 0)

@@ -27,6 +27,7 @@
 #include "runxqtb.h"
 #include "searched.h"
 #include "tb.h"
+#include "testenv.h"
 #include "testgen.h"
 #include "tmpdir.h"
 #include "xqtb.h"
@@ -144,8 +145,7 @@ static void test_library_follows_table(void **state)
     xqtb_handle *h = xqtb_open(dir, NULL, &st);
     assert_non_null(h);
     uint64_t checked = 0, cursed = 0;
-    const char *san = getenv("XQTB_SAN");
-    uint64_t stride = san && *san == '1' ? 30 : 3;
+    uint64_t stride = test_sanitized() ? 30 : 3;
     for (uint64_t i = 0; i < t->ix.size; i++)
         for (int s = 0; s < 2; s++) {
             /* every third entry (every 30th under the sanitizers), all
@@ -214,8 +214,7 @@ static void test_each_side_searched(void **state)
     char dir[512];
     const int L = 20;
     tb_table *t = gen_load("KRKN", L, 2, "sides", &set, dir);
-    const char *san = getenv("XQTB_SAN");
-    uint64_t stride = san && *san == '1' ? 11 : 1;
+    uint64_t stride = test_sanitized() ? 11 : 1;
     static const int choice[] = {TB_SEARCH_NONE, TB_SEARCH_RED, TB_SEARCH_BLACK};
     for (int ch = 0; ch < 3; ch++) {
         testgen_rewrite_compressed(t, dir, choice[ch]);
@@ -354,8 +353,7 @@ static void test_damaged_dtc_file(void **state)
     xqtb_close(h);
     assert_true(n > 20);
     uint64_t answered = 0, failed = 0;
-    const char *san = getenv("XQTB_SAN");
-    long step = san && *san == '1' ? 389 : 97; /* sparser under the sanitizers */
+    long step = test_sanitized() ? 389 : 97; /* sparser under the sanitizers */
     for (long off = 0; off < len; off += off < 256 ? 1 : step) {
         char *buf = malloc((size_t)len);
         memcpy(buf, orig, (size_t)len);
@@ -415,16 +413,12 @@ static void test_dtc_widened_agrees(void **state)
         const char *name;
         int limit;
     } cases[] = {{"KRKN", 20}, {"KRKNA", 20}, {"KNK", 8}, {"KRKN", 8}};
-    const char *san = getenv("XQTB_SAN");
     for (int m = 0; m < 4; m++) {
         tb_set *set;
         char dir[512], tag[64], err[XQ_ERR_MAX];
-        if (m == 1 && san && *san == '1') {
-            /* half of the test's time under the sanitizers; KRKN at limit 8
-             * computes two kinds of distance as well */
-            printf("    KRKNA skipped under the sanitizer build (XQTB_SAN=1): too slow there\n");
-            continue;
-        }
+        /* half of the test's time under the sanitizers; KRKN at limit 8
+         * computes two kinds of distance as well */
+        if (m == 1 && test_skipped_under_san("KRKNA")) continue;
         snprintf(tag, sizeof tag, "widen-%s-%d", cases[m].name, cases[m].limit);
         tb_table *t = gen_load(cases[m].name, cases[m].limit, 2, tag, &set, dir);
         uint64_t n = t->ix.size, differ = 0, beyond = 0;

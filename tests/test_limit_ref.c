@@ -47,6 +47,7 @@
 #include "dtc.h"
 #include "ref_limit.h"
 #include "tb.h"
+#include "testenv.h"
 #include "testgen.h"
 
 static const int LIMITS[] = {10, 20};
@@ -61,12 +62,6 @@ static double now(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int env_is_1(const char *name)
-{
-    const char *s = getenv(name);
-    return s && *s == '1';
 }
 
 /* DTC code of a legal board of t's material, looked up as tb_value_of
@@ -301,7 +296,7 @@ static void compare_material(const char *name, int rules, const int *limits, int
  * alone, where every table tested has its cursed wins already. */
 static int nlimits_here(void)
 {
-    if (!env_is_1("XQTB_SAN")) return NLIMITS;
+    if (!test_sanitized()) return NLIMITS;
     printf("    limit %d only under the sanitizer build (XQTB_SAN=1)\n", LIMITS[0]);
     return 1;
 }
@@ -310,10 +305,7 @@ static int nlimits_here(void)
     static void test_limit_##mat(void **state)                                                                         \
     {                                                                                                                  \
         (void)state;                                                                                                   \
-        if ((skip_under_san) && env_is_1("XQTB_SAN")) {                                                                \
-            printf("    %s skipped under the sanitizer build (XQTB_SAN=1): too slow there\n", #mat);                   \
-            skip();                                                                                                    \
-        }                                                                                                              \
+        if ((skip_under_san) && test_skipped_under_san(#mat)) skip();                                                  \
         compare_material(#mat, XQ_RULES_NONE, LIMITS, nlimits_here(), expect_cursed);                                  \
     }
 

@@ -10,6 +10,7 @@
  * implementations this different is the evidence that the fast one, with its
  * precomputed tables and skipped legality tests, is right.
  */
+#include "testenv.h"
 #include "testutil.h"
 
 #include <ctype.h>
@@ -193,12 +194,6 @@ static uint64_t ib_perft(const ib *b, int depth)
 
 /* ---- Tests -------------------------------------------------------------- */
 
-static bool sanitizer_build(void)
-{
-    const char *s = getenv("XQTB_SAN");
-    return s && *s;
-}
-
 static uint64_t core_perft(const char *fen, int depth)
 {
     xq_board b, before;
@@ -221,7 +216,7 @@ static void test_start_depth_5(void **state)
     (void)state;
     /* About 4 s optimised; several times that under the sanitizers, where
      * depths 1-4 already cover the same code. */
-    if (sanitizer_build()) skip();
+    if (test_sanitized()) skip();
     assert_int_equal(core_perft(START_FEN, 5), 133312995);
 }
 

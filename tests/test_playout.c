@@ -32,6 +32,7 @@
 #include "fen.h"
 #include "movegen.h"
 #include "tb.h"
+#include "testenv.h"
 #include "tmpdir.h"
 #include "xqtb.h"
 
@@ -243,13 +244,7 @@ static void test_playout_krkna_cxa(void **state)
 
 /* Whether this is the sanitizer build (XQTB_SAN=1), where `name` is too
  * slow to generate; says so. */
-static int under_sanitizers(const char *name)
-{
-    const char *san = getenv("XQTB_SAN");
-    if (!san || *san != '1') return 0;
-    printf("    %s skipped under the sanitizer build (XQTB_SAN=1): too slow there\n", name);
-    return 1;
-}
+static int under_sanitizers(const char *name) { return test_skipped_under_san(name); }
 
 /* Wins by the perpetual-chase ruling: the smallest tables that have them
  * are 5-piece tables with pawns (KCKPP: 66 with red to move and 90 with

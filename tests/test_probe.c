@@ -21,17 +21,10 @@
 #include "movegen.h"
 #include "searched.h"
 #include "tb.h"
+#include "testenv.h"
 #include "testgen.h"
 #include "tmpdir.h"
 #include "xqtb.h"
-
-/* Whether this is the sanitizer build's run (XQTB_SAN=1), where the
- * largest loops sample more sparsely. */
-static int sanitized(void)
-{
-    const char *san = getenv("XQTB_SAN");
-    return san && *san == '1';
-}
 
 static void to_position(const xq_board *b, xqtb_position *p)
 {
@@ -130,7 +123,7 @@ static void test_kcak(void **state)
 static void test_krkn(void **state)
 {
     (void)state;
-    compare_all("KRKN", sanitized() ? 0 : 97);
+    compare_all("KRKN", test_sanitized() ? 0 : 97);
 }
 static void test_knkn(void **state)
 {
@@ -723,7 +716,7 @@ static void test_ruled_results(void **state)
     /* settled when the handle opened, before any probe */
     assert_int_equal(xqtb_rules(h), XQTB_RULES_FULL);
     assert_int_equal(xqtb_limit(h), 0);
-    uint64_t ruled = 0, both_losses = 0, stride = sanitized() ? 5 : 1;
+    uint64_t ruled = 0, both_losses = 0, stride = test_sanitized() ? 5 : 1;
     for (uint64_t i = 0; i < t->ix.size; i++)
         for (int s = 0; s < 2; s++) {
             if (cell_get(t->cells[s], t->width, i) == CELL_ILLEGAL) continue;
@@ -856,7 +849,7 @@ static void test_ruled_results_searched(void **state)
     int st;
     xqtb_handle *h = xqtb_open(dir, NULL, &st);
     assert_non_null(h);
-    uint64_t found = 0, stored = 0, others = 0, sample = sanitized() ? 29 : 7;
+    uint64_t found = 0, stored = 0, others = 0, sample = test_sanitized() ? 29 : 7;
     for (uint64_t i = 0; i < t->ix.size; i++)
         for (int s = 0; s < 2; s++) {
             unsigned r = tb_ruled(t, s, i);

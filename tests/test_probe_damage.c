@@ -55,14 +55,13 @@
 #include "searched.h"
 #include "tb.h"
 #include "tbformat.h"
+#include "testenv.h"
 #include "testgen.h"
 #include "tmpdir.h"
 #include "xqtb.h"
 
 enum { W = 0, D = 1 }; /* file kinds: .xqw, .xqd */
 static const char *const ext[2] = {"xqw", "xqd"};
-
-static int sanitized(void) { return getenv("XQTB_SAN") && *getenv("XQTB_SAN") == '1'; }
 
 /* ---- files ------------------------------------------------------------ */
 static uint8_t *slurp(const char *path, size_t *size)
@@ -959,7 +958,7 @@ typedef struct {
 
 static density dens(uint64_t sample_stride, size_t refused, uint64_t wblock, uint64_t dblock, uint64_t resign)
 {
-    int san = sanitized();
+    int san = test_sanitized();
     density d = {sample_stride, refused, {wblock, dblock}, resign};
     if (san) {
         d.refused_stride *= 4;

@@ -29,16 +29,13 @@
 #include "cell.h"
 #include "runxqtb.h"
 #include "tb.h"
+#include "testenv.h"
 #include "testgen.h"
 #include "tmpdir.h"
 
-/* Under the sanitizers (XQTB_SAN=1) the larger cases use a smaller table:
- * the code paths are the same, and ASan makes generation 3-5 times slower. */
-static int under_san(void)
-{
-    const char *s = getenv("XQTB_SAN");
-    return s && *s == '1';
-}
+/* Under the sanitizers (XQTB_SAN=1) the larger cases below use a smaller
+ * table (KRKN for KRKCA): the code paths are the same, and ASan makes
+ * generation 3-5 times slower. */
 
 static tb_table *gen_load(const char *name, int rules, int threads, const char *tag, tb_set **set)
 {
@@ -107,7 +104,7 @@ static void test_rulings_only_decide_draws_krkca(void **state)
 {
     (void)state;
     uint64_t n[2][2];
-    compare_rule_sets(under_san() ? "KRKN" : "KRKCA", n);
+    compare_rule_sets(test_sanitized() ? "KRKN" : "KRKCA", n);
     assert_true(n[0][0] + n[0][1] > 0);
 }
 
@@ -128,7 +125,7 @@ static void test_rulings_deterministic(void **state)
 {
     (void)state;
     static const char *const ext[] = {"xqtb", "xqw", "xqd"};
-    const char *name = under_san() ? "KRKN" : "KRKCA";
+    const char *name = test_sanitized() ? "KRKN" : "KRKCA";
     for (int threads = 1; threads <= 3; threads++) {
         char tag[64];
         snprintf(tag, sizeof tag, "det%d", threads);
@@ -188,7 +185,7 @@ static void test_verify_checks_orders(void **state)
 {
     (void)state;
     tb_set *set;
-    int small = under_san();
+    int small = test_sanitized();
     tb_table *t = gen_load(small ? "KRKN" : "KRKCA", XQ_RULES_FULL, 2, "orders", &set);
     tb_verify_report r;
     assert_int_equal(tb_verify(t, 2, &r), 0);

@@ -33,24 +33,16 @@
 
 #include "ref_repetition.h"
 #include "tb.h"
+#include "testenv.h"
 #include "testgen.h"
-
-static int env_is_1(const char *name)
-{
-    const char *s = getenv(name);
-    return s && *s == '1';
-}
 
 enum { ALWAYS = 0, NOT_UNDER_SAN = 1, SLOW_ONLY = 2 };
 
 /* Whether a table of this cost class runs here; prints why not. */
 static int runs_here(const char *name, int cost)
 {
-    if (cost == NOT_UNDER_SAN && env_is_1("XQTB_SAN")) {
-        printf("    %s skipped under the sanitizer build (XQTB_SAN=1): too slow there\n", name);
-        return 0;
-    }
-    if (cost == SLOW_ONLY && !env_is_1("XQTB_SLOW_TESTS")) {
+    if (cost == NOT_UNDER_SAN && test_skipped_under_san(name)) return 0;
+    if (cost == SLOW_ONLY && !test_slow()) {
         printf("    %s skipped: set XQTB_SLOW_TESTS=1 to compare it too\n", name);
         return 0;
     }

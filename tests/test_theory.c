@@ -12,14 +12,9 @@
 #include <cmocka.h>
 
 #include "tb.h"
+#include "testenv.h"
 #include "testgen.h"
 #include "tmpdir.h"
-
-static int sanitizer_build(void)
-{
-    const char *s = getenv("XQTB_SAN");
-    return s && *s == '1';
-}
 
 /* Generates (2 threads) and loads material `name`, checks every table of
  * the set with tb_verify, and returns its statistics. */
@@ -71,7 +66,7 @@ static void test_horse_beats_king(void **state)
 static void test_rook_against_defences(void **state)
 {
     (void)state;
-    if (sanitizer_build()) skip(); /* same code as the fast build; too slow here */
+    if (test_sanitized()) skip(); /* same code as the fast build; too slow here */
     tb_stats horse, full;
     solve("KRKNAA", &horse);
     solve("KRKAABB", &full);
@@ -88,7 +83,7 @@ static void test_rook_against_defences(void **state)
 static void test_thread_count_does_not_change_output(void **state)
 {
     (void)state;
-    const char *name = sanitizer_build() ? "KNKA" : "KRKN";
+    const char *name = test_sanitized() ? "KNKA" : "KRKN";
     char first[600];
     for (int threads = 1; threads <= 3; threads++) {
         char dir[512], err[XQ_ERR_MAX];

@@ -23,14 +23,9 @@
 
 #include "cell.h"
 #include "tb.h"
+#include "testenv.h"
 #include "testgen.h"
 #include "tmpdir.h"
-
-static int under_san(void)
-{
-    const char *s = getenv("XQTB_SAN");
-    return s && *s == '1';
-}
 
 /* Generates `name` with raw files into a subdirectory `tag` of the test's
  * directory and returns the directory. */
@@ -119,7 +114,7 @@ static void test_other_rules_and_limits(void **state)
 static void test_chase_rulings(void **state)
 {
     (void)state;
-    if (under_san()) skip(); /* 5.9M entries: the same code paths as above */
+    if (test_sanitized()) skip(); /* 5.9M entries: the same code paths as above */
     check_against_raw("KCKPP", XQ_RULES_FULL, 120, 0, "full120");
 }
 
