@@ -115,13 +115,16 @@ static void compare_material(const char *name, int expect_ruled)
     assert_int_equal(bad, 0);
 }
 
-#define RULES_TEST(mat, expect_ruled, cost)                                                                            \
-    static void test_rules_##mat(void **state)                                                                         \
+/* A test test_KIND_MAT that runs compare(MAT, arg) where a table of that
+ * cost runs (runs_here). */
+#define TABLE_TEST(kind, compare, mat, arg, cost)                                                                      \
+    static void test_##kind##_##mat(void **state)                                                                      \
     {                                                                                                                  \
         (void)state;                                                                                                   \
         if (!runs_here(#mat, cost)) skip();                                                                            \
-        compare_material(#mat, expect_ruled);                                                                          \
+        compare(#mat, arg);                                                                                            \
     }
+#define RULES_TEST(mat, expect_ruled, cost) TABLE_TEST(rules, compare_material, mat, expect_ruled, cost)
 
 /* Every rule set from one reference solve: solved under cxa, the reference
  * holds the values under check, full, asian and cxa alike (ref_rules_solve
@@ -152,13 +155,7 @@ static void compare_every_set(const char *name, int cxa_differs)
     assert_int_equal(bad, 0);
 }
 
-#define EVERY_SET_TEST(mat, cxa_differs, cost)                                                                         \
-    static void test_every_set_##mat(void **state)                                                                     \
-    {                                                                                                                  \
-        (void)state;                                                                                                   \
-        if (!runs_here(#mat, cost)) skip();                                                                            \
-        compare_every_set(#mat, cxa_differs);                                                                          \
-    }
+#define EVERY_SET_TEST(mat, cxa_differs, cost) TABLE_TEST(every_set, compare_every_set, mat, cxa_differs, cost)
 
 /* Tables where no repetition can matter: the rulings must change nothing. */
 RULES_TEST(KRK, 0, ALWAYS)
