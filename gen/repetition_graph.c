@@ -406,6 +406,21 @@ uint32_t rg_capture_exit(const tb_table *t, xq_piece taken, const xq_board *afte
     return ruled_by_chase(r) ? EXIT_WIN_CHASE : EXIT_WIN;
 }
 
+/* Shrinks an array from *cap to `need` elements (at least one): the
+ * room grow doubled and the build did not use is given back, to the
+ * account too, before the predecessor lists and the solves are allocated,
+ * which set the rulings' peak.  A failed shrink keeps the larger block. */
+static void *shrink(rgraph *g, void *p, uint64_t *cap, uint64_t need, size_t elem)
+{
+    if (need < 1) need = 1;
+    if (need >= *cap) return p;
+    void *q = realloc(p, need * elem);
+    if (!q) return p;
+    g->bytes -= (*cap - need) * elem;
+    *cap = need;
+    return q;
+}
+
 /* Room for `need` edges in all (one charge and copy per batch of nodes,
  * not a check per edge). */
 static int reserve_edges(rgraph *g, uint64_t need)
@@ -761,6 +776,8 @@ out:
     if (!f) return -1;
     g->first = f;
     g->first[g->nnodes] = (uint32_t)g->nedges;
+    g->first = shrink(g, g->first, &g->first_cap, (uint64_t)g->nnodes + 1, sizeof *g->first);
+    g->edge = shrink(g, g->edge, &g->edge_cap, g->nedges, sizeof *g->edge);
     return predecessors(g);
 }
 
