@@ -10,6 +10,7 @@
 #include <lz4.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <zstd.h>
 #define XXH_STATIC_LINKING_ONLY /* XXH64_state_t on the stack: no allocation to fail */
@@ -248,7 +249,14 @@ int xqf_ddict_new(const xqf_info *f, void **ddict)
      * makes a dictionary pay: a block then decodes without building tables
      * of its own (docs/BENCHMARKS.md, "A dictionary for WDL files"). */
     *ddict = ZSTD_createDDict(f->dict, f->dict_bytes);
-    return *ddict ? XQF_OK : XQF_CORRUPT;
+    if (*ddict) return XQF_OK;
+    /* Zstandard answers NULL for a malformed dictionary and for want of
+     * memory alike: if as much again as a digested dictionary takes cannot
+     * be had either, the memory is what failed, not the file. */
+    void *room = malloc(XQF_DDICT_ROOM);
+    int had_room = room != NULL;
+    free(room);
+    return had_room ? XQF_CORRUPT : XQF_NOMEM;
 }
 
 void xqf_ddict_free(void *ddict) { ZSTD_freeDDict(ddict); }

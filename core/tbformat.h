@@ -277,8 +277,10 @@ uint64_t xqf_max_compressed_bytes(void);
 /* The codec dictionary of a file xqf_check_meta accepted, prepared for
  * decoding (Zstandard's digested form, about 30 KB), into *ddict: NULL for a
  * file without one.  Made once when a file is opened and shared read-only
- * by every thread that decodes its blocks.  Returns XQF_OK, or
- * XQF_CORRUPT if the dictionary is not one Zstandard accepts (check 9). */
+ * by every thread that decodes its blocks.  Returns XQF_OK, XQF_CORRUPT if
+ * the dictionary is not one Zstandard accepts (check 9), or XQF_NOMEM if
+ * not even XQF_DDICT_ROOM bytes could be allocated after it failed. */
+enum { XQF_DDICT_ROOM = 64 * 1024 };
 int xqf_ddict_new(const xqf_info *f, void **ddict);
 void xqf_ddict_free(void *ddict);
 

@@ -95,8 +95,10 @@ static int packed_open(packed_file *p, const char *dir, const char *name, int ki
         snprintf(err, XQ_ERR_MAX, "%.60s: %.90s", p->path, why);
         goto fail;
     }
-    if (xqf_ddict_new(&p->info, &p->ddict) != XQF_OK) {
-        snprintf(err, XQ_ERR_MAX, "%.60s: the codec dictionary is damaged", p->path);
+    int rc = xqf_ddict_new(&p->info, &p->ddict);
+    if (rc != XQF_OK) {
+        snprintf(err, XQ_ERR_MAX, "%.60s: %s", p->path,
+                 rc == XQF_NOMEM ? "out of memory for its codec dictionary" : "the codec dictionary is damaged");
         goto fail;
     }
     return 0;

@@ -15,7 +15,10 @@
 
 static int status_of(int xqf_rc)
 {
-    return xqf_rc == XQF_OK ? XQTB_OK : xqf_rc == XQF_MISMATCH ? XQTB_ERR_MISMATCH : XQTB_ERR_CORRUPT;
+    return xqf_rc == XQF_OK         ? XQTB_OK
+           : xqf_rc == XQF_MISMATCH ? XQTB_ERR_MISMATCH
+           : xqf_rc == XQF_NOMEM    ? XQTB_ERR_NOMEM
+                                    : XQTB_ERR_CORRUPT;
 }
 
 /* Decodes every block of a small WDL file read whole into f->resident

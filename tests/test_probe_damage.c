@@ -54,6 +54,7 @@
 #include "movegen.h"
 #include "searched.h"
 #include "tb.h"
+#include "tbcheck.h"
 #include "tbformat.h"
 #include "testenv.h"
 #include "testgen.h"
@@ -1101,6 +1102,28 @@ static void test_krkn_dictionary(void **state)
         expectation e = {.mode = ALL_FAIL, .status = XQTB_ERR_CORRUPT};
         snprintf(e.what, sizeof e.what, "KRKN.xqw dictionary byte %zu flipped and re-signed", at);
         run_case(&sj, W, buf, sj.size[W], &e, &t);
+    }
+    /* The dictionary's magic and ID intact, its entropy tables not (the
+     * bytes after them), re-signed: a file with sound hashes that Zstandard
+     * refuses to digest.  Every probe fails, and so does the quick check
+     * (no --deep), which `xqtb check` and `gen` make before reusing a file:
+     * it passed this file while every probe of it failed. */
+    uint64_t entries = xqf_get64(sj.orig[W] + XQF_OFF_ENTRIES);
+    for (int v = 0; v < 2; v++) {
+        memcpy(buf, sj.orig[W], sj.size[W]);
+        buf[l->dict_at + 8] = v ? 0xFF : 0x00;
+        resign_meta(buf, l);
+        expectation e = {.mode = ALL_FAIL, .status = XQTB_ERR_CORRUPT};
+        snprintf(e.what, sizeof e.what, "KRKN.xqw dictionary's entropy tables set to %d and re-signed", v ? 0xFF : 0);
+        run_case(&sj, W, buf, sj.size[W], &e, &t);
+        spill(sj.path[W], buf, sj.size[W]);
+        xqf_check_report r;
+        for (int deep = 0; deep < 2; deep++) {
+            assert_int_equal(xqf_check_file(sj.path[W], XQF_KIND_WDL, "KRKN", entries, deep, &r), XQF_CORRUPT);
+            assert_non_null(strstr(r.why, "dictionary"));
+        }
+        spill(sj.path[W], sj.orig[W], sj.size[W]);
+        assert_int_equal(xqf_check_file(sj.path[W], XQF_KIND_WDL, "KRKN", entries, 0, &r), XQF_OK);
     }
     free(buf);
     report("KRKN, a WDL file with a dictionary", &t, t0);
