@@ -36,7 +36,8 @@ BUILD   ?= build
 endif
 PREFIX  ?= /usr/local
 
-VERSION       = 0.7.0
+# the version is the public header's (probe/xqtb.h), so that the two cannot differ
+VERSION      := $(shell awk '/^#define XQTB_VERSION_(MAJOR|MINOR|PATCH) / { v = v s $$3; s = "." } END { print v }' probe/xqtb.h)
 SOVERSION     = 1
 CSTD          = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 WARN          = -Wall -Wextra -Wshadow -Wmissing-prototypes

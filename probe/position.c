@@ -172,7 +172,9 @@ uint16_t xqtb_move_parse(const char *text)
 uint64_t xqtb_perft(const xqtb_position *pos, int depth)
 {
     xq_board b;
-    if (xq_position_to_board(pos, &b, NULL)) return 0;
+    /* the count recurses a ply at a time: a bound keeps a caller's depth
+     * from overflowing the stack (no depth near it finishes anyway) */
+    if (depth > XQTB_PERFT_MAX_DEPTH || xq_position_to_board(pos, &b, NULL)) return 0;
     return xq_perft(&b, depth);
 }
 

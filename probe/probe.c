@@ -187,7 +187,7 @@ xqtb_handle *xqtb_open(const char *paths, const xqtb_options *opt, xqtb_status *
         *status = XQTB_ERR_INVALID;
         return NULL;
     }
-    if (opt && opt->require_rules && !xq_rules_for_tables(opt->require_rules - 1)) {
+    if (opt && (opt->require_rules < 0 || (opt->require_rules && !xq_rules_for_tables(opt->require_rules - 1)))) {
         *status = XQTB_ERR_INVALID;
         return NULL;
     }

@@ -37,7 +37,7 @@ extern "C" {
 #endif
 
 #define XQTB_VERSION_MAJOR 0
-#define XQTB_VERSION_MINOR 5
+#define XQTB_VERSION_MINOR 7
 #define XQTB_VERSION_PATCH 0
 #define XQTB_VERSION_NUMBER (XQTB_VERSION_MAJOR * 10000 + XQTB_VERSION_MINOR * 100 + XQTB_VERSION_PATCH)
 
@@ -226,7 +226,8 @@ xqtb_status xqtb_judge_repetition(const xqtb_position *start, const uint16_t *mo
 
 /* Number of leaf nodes of the legal move tree of depth `depth` (perft;
  * depth 0 or less counts the position itself, 1), or 0 if pos is invalid or
- * NULL.  Single-threaded. */
+ * NULL or depth is above XQTB_PERFT_MAX_DEPTH.  Single-threaded. */
+#define XQTB_PERFT_MAX_DEPTH 64
 uint64_t xqtb_perft(const xqtb_position *pos, int depth);
 
 /* ---- Tablebases ------------------------------------------------------

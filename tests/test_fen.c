@@ -4,6 +4,8 @@
  * rule, each checking that the message names the problem (a user who typed
  * a bad FEN must be told what is wrong with it, not just that it is wrong).
  */
+#include <limits.h>
+
 #include "testutil.h"
 
 #include "xqtb.h"
@@ -406,6 +408,14 @@ static void test_public_null_arguments(void **state)
     xqtb_move_name(h2e2, NULL); /* writes nothing, and does not crash */
     assert_int_equal(xqtb_move_parse(NULL), 0);
     assert_int_equal(xqtb_perft(NULL, 1), 0);
+    /* a depth past the bound is refused before it recurses: 40,000 plies
+     * overflowed the stack before the bound */
+    xqtb_position sparse;
+    assert_int_equal(xqtb_position_from_fen("5k3/9/9/9/9/9/9/9/4R4/3K5 w - - 0 1", &sparse, NULL), XQTB_OK);
+    assert_int_not_equal(xqtb_perft(&sparse, 2), 0);
+    assert_int_equal(xqtb_perft(&sparse, XQTB_PERFT_MAX_DEPTH + 1), 0);
+    assert_int_equal(xqtb_perft(&sparse, 40000), 0);
+    assert_int_equal(xqtb_perft(&sparse, INT_MAX), 0);
     char name[40] = "untouched";
     assert_int_equal(xqtb_material_name(NULL, name), XQTB_ERR_INVALID);
     assert_string_equal(name, "untouched");

@@ -4,6 +4,7 @@
  * compressed files, must give the value the generator computed; root moves
  * must agree with the position's own value.
  */
+#include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -808,6 +809,14 @@ static void test_ruled_results(void **state)
     o.require_rules = 1 + XQ_JUDGE_NB; /* one past the last rule set */
     assert_null(xqtb_open(dir, &o, &st));
     assert_int_equal(st, XQTB_ERR_INVALID);
+    /* negative, down to the least int (1 less would overflow) */
+    static const int negative[] = {-1, -2, INT_MIN + 1, INT_MIN};
+    for (size_t i = 0; i < sizeof negative / sizeof *negative; i++) {
+        o.require_rules = negative[i];
+        st = XQTB_OK;
+        assert_null(xqtb_open(dir, &o, &st));
+        assert_int_equal(st, XQTB_ERR_INVALID);
+    }
 
     /* KRKN under asian: the same result and ruling as under full (only
      * perpetual checks decide anything there); under cxa, by the one
