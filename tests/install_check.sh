@@ -15,7 +15,9 @@ prefix=$1
 work=$2
 cc=${CC:-cc}
 export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
-version=$(sed -n 's/^VERSION *= *//p' Makefile)
+# the library's version, as the installed header gives it (the Makefile
+# takes its VERSION from the same lines)
+version=$(awk '/^#define XQTB_VERSION_(MAJOR|MINOR|PATCH) / { v = v s $3; s = "." } END { print v }' "$prefix/include/xqtb.h")
 
 fail() {
     echo "install check: $*" >&2
