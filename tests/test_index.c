@@ -996,6 +996,11 @@ static void test_decode_next(void **state)
             CHECK(xq_board_equal(&b, &want) && b.side == want.side && b.rule60 == want.rule60 &&
                       b.fullmove == want.fullmove,
                   "%s: entry %llu decodes to another board", names[t], (unsigned long long)i);
+            /* the occupancy masks too, which move generation reads and
+             * xq_board_equal does not compare */
+            CHECK(b.occ[RED] == want.occ[RED] && b.occ[BLACK] == want.occ[BLACK] && b.king[RED] == want.king[RED] &&
+                      b.king[BLACK] == want.king[BLACK],
+                  "%s: entry %llu decodes to other masks", names[t], (unsigned long long)i);
             CHECK(site.idx == want_site.idx && site.pair == want_site.pair && site.rank[RED] == want_site.rank[RED] &&
                       site.rank[BLACK] == want_site.rank[BLACK] && site.pl[RED] == want_site.pl[RED] &&
                       site.pl[BLACK] == want_site.pl[BLACK] && site.row == want_site.row &&
