@@ -19,6 +19,9 @@ typedef struct {
 
 /* Working directory of the commands run, NULL for the test's own. */
 static const char *run_dir;
+/* A file the commands run write their standard output to instead of the
+ * captured one (/dev/full), NULL for none. */
+static const char *run_stdout;
 
 static const char *xqtb_path(void)
 {
@@ -62,7 +65,9 @@ static void run(run_result *res, const char *arg, ...)
     pid_t pid = fork();
     assert_true(pid >= 0);
     if (pid == 0) {
-        dup2(out, 1);
+        int to = run_stdout ? open(run_stdout, O_WRONLY) : out;
+        if (to < 0) _exit(125);
+        dup2(to, 1);
         dup2(err, 2);
         int devnull = open("/dev/null", O_RDONLY);
         if (devnull >= 0) dup2(devnull, 0);
@@ -209,6 +214,29 @@ static void test_unknown_command(void **state)
     run(&R, NULL);
     assert_int_equal(R.status, 2);
     assert_non_null(strstr(R.err, "usage"));
+}
+
+/* Output that cannot be written is a failure of the machine (exit 3, a
+ * message), whatever the command: an arbiter's or a script's answer lost
+ * on a full disk must not look like an answer. */
+static void test_stdout_full(void **state)
+{
+    (void)state;
+    if (access("/dev/full", W_OK)) skip();
+    run_stdout = "/dev/full";
+    static const char *const cases[][3] = {{"perft", "2", NULL},
+                                           {"fen", "5k3/9/9/9/9/9/9/9/4R4/3K5 w - - 0 1", NULL},
+                                           {"moves", "5k3/9/9/9/9/9/9/9/4R4/3K5 w - - 0 1", NULL},
+                                           {"--version", NULL, NULL},
+                                           {"--help", NULL, NULL}};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        run(&R, cases[i][0], cases[i][1], cases[i][2], NULL);
+        assert_int_equal(R.status, 3);
+        assert_non_null(strstr(R.err, "cannot write standard output"));
+    }
+    run_stdout = NULL;
+    run(&R, "perft", "2", NULL);
+    assert_int_equal(R.status, 0);
 }
 
 static void test_help_and_version(void **state)
@@ -394,6 +422,7 @@ int main(void)
         cmocka_unit_test(test_moves),
         cmocka_unit_test(test_unknown_command),
         cmocka_unit_test(test_help_and_version),
+        cmocka_unit_test(test_stdout_full),
         cmocka_unit_test(test_every_command_has_help),
         cmocka_unit_test(test_help_lists_every_option),
     };

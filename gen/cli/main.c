@@ -3,6 +3,7 @@
  * help of one subcommand or of all.
  */
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -197,7 +198,7 @@ static const command *find_command(const char *name)
 
 static int is_help(const char *arg) { return !strcmp(arg, "-h") || !strcmp(arg, "--help"); }
 
-int main(int argc, char **argv)
+static int run(int argc, char **argv)
 {
     if (argc < 2 || is_help(argv[1]) || !strcmp(argv[1], "help")) {
         if (argc > 2 && !strcmp(argv[1], "help")) {
@@ -224,4 +225,20 @@ int main(int argc, char **argv)
             return 0;
         }
     return c->run(argc - 1, argv + 1);
+}
+
+int main(int argc, char **argv)
+{
+    int rc = run(argc, argv);
+    /* An answer that did not reach standard output (a full disk, a closed
+     * pipe, /dev/full) is no answer: every command's output is checked
+     * here, once, after it has written all of it.  A status the command
+     * returned for a worse reason stands. */
+    errno = 0;
+    if ((fflush(stdout) != 0 || ferror(stdout)) && rc != EXIT_FAILURE_IO) {
+        fprintf(stderr, "xqtb%s%.40s: cannot write standard output: %s\n", argc > 1 ? " " : "", argc > 1 ? argv[1] : "",
+                errno ? strerror(errno) : "write error");
+        rc = EXIT_FAILURE_IO;
+    }
+    return rc;
 }
