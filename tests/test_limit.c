@@ -493,6 +493,16 @@ static void test_cli_counter(void **state)
     assert_non_null(strstr(xqtb_out, "cursed win: it cannot be converted in time"));
     assert_int_equal(run_xqtb("probe --counter 121 -d %s '%s'", dir, fen), 2);
     assert_non_null(strstr(xqtb_out, "beyond the tables' move limit"));
+    /* the FEN's own counter (its fifth field) counts: it was read as 0 */
+    const char *fen98 = "5k3/9/9/9/9/R8/9/4n4/9/3K5 w - - 98 1";
+    assert_int_equal(run_xqtb("probe --json -d %s '%s'", dir, fen98), 0);
+    assert_non_null(strstr(xqtb_out, "\"counter\":98,\"wdl\":\"cursed_win\""));
+    assert_int_equal(run_xqtb("probe --json --counter 98 -d %s '%s'", dir, fen98), 0); /* agreeing */
+    assert_non_null(strstr(xqtb_out, "\"counter\":98,\"wdl\":\"cursed_win\""));
+    assert_int_equal(run_xqtb("probe --json --counter 97 -d %s '%s'", dir, fen98), 2); /* contradicting */
+    assert_non_null(strstr(xqtb_out, "contradicts the FEN's counter"));
+    assert_int_equal(run_xqtb("probe -d %s '5k3/9/9/9/9/R8/9/4n4/9/3K5 w - - 500 1'", dir), 2);
+    assert_non_null(strstr(xqtb_out, "beyond the tables' move limit"));
     assert_int_equal(run_xqtb("gen -q --limit many -d %s KRKN", dir), 2);
 }
 

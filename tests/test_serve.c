@@ -147,6 +147,17 @@ static void test_probe_matches_cli(void **state)
     snprintf(path, sizeof path, "/api/probe?fen=%s&counter=100", FEN_URL);
     assert_int_equal(get(path), 200);
     assert_body_has("\"counter\":100,\"wdl\":\"cursed_win\"");
+    /* and so does the FEN's own counter, its fifth field, which counter=
+     * may repeat but not contradict */
+    static const char fen100[] = "3aR4%2F3na4%2F5k3%2F9%2F9%2F9%2F9%2F3K5%2F9%2F9%20w%20-%20-%20100%201";
+    snprintf(path, sizeof path, "/api/probe?fen=%s", fen100);
+    assert_int_equal(get(path), 200);
+    assert_body_has("\"counter\":100,\"wdl\":\"cursed_win\"");
+    snprintf(path, sizeof path, "/api/probe?fen=%s&counter=100", fen100);
+    assert_int_equal(get(path), 200);
+    snprintf(path, sizeof path, "/api/probe?fen=%s&counter=99", fen100);
+    assert_int_equal(get(path), 400);
+    assert_body_has("contradicts the FEN's counter");
 }
 
 static void test_stats_and_tables(void **state)

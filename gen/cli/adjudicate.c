@@ -145,23 +145,6 @@ static void set_fen_counter(char fen[XQTB_FEN_MAX], int counter, int ply)
 }
 
 /* The separators of FEN fields, as the library's parser reads them. */
-static int fen_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
-
-/* The counter of a FEN the library has accepted: its field 5, 0 if absent
- * (the library's default).  Fields are counted from the first non-blank
- * character, so a line that starts with white space reads the same. */
-static int fen_counter(const char *fen)
-{
-    const char *p = fen;
-    for (int field = 0; field < 5; field++) {
-        while (fen_space(*p)) p++;
-        if (!*p) return 0;
-        if (field == 4) break;
-        while (*p && !fen_space(*p)) p++;
-    }
-    return atoi(p); /* the parser has checked it is a number up to 65535 */
-}
-
 /* A line whose first non-blank character is '#' is a comment: the leading
  * ones are skipped (the FEN is the first other line), the later ones
  * blanked.  Returns where the record starts. */
@@ -201,7 +184,7 @@ static int parse_record(char *text, record *rec)
     }
     if (xqtb_position_from_fen(fen, &rec->start, err) != XQTB_OK)
         return cli_usage_error("adjudicate", "bad FEN on the first line: %s", err);
-    rec->counter0 = fen_counter(fen);
+    rec->counter0 = cli_fen_counter(fen);
     rec->nmoves = 0;
     rec->claim_at = -1;
     xqtb_position p = rec->start;

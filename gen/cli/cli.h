@@ -37,6 +37,12 @@ int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format
 /* Parses a non-negative decimal integer no larger than max; -1 if malformed. */
 long cli_parse_uint(const char *s, long max);
 
+/* The counter of a FEN the library has accepted (xqtb_position_from_fen,
+ * which keeps only the board and side): its field 5, the plies since the
+ * last capture, 0 if absent (the library's default).  Fields are counted
+ * from the first non-blank character. */
+int cli_fen_counter(const char *fen);
+
 /* The name of an xqtb_ruling in output ("perpetual_check", ...); NULL for
  * XQTB_BY_NONE or an unknown value. */
 const char *cli_ruling_name(int by_rule);

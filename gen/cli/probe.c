@@ -182,7 +182,7 @@ static void print_limit_text(int limit, int counter, int wdl5, int dtc)
 int cmd_probe(int argc, char **argv)
 {
     const char *dirs = "tables", *fen = NULL;
-    int json = 0, want_line = 0, counter = 0;
+    int json = 0, want_line = 0, counter = -1;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--json"))
             json = 1;
@@ -207,6 +207,13 @@ int cmd_probe(int argc, char **argv)
     xqtb_position pos;
     char err[XQTB_ERR_MAX];
     if (xqtb_position_from_fen(fen, &pos, err) != XQTB_OK) return cli_usage_error("probe", "bad FEN: %s", err);
+    /* The FEN's own counter is the plies since the last capture, as in a
+     * game record; --counter gives it for a FEN that says 0 (most do, by
+     * habit), and may not contradict one that says otherwise. */
+    int fen_counter = cli_fen_counter(fen);
+    if (counter >= 0 && fen_counter && counter != fen_counter)
+        return cli_usage_error("probe", "--counter %d contradicts the FEN's counter of %d plies", counter, fen_counter);
+    if (counter < 0 || !counter) counter = fen_counter;
 
     xqtb_status st;
     xqtb_handle *h = xqtb_open(dirs, NULL, &st);
@@ -222,7 +229,7 @@ int cmd_probe(int argc, char **argv)
      * user who types one has mistyped it. */
     int limit = xqtb_limit(h);
     if (limit > 0 && counter > limit) {
-        fprintf(stderr, "xqtb probe: --counter %d is beyond the tables' move limit of %d plies\n", counter, limit);
+        fprintf(stderr, "xqtb probe: the counter, %d, is beyond the tables' move limit of %d plies\n", counter, limit);
         xqtb_close(h);
         return EXIT_BAD_INPUT;
     }

@@ -149,9 +149,13 @@ static enum MHD_Result api_probe(server *sv, struct MHD_Connection *c)
     char err[XQTB_ERR_MAX];
     if (xqtb_position_from_fen(fen, &pos, err) != XQTB_OK)
         return json_error(c, MHD_HTTP_BAD_REQUEST, NULL, "bad FEN: %s", err);
-    long counter = 0;
+    long counter = 0, fen_counter = cli_fen_counter(fen); /* as probe: the FEN's own, or counter= */
     if (ctext && (counter = cli_parse_uint(ctext, COUNTER_MAX)) < 0)
         return json_error(c, MHD_HTTP_BAD_REQUEST, NULL, "counter must be a number of plies 0-%d", COUNTER_MAX);
+    if (ctext && fen_counter && counter && counter != fen_counter)
+        return json_error(c, MHD_HTTP_BAD_REQUEST, NULL, "counter %ld contradicts the FEN's counter of %ld plies",
+                          counter, fen_counter);
+    if (!counter) counter = fen_counter;
     int limit = xqtb_limit(sv->h);
     if (limit > 0 && counter > limit)
         return json_error(c, MHD_HTTP_BAD_REQUEST, NULL, "counter %ld is beyond the tables' move limit of %d plies",

@@ -3,6 +3,7 @@
  */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "material.h"
@@ -58,4 +59,18 @@ const char *cli_rules_name(int rules)
 {
     static const char *const names[] = {"none", "check", "full", "asian", "cxa"};
     return rules >= XQTB_RULES_NONE && rules <= XQTB_RULES_CXA ? names[rules] : "?";
+}
+
+static int fen_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+int cli_fen_counter(const char *fen)
+{
+    const char *p = fen;
+    for (int field = 0; field < 5; field++) {
+        while (fen_space(*p)) p++;
+        if (!*p) return 0;
+        if (field == 4) break;
+        while (*p && !fen_space(*p)) p++;
+    }
+    return atoi(p); /* the parser has checked it is a number up to 65535 */
 }
