@@ -418,6 +418,15 @@ static void test_export(void **state)
     assert_null(strstr(xqtb_out, ".xqd"));
     /* refusals */
     assert_int_equal(run_xqtb("export -d %s KRK", dir), 2); /* neither -o nor --list */
+    /* -o naming the directory read, written another way */
+    assert_int_equal(run_xqtb("export -d %s -o %s/ KRK", dir, dir), 2);
+    assert_non_null(strstr(xqtb_out, "the directory it reads from"));
+    /* more arguments than export takes: refused, not cut short (the
+     * arguments after the 255th were dropped, and with them KRK) */
+    char many[1200] = "";
+    for (int i = 0; i < 260; i++) strcat(many, " -q");
+    assert_int_equal(run_xqtb("export -d %s --list%s KRK", dir, many), 2);
+    assert_non_null(strstr(xqtb_out, "too many arguments"));
     assert_int_equal(run_xqtb("export -d %s -o %s --list KRK", dir, out), 2);
     assert_int_equal(run_xqtb("export -d %s -o %s KRKX", dir, out), 2);
     assert_int_equal(run_xqtb("export -d %s -o %s KNK", dir, out), 1); /* not generated */

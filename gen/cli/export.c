@@ -109,6 +109,16 @@ static int copy_file(const char *src, const char *dst, char err[XQ_ERR_MAX])
     return atomic_commit(&f, err);
 }
 
+/* Whether paths a and b name one directory: the same string, or the same
+ * file on disk ("t/", "../x/t", a link to t), which copying onto itself
+ * would only rewrite.  A path that does not exist yet is another one. */
+static int same_directory(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    if (!strcmp(a, b)) return 1;
+    return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
 int cmd_export(int argc, char **argv)
 {
     table_args a;
@@ -116,7 +126,8 @@ int cmd_export(int argc, char **argv)
     /* export's own flags, then the shared ones */
     char *rest[256];
     int nrest = 0;
-    for (int i = 0; i < argc && nrest < 255; i++) {
+    if (argc > 255) return cli_usage_error("export", "too many arguments (%d; at most 255)", argc - 1);
+    for (int i = 0; i < argc; i++) {
         if (i > 0 && !strcmp(argv[i], "--wdl-only"))
             wdl_only = 1;
         else if (i > 0 && !strcmp(argv[i], "--list"))
@@ -127,7 +138,7 @@ int cmd_export(int argc, char **argv)
     if (parse_table_args("export", nrest, rest, "dsoq", 0, &a)) return EXIT_BAD_INPUT;
     if (!list && !a.out) return cli_usage_error("export", "missing -o DIR (or --list)");
     if (list && a.out) return cli_usage_error("export", "give either -o DIR or --list, not both");
-    if (a.out && !strcmp(a.out, a.dir)) return cli_usage_error("export", "-o names the directory it reads from");
+    if (a.out && same_directory(a.out, a.dir)) return cli_usage_error("export", "-o names the directory it reads from");
     mat_list want = {0}, files = {0};
     char err[XQ_ERR_MAX];
     int rc = 0;
