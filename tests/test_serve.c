@@ -27,12 +27,26 @@ static pid_t server;
 static int port;
 static char dir[512];
 
-/* Starts `xqtb serve` on a free loopback port over KRKNAA's tables. */
+/* Starts `xqtb serve` on a free loopback port over KRKNAA's tables, and
+ * a second directory holding KCK with its DTM file damaged in its last
+ * block. */
+static char dirs[1100];
 static int start(void **state)
 {
     (void)state;
     snprintf(dir, sizeof dir, "%s/serve", test_tmpdir());
     if (run_xqtb("gen -q -d %s KRKNAA", dir)) fail_msg("gen: %s", xqtb_out);
+    char damaged[540], path[600];
+    snprintf(damaged, sizeof damaged, "%s/serve-damaged", test_tmpdir());
+    if (run_xqtb("gen -q -d %s KCK", damaged)) fail_msg("gen: %s", xqtb_out);
+    snprintf(path, sizeof path, "%s/KCK.xqd", damaged);
+    FILE *d = fopen(path, "r+b");
+    if (!d || fseek(d, -1, SEEK_END)) fail_msg("cannot open %s", path);
+    int last = fgetc(d);
+    fseek(d, -1, SEEK_END);
+    fputc(last ^ 0x5A, d);
+    fclose(d);
+    snprintf(dirs, sizeof dirs, "%s:%s", dir, damaged);
     int out[2];
     if (pipe(out)) return -1;
     const char *bin = getenv("XQTB");
@@ -40,7 +54,8 @@ static int start(void **state)
     if (server == 0) {
         dup2(out[1], 1);
         close(out[0]);
-        execl(bin ? bin : "build/xqtb", "xqtb", "serve", "-d", dir, "--listen", "127.0.0.1:0", "-t", "4", (char *)NULL);
+        execl(bin ? bin : "build/xqtb", "xqtb", "serve", "-d", dirs, "--listen", "127.0.0.1:0", "-t", "4",
+              (char *)NULL);
         _exit(127);
     }
     close(out[1]);
@@ -171,6 +186,11 @@ static void test_stats_and_tables(void **state)
     assert_int_equal(get("/api/tables"), 200);
     assert_body_has("{\"material\":\"KRKNAA\",\"pieces\":6,\"files\":[\"wdl\",\"dtm\",\"dtc\"]}");
     assert_body_has("\"rules\":\"full\",\"limit\":120,\"largest\":6");
+    /* a table whose files are there but damaged: 500 with the damage, not
+     * 404 as if it were missing */
+    assert_int_equal(get("/api/stats/KCK"), 500);
+    assert_body_has("damaged");
+    assert_int_equal(get("/api/stats/KPPK"), 404); /* no file of it or its subtables */
 }
 
 static void test_bad_requests(void **state)

@@ -206,7 +206,7 @@ static enum MHD_Result api_stats(server *sv, struct MHD_Connection *c, const cha
             pthread_mutex_unlock(&sv->stats_lock);
             return copy ? json_answer(c, copy, strlen(copy)) : MHD_NO;
         }
-    char *body = NULL;
+    char *body = NULL, damage[XQ_ERR_MAX] = "";
     size_t len = 0;
     int found = 0;
     const char *next = sv->dirs;
@@ -220,6 +220,10 @@ static enum MHD_Result api_stats(server *sv, struct MHD_Connection *c, const cha
         if (!found) {
             free(body);
             body = NULL;
+            /* a table there that did not load (damaged, out of memory) is
+             * a failure of the server's files, not a table it lacks
+             * (load_failure tells them apart the same way for stats) */
+            if (!damage[0] && !strstr(err, "No such file")) snprintf(damage, sizeof damage, "%s", err);
         }
     }
     if (found) {
@@ -230,6 +234,8 @@ static enum MHD_Result api_stats(server *sv, struct MHD_Connection *c, const cha
         if (!e->json) e->material[0] = 0;
     }
     pthread_mutex_unlock(&sv->stats_lock);
+    if (!found && damage[0])
+        return json_error(c, MHD_HTTP_INTERNAL_SERVER_ERROR, NULL, "statistics of %s: %s", canon, damage);
     if (!found)
         return json_error(c, MHD_HTTP_NOT_FOUND, NULL,
                           "no statistics for %s: they need its raw file, or the DTM (and DTC) files of it and "
