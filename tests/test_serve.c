@@ -267,6 +267,24 @@ static void test_malformed_requests(void **state)
     assert_int_equal(get(path), 200);
 }
 
+/* Requests pipelined on one connection are all answered, in order, and a
+ * connection is kept open between them (HTTP/1.1's default): the server
+ * answered the first alone and closed, dropping the others. */
+static void test_keep_alive_and_pipelining(void **state)
+{
+    (void)state;
+    static char raw[1 << 16];
+    const char one[] = "GET /api/tables HTTP/1.1\r\nHost: localhost\r\n\r\n";
+    char req[4 * sizeof one];
+    snprintf(req, sizeof req, "%s%s%s", one, one, one);
+    assert_int_equal(exchange(req, strlen(req), raw, sizeof raw), 200);
+    int answers = 0;
+    for (const char *p = raw; (p = strstr(p, "HTTP/1.1 200")) != NULL; p++) answers++;
+    assert_int_equal(answers, 3);
+    assert_null(strstr(raw, "Connection: close"));
+    /* a client that asks for close still gets it */
+    assert_int_equal(get("/api/tables"), 200);
+}
 /* Clients at once: every answer right.  (The load figures are make bench's:
  * scripts/bench-serve.) */
 enum { CLIENTS = 8, REQUESTS = 40 };
@@ -319,6 +337,7 @@ int main(void)
         cmocka_unit_test(test_bad_requests),
         cmocka_unit_test(test_no_path_traversal),
         cmocka_unit_test(test_malformed_requests),
+        cmocka_unit_test(test_keep_alive_and_pipelining),
         cmocka_unit_test(test_concurrent_clients),
         cmocka_unit_test(test_serve_arguments),
     };

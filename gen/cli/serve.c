@@ -327,15 +327,27 @@ static char *make_tables_json(xqtb_handle *h, const char *dirs)
 
 /* ---- routing */
 
-/* The request's URI as it came, before libmicrohttpd decodes it (kept as
- * the connection's state until the request completes): a %00 would cut
- * the decoded URL short where C strings end, so that "/api/stats/KRK%00x"
- * would read as "/api/stats/KRK"; such a request is refused instead. */
+/* A request's state until it completes: the URI as it came, before
+ * libmicrohttpd decodes it (a %00 would cut the decoded URL short where C
+ * strings end, so that "/api/stats/KRK%00x" would read as
+ * "/api/stats/KRK"; such a request is refused instead), and whether the
+ * router has been called for it yet. */
+typedef struct {
+    int called;
+    char uri[];
+} request_state;
+
 static void *keep_raw_uri(void *cls, const char *uri, struct MHD_Connection *c)
 {
     (void)cls;
     (void)c;
-    return strdup(uri);
+    size_t n = strlen(uri) + 1;
+    request_state *r = malloc(sizeof *r + n);
+    if (r) {
+        r->called = 0;
+        memcpy(r->uri, uri, n);
+    }
+    return r;
 }
 
 static void request_done(void *cls, struct MHD_Connection *c, void **state, enum MHD_RequestTerminationCode why)
@@ -362,12 +374,22 @@ static enum MHD_Result route(void *cls, struct MHD_Connection *c, const char *ur
     server *sv = cls;
     if (strcmp(method, "GET") && strcmp(method, "HEAD"))
         return json_error(c, MHD_HTTP_METHOD_NOT_ALLOWED, NULL, "only GET and HEAD are answered");
-    /* a GET carries no body: answer on the first call, unless one came */
+    request_state *rs = *state;
+    if (!rs) return MHD_NO; /* no memory for the request's state: drop the connection */
+    /* The first call only sees the headers: a response queued then makes
+     * libmicrohttpd close the connection (no keep-alive, and requests
+     * pipelined behind this one were dropped unanswered), so the answer
+     * waits for the next call.  A GET carries no body; one that came is
+     * read and ignored. */
+    if (!rs->called) {
+        rs->called = 1;
+        return MHD_YES;
+    }
     if (*upload_size) {
         *upload_size = 0;
         return MHD_YES;
     }
-    if (!*state || has_encoded_nul(*state))
+    if (has_encoded_nul(rs->uri))
         return json_error(c, MHD_HTTP_BAD_REQUEST, NULL, "a URL may not hold a NUL byte (%%00)");
     if (!strcmp(url, "/") || !strcmp(url, "/index.html"))
         return answer(c, MHD_HTTP_OK, "text/html; charset=utf-8", (char *)xqtb_explorer_page, xqtb_explorer_page_len,
@@ -464,11 +486,14 @@ int cmd_serve(int argc, char **argv)
     sigaddset(&stop, SIGTERM);
     pthread_sigmask(SIG_BLOCK, &stop, NULL);
     struct MHD_Daemon *d = MHD_start_daemon(
-        MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG, 0, NULL, NULL, route, &sv, MHD_OPTION_EXTERNAL_LOGGER,
-        log_mhd, NULL, MHD_OPTION_URI_LOG_CALLBACK, keep_raw_uri, NULL, MHD_OPTION_NOTIFY_COMPLETED, request_done, NULL,
-        MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr, MHD_OPTION_THREAD_POOL_SIZE, (unsigned)threads,
-        MHD_OPTION_CONNECTION_LIMIT, (unsigned)CONNECTION_LIMIT, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
-        (size_t)CONNECTION_MEMORY, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)CONNECTION_TIMEOUT, MHD_OPTION_END);
+        /* the port is the address's (MHD_OPTION_SOCK_ADDR binds); given here
+         * too so that libmicrohttpd's own messages name it, not port 0 */
+        MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG, ntohs(addr.sin_port), NULL, NULL, route, &sv,
+        MHD_OPTION_EXTERNAL_LOGGER, log_mhd, NULL, MHD_OPTION_URI_LOG_CALLBACK, keep_raw_uri, NULL,
+        MHD_OPTION_NOTIFY_COMPLETED, request_done, NULL, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr,
+        MHD_OPTION_THREAD_POOL_SIZE, (unsigned)threads, MHD_OPTION_CONNECTION_LIMIT, (unsigned)CONNECTION_LIMIT,
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)CONNECTION_MEMORY, MHD_OPTION_CONNECTION_TIMEOUT,
+        (unsigned)CONNECTION_TIMEOUT, MHD_OPTION_END);
     if (!d) {
         fprintf(stderr, "xqtb serve: cannot listen on %s: %s\n", listen, errno ? strerror(errno) : "failed");
         xqtb_close(sv.h);
