@@ -49,9 +49,10 @@ typedef struct {
     xqtb_handle *h;
     const char *dirs;
     char *tables_json; /* the answer of /api/tables, made at start */
-    /* statistics: computed one at a time (each loads a raw table whole),
-     * kept in a small cache; the lock guards both */
-    pthread_mutex_t stats_lock;
+    /* statistics: computed one at a time (each loads a table whole:
+     * compute_lock), kept in a small cache (stats_lock, held only to read
+     * or write it, so that a cached answer never waits for a computation) */
+    pthread_mutex_t stats_lock, compute_lock;
     stats_entry stats[STATS_CACHE];
     int nstats, next_evict;
 } server;
@@ -190,6 +191,18 @@ static enum MHD_Result api_probe(server *sv, struct MHD_Connection *c)
 
 /* ---- /api/stats/MATERIAL */
 
+/* A copy of the cached statistics of canonical material `canon`, or NULL
+ * (not cached, or no memory for the copy). */
+static char *cached_stats(server *sv, const char *canon)
+{
+    char *copy = NULL;
+    pthread_mutex_lock(&sv->stats_lock);
+    for (int i = 0; i < sv->nstats && !copy; i++)
+        if (!strcmp(sv->stats[i].material, canon)) copy = strdup(sv->stats[i].json);
+    pthread_mutex_unlock(&sv->stats_lock);
+    return copy;
+}
+
 static enum MHD_Result api_stats(server *sv, struct MHD_Connection *c, const char *name)
 {
     xq_material m;
@@ -199,14 +212,14 @@ static enum MHD_Result api_stats(server *sv, struct MHD_Connection *c, const cha
         return json_error(c, MHD_HTTP_BAD_REQUEST, NULL, "bad material '%.40s': %s", name, err);
     xq_material_canonical(&m, &m);
     xq_material_name(&m, canon);
-    pthread_mutex_lock(&sv->stats_lock);
-    for (int i = 0; i < sv->nstats; i++)
-        if (!strcmp(sv->stats[i].material, canon)) {
-            char *copy = strdup(sv->stats[i].json);
-            pthread_mutex_unlock(&sv->stats_lock);
-            return copy ? json_answer(c, copy, strlen(copy)) : MHD_NO;
-        }
-    char *body = NULL, damage[XQ_ERR_MAX] = "";
+    char *body = cached_stats(sv, canon), damage[XQ_ERR_MAX] = "";
+    if (body) return json_answer(c, body, strlen(body));
+    pthread_mutex_lock(&sv->compute_lock);
+    /* another request may have computed it while this one waited */
+    if ((body = cached_stats(sv, canon)) != NULL) {
+        pthread_mutex_unlock(&sv->compute_lock);
+        return json_answer(c, body, strlen(body));
+    }
     size_t len = 0;
     int found = 0;
     const char *next = sv->dirs;
@@ -227,13 +240,15 @@ static enum MHD_Result api_stats(server *sv, struct MHD_Connection *c, const cha
         }
     }
     if (found) {
+        pthread_mutex_lock(&sv->stats_lock);
         stats_entry *e = &sv->stats[sv->nstats < STATS_CACHE ? sv->nstats++ : sv->next_evict++ % STATS_CACHE];
         free(e->json);
         snprintf(e->material, sizeof e->material, "%s", canon);
         e->json = strdup(body);
         if (!e->json) e->material[0] = 0;
+        pthread_mutex_unlock(&sv->stats_lock);
     }
-    pthread_mutex_unlock(&sv->stats_lock);
+    pthread_mutex_unlock(&sv->compute_lock);
     if (!found && damage[0])
         return json_error(c, MHD_HTTP_INTERNAL_SERVER_ERROR, NULL, "statistics of %s: %s", canon, damage);
     if (!found)
@@ -472,6 +487,7 @@ int cmd_serve(int argc, char **argv)
     }
     sv.dirs = dirs;
     pthread_mutex_init(&sv.stats_lock, NULL);
+    pthread_mutex_init(&sv.compute_lock, NULL);
     sv.tables_json = make_tables_json(sv.h, dirs);
     if (!sv.tables_json) {
         fprintf(stderr, "xqtb serve: out of memory\n");
@@ -514,5 +530,6 @@ int cmd_serve(int argc, char **argv)
     free(sv.tables_json);
     xqtb_close(sv.h);
     pthread_mutex_destroy(&sv.stats_lock);
+    pthread_mutex_destroy(&sv.compute_lock);
     return EXIT_ANSWER;
 }
