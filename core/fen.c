@@ -64,14 +64,18 @@ static int fail(char err[XQ_ERR_MAX], const char *fmt, ...)
     return -1;
 }
 
-/* User text quoted in a message, at most 8 characters, with anything but
- * printable ASCII shown as '?': a message must stay one readable line
- * whatever bytes the input held (control characters, UTF-8 fragments). */
-static const char *quote(const char *s, size_t len, char buf[9])
+/* User text quoted in a message, at most QUOTE_MAX characters and "..."
+ * after them if there were more (a quote cut short must not read as the
+ * whole field: '99999999' for 99999999999), with anything but printable
+ * ASCII shown as '?': a message must stay one readable line whatever bytes
+ * the input held (control characters, UTF-8 fragments). */
+enum { QUOTE_MAX = 8, QUOTE_BUF = QUOTE_MAX + 4 };
+static const char *quote(const char *s, size_t len, char buf[QUOTE_BUF])
 {
-    size_t n = len > 8 ? 8 : len;
+    size_t n = len > QUOTE_MAX ? QUOTE_MAX : len;
     for (size_t i = 0; i < n; i++) buf[i] = s[i] >= 0x20 && s[i] < 0x7f ? s[i] : '?';
     buf[n] = 0;
+    if (len > QUOTE_MAX) memcpy(buf + n, "...", 4);
     return buf;
 }
 
@@ -176,7 +180,7 @@ int xq_fen_parse(const char *fen, xq_board *b, char err[XQ_ERR_MAX])
     if (nf == 0) return fail(err, "empty FEN");
     if (nf < 2) return fail(err, "missing side to move (w or b)");
     if (parse_placement(field[0], flen[0], b, err)) return -1;
-    char q[9];
+    char q[QUOTE_BUF];
     if (flen[1] != 1 || !strchr("wrb", field[1][0]))
         return fail(err, "side to move must be w (or r) or b, not '%s'", quote(field[1], flen[1], q));
     b->side = field[1][0] == 'b' ? BLACK : RED;

@@ -320,7 +320,9 @@ static void test_err_bad_counters(void **state)
     snprintf(fen, sizeof fen, "%s - - 0 1x", p);
     assert_fen_error(fen, "bad move number");
     snprintf(fen, sizeof fen, "%s - - 0 99999999999", p);
-    assert_fen_error(fen, "bad move number");
+    assert_fen_error(fen, "bad move number '99999999...'"); /* cut short, and marked so */
+    snprintf(fen, sizeof fen, "%s - - 0 99999999", p);
+    assert_fen_error(fen, "bad move number '99999999'"); /* eight characters: whole */
     snprintf(fen, sizeof fen, "%s K - 0 1", p);
     assert_fen_error(fen, "field 3 must be '-'");
     snprintf(fen, sizeof fen, "%s - e3 0 1", p);
