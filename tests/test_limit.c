@@ -501,6 +501,13 @@ static void test_cli_counter(void **state)
     assert_non_null(strstr(xqtb_out, "\"counter\":98,\"wdl\":\"cursed_win\""));
     assert_int_equal(run_xqtb("probe --json --counter 97 -d %s '%s'", dir, fen98), 2); /* contradicting */
     assert_non_null(strstr(xqtb_out, "contradicts the FEN's counter"));
+    /* --line follows the library's line: to mate where the win holds, none
+     * where the limit makes it a draw (it played on to a "mate" past the
+     * limit, the capture at counter 120) */
+    assert_int_equal(run_xqtb("probe --line -d %s '5k3/9/9/9/9/R8/9/4n4/9/3K5 w - - 90 1'", dir), 0);
+    assert_non_null(strstr(xqtb_out, "(then no legal move: lost)"));
+    assert_int_equal(run_xqtb("probe --line -d %s '%s'", dir, fen98), 0);
+    assert_non_null(strstr(xqtb_out, "line: none, the move limit makes the position a draw"));
     assert_int_equal(run_xqtb("probe -d %s '5k3/9/9/9/9/R8/9/4n4/9/3K5 w - - 500 1'", dir), 2);
     assert_non_null(strstr(xqtb_out, "beyond the tables' move limit"));
     assert_int_equal(run_xqtb("gen -q --limit many -d %s KRKN", dir), 2);

@@ -134,7 +134,8 @@ static const command commands[] = {
      "  -d DIR[:DIR...]   directories searched for tables, in order (default: tables)\n"
      "  --json            one JSON object instead of text\n"
      "  --line            play the best moves out to the end of the game\n"
-     "  --counter N       plies since the last capture, for the move limit (default 0)\n"},
+     "  --counter N       plies since the last capture, for the move limit (default: the\n"
+     "                    FEN's fifth field)\n"},
     {"serve", cmd_serve, "xqtb serve [-d DIR[:DIR...]] [--listen HOST:PORT] [-t N]",
      "the web explorer: a page and a JSON API over HTTP, until interrupted",
      "  -d DIR[:DIR...]   directories searched for tables, in order (default: tables)\n"

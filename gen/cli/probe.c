@@ -24,11 +24,6 @@ static const char *rule_word(int by_rule) { return cli_ruling_name(by_rule); }
 
 static const char *rules_word(int rules) { return cli_rules_name(rules); }
 
-static int same_position(const xqtb_position *a, const xqtb_position *b)
-{
-    return a->side == b->side && memcmp(a->board, b->board, sizeof a->board) == 0;
-}
-
 /* Names the table a failing probe needed: the position's own, or that of the
  * first move leading into a table that is not there.  xqtb_probe needs the
  * DTM file, and the DTC file too when the tables have a move limit. */
@@ -84,38 +79,6 @@ static int failure(xqtb_handle *h, const xqtb_position *pos, int status, const c
     }
     fprintf(stderr, "xqtb probe: table %s: %s\n", name, xqtb_status_string(status));
     return status == XQTB_ERR_INVALID ? EXIT_BAD_INPUT : EXIT_FAILURE_IO;
-}
-
-/* The line of best moves to the end of the game, or for a result decided by
- * a ruling, to the first repeated position; n moves into line, *repeats set
- * if it ends in a repetition. */
-static int best_line(xqtb_handle *h, const xqtb_position *start, int counter, uint16_t line[], int max, int *status,
-                     int *repeats)
-{
-    static xqtb_position seen[1025];
-    xqtb_position p = *start;
-    int n = 0, limit = xqtb_limit(h);
-    *status = XQTB_OK;
-    *repeats = 0;
-    seen[0] = p;
-    while (n < max && n < 1024) {
-        xqtb_root_move mv[XQTB_MAX_MOVES];
-        int k = xqtb_probe_root_counter(h, &p, counter, mv);
-        if (k < 0) {
-            *status = k;
-            break;
-        }
-        if (k == 0 || mv[0].wdl == XQTB_DRAW) break;
-        line[n++] = mv[0].move;
-        int capture = p.board[mv[0].move >> 7] != 0;
-        xqtb_play(&p, mv[0].move);
-        counter = capture ? 0 : counter + 1;
-        if (limit > 0 && counter > limit) break; /* the move limit ends the game: drawn */
-        seen[n] = p;
-        for (int i = 0; i < n && !*repeats; i++) *repeats = same_position(&seen[i], &p);
-        if (*repeats) break;
-    }
-    return n;
 }
 
 /* "wdl", "dtm", "dtc", "by_rule" and "order" members of a JSON value;
@@ -241,16 +204,15 @@ int cmd_probe(int argc, char **argv)
         xqtb_close(h);
         return rc;
     }
-    enum { LINE_MAX = 1024 };
-    uint16_t line[LINE_MAX];
-    int nline = 0, repeats = 0;
-    if (want_line) {
-        nline = best_line(h, &pos, counter, line, LINE_MAX, &st, &repeats);
-        if (st != XQTB_OK) {
-            rc = failure(h, &pos, st, dirs);
-            xqtb_close(h);
-            return rc;
-        }
+    /* the library's line, as /api/probe gives it: one definition of best
+     * play, and of where the move limit ends it */
+    uint16_t line[XQTB_PV_MAX];
+    int nline = 0;
+    xqtb_pv_end end = XQTB_PV_END_LENGTH;
+    if (want_line && (nline = xqtb_probe_pv(h, &pos, counter, line, XQTB_PV_MAX, &end)) < 0) {
+        rc = failure(h, &pos, nline, dirs);
+        xqtb_close(h);
+        return rc;
     }
     char canon[XQTB_FEN_MAX], material[40];
     xqtb_position_to_fen(&pos, canon);
@@ -297,13 +259,21 @@ int cmd_probe(int argc, char **argv)
                     xqtb_move_name(line[i], name);
                     printf(" %.4s", name);
                 }
-                if (repeats)
+                if (end == XQTB_PV_END_REPETITION)
                     printf("  (the position repeats: the loser's perpetual %s loses)\n",
                            res.by_rule == XQTB_BY_PERPETUAL_CHASE    ? "check or chase"
                            : res.by_rule == XQTB_BY_PERPETUAL_ATTACK ? "attack"
                                                                      : "check");
-                else
+                else if (end == XQTB_PV_END_MATE)
                     printf("%s\n", nline ? "  (then no legal move: lost)" : " (no legal move: lost)");
+                else if (end == XQTB_PV_END_LIMIT)
+                    printf("%s\n", nline ? "  (then the move limit ends the game: drawn)"
+                                         : " none (the move limit ends the game: drawn)");
+                else if (end == XQTB_PV_END_DRAW)
+                    printf("%s\n", nline ? "  (then a draw under the move limit)"
+                                         : " none, the move limit makes the position a draw");
+                else
+                    printf("  (cut at %d moves)\n", nline);
             }
         }
     }
