@@ -430,6 +430,18 @@ static void test_export(void **state)
     assert_int_equal(run_xqtb("export -d %s -o %s --list KRK", dir, out), 2);
     assert_int_equal(run_xqtb("export -d %s -o %s KRKX", dir, out), 2);
     assert_int_equal(run_xqtb("export -d %s -o %s KNK", dir, out), 1); /* not generated */
+    /* a table built with a move limit is not whole without its DTC file
+     * (it was skipped as for a table built without one: exit 0) */
+    const char *partial = fresh_dir("export-no-dtc");
+    char dtc[700];
+    snprintf(dtc, sizeof dtc, "%s/KK.xqc", partial);
+    assert_int_equal(unlink(dtc), 0);
+    assert_int_equal(run_xqtb("export -d %s --list KRK", partial), 1);
+    assert_non_null(strstr(xqtb_out, "KK.xqc is missing\n"));
+    const char *plain = test_tmpdir();
+    assert_int_equal(run_xqtb("gen -q --limit 0 -d %s/export-plain KRK", plain), 0);
+    assert_int_equal(run_xqtb("export -d %s/export-plain --list KRK", plain), 0); /* no limit: no DTC file */
+    dir = fresh_dir("export-src");
     char path[700];
     snprintf(path, sizeof path, "%s/KRK.xqd", dir);
     poke(path, 100);

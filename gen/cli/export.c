@@ -185,15 +185,20 @@ int cmd_export(int argc, char **argv)
         }
         uint64_t entries = ix.size;
         xq_index_free(&ix);
+        uint32_t limit = 0; /* the table's move limit, from its WDL file (kind 0, checked first) */
         for (int kind = 0; kind < kinds && !rc; kind++) {
             char src[4096], dst[4096];
             xqf_path(a.dir, name, kind, src, sizeof src);
             xqf_check_report r;
             int st = xqf_check_file(src, kind, name, entries, 0, &r);
-            if (st == XQF_MISSING && kind == XQF_KIND_DTC) continue; /* tables built without a move limit */
+            if (kind == XQF_KIND_WDL && st == XQF_OK) limit = r.info.limit;
+            /* a table built without a move limit has no DTC file; one built
+             * with a limit is not whole without it */
+            if (st == XQF_MISSING && kind == XQF_KIND_DTC && limit == 0) continue;
             if (st != XQF_OK) {
-                fprintf(stderr, "xqtb export: %s is %s%s%s\n", src, xqf_check_status_name(st), r.why[0] ? ": " : "",
-                        r.why);
+                const char *status = xqf_check_status_name(st);
+                int why = r.why[0] && strcmp(r.why, status);
+                fprintf(stderr, "xqtb export: %s is %s%s%s\n", src, status, why ? ": " : "", why ? r.why : "");
                 rc = st == XQF_MISSING ? EXIT_NO_ANSWER : EXIT_FAILURE_IO;
                 break;
             }
