@@ -20,7 +20,7 @@ run() {
     "$XQTB" "$@"
 }
 
-echo "== 1. Generate KRKNAA and its 13 subtables (about 10 s on 2 cores; reused if present)"
+echo "== 1. Generate KRKNAA and its 11 subtables (about 10 s on 2 cores; reused if present)"
 run gen -d "$DIR" KRKNAA 2>&1
 
 echo
