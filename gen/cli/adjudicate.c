@@ -144,7 +144,6 @@ static void set_fen_counter(char fen[XQTB_FEN_MAX], int counter, int ply)
     if (p) snprintf(p, (size_t)(XQTB_FEN_MAX - (p - fen)), "%d %d", counter, ply / 2 + 1);
 }
 
-/* The separators of FEN fields, as the library's parser reads them. */
 /* A line whose first non-blank character is '#' is a comment: the leading
  * ones are skipped (the FEN is the first other line), the later ones
  * blanked.  Returns where the record starts. */

@@ -61,6 +61,7 @@ const char *cli_rules_name(int rules)
     return rules >= XQTB_RULES_NONE && rules <= XQTB_RULES_CXA ? names[rules] : "?";
 }
 
+/* The separators of FEN fields, as the library's parser reads them. */
 static int fen_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
 int cli_fen_counter(const char *fen)
