@@ -349,7 +349,13 @@ static void test_every_command_has_help(void **state)
         run(&R, "help", commands[i].name, NULL);
         assert_int_equal(R.status, 0);
         assert_string_equal(R.out, saved);
+        assert_non_null(strstr(saved, "\nExit status: 0 "));
     }
+    /* the two commands whose statuses differ from the common ones say so */
+    run(&R, "check", "--help", NULL);
+    assert_non_null(strstr(R.out, "3 a file damaged, missing"));
+    run(&R, "serve", "--help", NULL);
+    assert_non_null(strstr(R.out, "0 stopped by SIGINT"));
     run(&R, "help", "frobnicate", NULL);
     assert_int_equal(R.status, 2);
     assert_non_null(strstr(R.err, "unknown command 'frobnicate'"));

@@ -225,6 +225,19 @@ static void test_dir_with_colon_refused(void **state)
     /* nor an empty name (it was exit 3, "cannot create directory") */
     assert_int_equal(run_xqtb("gen -q -d '' KRK"), 2);
     assert_non_null(strstr(xqtb_out, "empty"));
+    /* nor a file that is not a directory (gen said exit 3, "is not a
+     * directory", as for a failure of the machine); the file is left */
+    char file[600];
+    snprintf(file, sizeof file, "%s/plain-file", test_tmpdir());
+    FILE *f = fopen(file, "w");
+    assert_non_null(f);
+    assert_int_equal(fputs("not tables\n", f) >= 0, 1);
+    assert_int_equal(fclose(f), 0);
+    assert_int_equal(run_xqtb("gen -q -d %s KRK", file), 2);
+    assert_non_null(strstr(xqtb_out, "is not one"));
+    assert_int_equal(run_xqtb("stats -d %s KRK", file), 2);
+    assert_int_equal(stat(file, &sb), 0);
+    assert_int_equal(sb.st_size, 11);
 }
 
 static void test_missing_table_is_no_answer(void **state)

@@ -288,6 +288,9 @@ static void test_plan_with_make(void **state)
     assert_int_equal(run_xqtb("stats --json -d %s " SMALL_SET, dir), 0);
     assert_non_null(strstr(xqtb_out, "\"material\":\"KRKAA\""));
     assert_non_null(strstr(xqtb_out, "\"missing\":[]"));
+    /* the count has a key of its own (it was a second "tables") */
+    assert_non_null(strstr(xqtb_out, "\"count\":"));
+    assert_ptr_equal(strstr(strstr(xqtb_out, "\"tables\":[") + 1, "\"tables\""), NULL);
     assert_int_equal(run_xqtb("verify -q -d %s " SMALL_SET, dir), 0);
     /* no raw files: the compressed files are the tables */
     assert_int_equal(count_files(dir, "\\.xqtb$"), 0);

@@ -22,15 +22,16 @@ typedef struct {
     const char *synopsis; /* one or more lines, each "xqtb NAME ..." or an indented continuation */
     const char *summary;  /* what it does, one line */
     const char *options;  /* lines of "  OPTION  meaning", "" if none */
+    const char *exits;    /* its exit statuses where they are not the common ones, else NULL */
 } command;
 
 static const command commands[] = {
     {"perft", cmd_perft, "xqtb perft [--divide] DEPTH [FEN]",
      "count the leaves of the legal move tree of depth DEPTH (0-20) from FEN",
      "  --divide          first a line MOVE: COUNT for each legal move\n"
-     "  FEN               the position (default: the start position)\n"},
-    {"fen", cmd_fen, "xqtb fen FEN", "validate a position; print the board, whose move, the canonical FEN", ""},
-    {"moves", cmd_moves, "xqtb moves FEN", "list the legal moves (none: the side to move has lost)", ""},
+     "  FEN               the position (default: the start position)\n", NULL},
+    {"fen", cmd_fen, "xqtb fen FEN", "validate a position; print the board, whose move, the canonical FEN", "", NULL},
+    {"moves", cmd_moves, "xqtb moves FEN", "list the legal moves (none: the side to move has lost)", "", NULL},
     {"gen", cmd_gen,
      "xqtb gen [-t N] [-d DIR] [-q] [--rules none|check|full|asian|cxa]\n"
      "         [--limit PLIES]\n"
@@ -68,7 +69,7 @@ static const command commands[] = {
      "  --without LETTERS kinds not on the board, e.g. P; subtables stay whatever\n"
      "                    the filters say\n"
      "  --all N           the set up-to-N: every material of at most N pieces (2-8)\n"
-     "  MATERIAL          a signature such as KRKNAA, either colouring\n"},
+     "  MATERIAL          a signature such as KRKNAA, either colouring\n", NULL},
     {"stats", cmd_stats,
      "xqtb stats [--json] [-d DIR] MATERIAL\n"
      "xqtb stats [--json] [-d DIR] --set NAME [FILTERS]\n"
@@ -77,7 +78,7 @@ static const command commands[] = {
      "  --json            one JSON object instead of text\n"
      "  -d DIR            directory of the table (default: tables), without ':'\n"
      "  --set NAME        one line (JSON: one object) per table of the set\n"
-     "  --pieces, --attackers, --defenders, --with, --without   as for gen --set\n"},
+     "  --pieces, --attackers, --defenders, --with, --without   as for gen --set\n", NULL},
     {"sets", cmd_sets,
      "xqtb sets [--json] [-d DIR] [--rules SET] [--limit PLIES] [NAME [FILTERS]]\n"
      "          FILTERS, as for gen: --pieces, --attackers, --defenders, --with, --without",
@@ -88,7 +89,7 @@ static const command commands[] = {
      "  --limit PLIES     move limit they assume (default 120)\n"
      "  NAME              one-attacker, or up-to-N (N 2-8): list its tables\n"
      "  --pieces, --attackers, --defenders, --with, --without   filters, as for\n"
-     "                    xqtb gen\n"},
+     "                    xqtb gen\n", NULL},
     {"plan", cmd_plan,
      "xqtb plan --set NAME [FILTERS] [-d DIR] [-o FILE] [-t N] [--rules SET]\n"
      "          [--limit PLIES] [--store-both] [--keep-raw] [--max-memory MIB]\n"
@@ -98,7 +99,7 @@ static const command commands[] = {
      "  -d DIR            directory the tables go to (default: tables)\n"
      "  -o FILE           write the Makefile to FILE (default: standard output)\n"
      "  -t N              threads per table (default 1: make runs tables side by side)\n"
-     "  --rules, --limit, --store-both, --keep-raw, --max-memory   as for gen\n"},
+     "  --rules, --limit, --store-both, --keep-raw, --max-memory   as for gen\n", NULL},
     {"export", cmd_export,
      "xqtb export [-d DIR] [-q] [--wdl-only] -o OUT [MATERIAL... | --set NAME [FILTERS]]\n"
      "xqtb export [-d DIR] [--wdl-only] --list [MATERIAL... | --set NAME [FILTERS]]",
@@ -110,7 +111,7 @@ static const command commands[] = {
      "  -q                no summary line\n"
      "  --set NAME        the tables of a set, filtered as for gen (--pieces, ...)\n"
      "  MATERIAL          the tables to export (default: every one in DIR); each\n"
-     "                    comes with its subtables' files\n"},
+     "                    comes with its subtables' files\n", NULL},
     {"verify", cmd_verify,
      "xqtb verify [-t N] [-d DIR] [-q] MATERIAL...\n"
      "xqtb verify [-t N] [-d DIR] [-q] --set NAME [FILTERS]\n"
@@ -122,32 +123,36 @@ static const command commands[] = {
      "                    is still reported, on stderr)\n"
      "  --set NAME        every table of a set, subtables first, in bounded memory;\n"
      "                    goes on past an inconsistent table\n"
-     "  --pieces, --attackers, --defenders, --with, --without   as for gen --set\n"},
+     "  --pieces, --attackers, --defenders, --with, --without   as for gen --set\n", NULL},
     {"check", cmd_check, "xqtb check [-d DIR] [--deep] [-q] [MATERIAL...]",
      "check the compressed files: headers, checksums, missing or mixed files",
      "  -d DIR            directory of the tables (default: tables)\n"
      "  --deep            also decompress every block\n"
      "  -q                list only the files that are not sound (and the totals)\n"
-     "  MATERIAL          the tables to check (default: every one in DIR)\n"},
+     "  MATERIAL          the tables to check (default: every one in DIR)\n",
+     "Exit status: 0 every file sound and consistent, 1 no table files in DIR,\n"
+     "2 bad arguments, 3 a file damaged, missing, unreadable, stale or mixed.\n"},
     {"probe", cmd_probe, "xqtb probe [-d DIR[:DIR...]] [--json] [--line] [--counter N] FEN",
      "value of a position and of every legal move, best first",
      "  -d DIR[:DIR...]   directories searched for tables, in order (default: tables)\n"
      "  --json            one JSON object instead of text\n"
      "  --line            play the best moves out to the end of the game\n"
      "  --counter N       plies since the last capture, for the move limit (default: the\n"
-     "                    FEN's fifth field)\n"},
+     "                    FEN's fifth field)\n", NULL},
     {"serve", cmd_serve, "xqtb serve [-d DIR[:DIR...]] [--listen HOST:PORT] [-t N]",
      "the web explorer: a page and a JSON API over HTTP, until interrupted",
      "  -d DIR[:DIR...]   directories searched for tables, in order (default: tables)\n"
      "  --listen HOST:PORT  address to listen on (default 127.0.0.1:8080; port 0: any free one)\n"
-     "  -t N              threads answering requests (default: the processors, 2-16)\n"},
+     "  -t N              threads answering requests (default: the processors, 2-16)\n",
+     "Exit status: 0 stopped by SIGINT or SIGTERM, 2 bad arguments,\n"
+     "3 the address cannot be listened on.\n"},
     {"adjudicate", cmd_adjudicate,
      "xqtb adjudicate [-d DIR[:DIR...]] [--json] [--rules none|check|full|asian|cxa] [FILE]",
      "judge a game record: the move limit (claims, mistakes, wasted plies) and its final repetition",
      "  -d DIR[:DIR...]   directories searched for tables, in order (default: tables)\n"
      "  --json            one JSON object instead of text\n"
      "  --rules SET       rule set of the repetition verdict (default: the tables', else full)\n"
-     "  FILE              the record, a FEN line then the moves (default, or -: stdin)\n"},
+     "  FILE              the record, a FEN line then the moves (default, or -: stdin)\n", NULL},
 };
 enum { NCOMMANDS = sizeof commands / sizeof *commands };
 
@@ -168,9 +173,12 @@ static void command_usage(const command *c)
 {
     print_synopsis(stdout, c, "usage: ", "       ");
     printf("\n%c%s.\n\n", toupper((unsigned char)c->summary[0]), c->summary + 1);
-    printf("options:\n%s  -h, --help        this help\n", c->options);
-    printf("\nExit status: 0 answer, 1 no answer (e.g. a table is missing), 2 bad input,\n"
-           "3 machine failure (memory, disk, damaged file).  See docs/CLI.md.\n");
+    printf("options:\n%s  -h, --help        this help\n\n", c->options);
+    if (c->exits)
+        printf("%sSee docs/CLI.md.\n", c->exits);
+    else
+        printf("Exit status: 0 answer, 1 no answer (e.g. a table is missing), 2 bad input,\n"
+               "3 machine failure (memory, disk, damaged file).  See docs/CLI.md.\n");
 }
 
 /* `xqtb --help`: every command with every option. */

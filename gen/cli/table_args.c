@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -112,6 +113,12 @@ int parse_table_args(const char *cmd, int argc, char **argv, const char *allowed
                                            "reads as a separator between directories",
                                            argv[i]);
                 if (!argv[i][0]) return cli_usage_error(cmd, "-d needs a directory name, not an empty string");
+                /* a DIR that does not exist yet is fine (gen creates it;
+                 * the others say its tables are missing); one that exists
+                 * as something else is a wrong argument, not a failure */
+                struct stat sb;
+                if (stat(argv[i], &sb) == 0 && !S_ISDIR(sb.st_mode))
+                    return cli_usage_error(cmd, "-d needs a directory, and '%.200s' is not one", argv[i]);
                 a->dir = argv[i];
             } else {
                 long n = cli_parse_uint(argv[i], 64);

@@ -341,7 +341,7 @@ int stats_set(const table_args *a)
             xq_material_name(&l.m[i].mat, name);
             printf("%s\"%s\"", k++ ? "," : "", name);
         }
-        printf("],\"tables\":%d,\"named\":%d,\"present\":%d,\"file_bytes\":%llu}\n", l.n, l.targets, l.n - missing,
+        printf("],\"count\":%d,\"named\":%d,\"present\":%d,\"file_bytes\":%llu}\n", l.n, l.targets, l.n - missing,
                (unsigned long long)bytes);
     } else {
         printf("%d tables (%d named by %s, %d subtables), %d present, %d missing; %llu bytes of files\n", l.n,
