@@ -29,7 +29,8 @@ static const command commands[] = {
     {"perft", cmd_perft, "xqtb perft [--divide] DEPTH [FEN]",
      "count the leaves of the legal move tree of depth DEPTH (0-20) from FEN",
      "  --divide          first a line MOVE: COUNT for each legal move\n"
-     "  FEN               the position (default: the start position)\n", NULL},
+     "  FEN               the position (default: the start position)\n",
+     NULL},
     {"fen", cmd_fen, "xqtb fen FEN", "validate a position; print the board, whose move, the canonical FEN", "", NULL},
     {"moves", cmd_moves, "xqtb moves FEN", "list the legal moves (none: the side to move has lost)", "", NULL},
     {"gen", cmd_gen,
@@ -69,7 +70,8 @@ static const command commands[] = {
      "  --without LETTERS kinds not on the board, e.g. P; subtables stay whatever\n"
      "                    the filters say\n"
      "  --all N           the set up-to-N: every material of at most N pieces (2-8)\n"
-     "  MATERIAL          a signature such as KRKNAA, either colouring\n", NULL},
+     "  MATERIAL          a signature such as KRKNAA, either colouring\n",
+     NULL},
     {"stats", cmd_stats,
      "xqtb stats [--json] [-d DIR] MATERIAL\n"
      "xqtb stats [--json] [-d DIR] --set NAME [FILTERS]\n"
@@ -78,7 +80,8 @@ static const command commands[] = {
      "  --json            one JSON object instead of text\n"
      "  -d DIR            directory of the table (default: tables), without ':'\n"
      "  --set NAME        one line (JSON: one object) per table of the set\n"
-     "  --pieces, --attackers, --defenders, --with, --without   as for gen --set\n", NULL},
+     "  --pieces, --attackers, --defenders, --with, --without   as for gen --set\n",
+     NULL},
     {"sets", cmd_sets,
      "xqtb sets [--json] [-d DIR] [--rules SET] [--limit PLIES] [NAME [FILTERS]]\n"
      "          FILTERS, as for gen: --pieces, --attackers, --defenders, --with, --without",
@@ -89,7 +92,8 @@ static const command commands[] = {
      "  --limit PLIES     move limit they assume (default 120)\n"
      "  NAME              one-attacker, or up-to-N (N 2-8): list its tables\n"
      "  --pieces, --attackers, --defenders, --with, --without   filters, as for\n"
-     "                    xqtb gen\n", NULL},
+     "                    xqtb gen\n",
+     NULL},
     {"plan", cmd_plan,
      "xqtb plan --set NAME [FILTERS] [-d DIR] [-o FILE] [-t N] [--rules SET]\n"
      "          [--limit PLIES] [--store-both] [--keep-raw] [--max-memory MIB]\n"
@@ -99,7 +103,8 @@ static const command commands[] = {
      "  -d DIR            directory the tables go to (default: tables)\n"
      "  -o FILE           write the Makefile to FILE (default: standard output)\n"
      "  -t N              threads per table (default 1: make runs tables side by side)\n"
-     "  --rules, --limit, --store-both, --keep-raw, --max-memory   as for gen\n", NULL},
+     "  --rules, --limit, --store-both, --keep-raw, --max-memory   as for gen\n",
+     NULL},
     {"export", cmd_export,
      "xqtb export [-d DIR] [-q] [--wdl-only] -o OUT [MATERIAL... | --set NAME [FILTERS]]\n"
      "xqtb export [-d DIR] [--wdl-only] --list [MATERIAL... | --set NAME [FILTERS]]",
@@ -111,7 +116,8 @@ static const command commands[] = {
      "  -q                no summary line\n"
      "  --set NAME        the tables of a set, filtered as for gen (--pieces, ...)\n"
      "  MATERIAL          the tables to export (default: every one in DIR); each\n"
-     "                    comes with its subtables' files\n", NULL},
+     "                    comes with its subtables' files\n",
+     NULL},
     {"verify", cmd_verify,
      "xqtb verify [-t N] [-d DIR] [-q] MATERIAL...\n"
      "xqtb verify [-t N] [-d DIR] [-q] --set NAME [FILTERS]\n"
@@ -123,7 +129,8 @@ static const command commands[] = {
      "                    is still reported, on stderr)\n"
      "  --set NAME        every table of a set, subtables first, in bounded memory;\n"
      "                    goes on past an inconsistent table\n"
-     "  --pieces, --attackers, --defenders, --with, --without   as for gen --set\n", NULL},
+     "  --pieces, --attackers, --defenders, --with, --without   as for gen --set\n",
+     NULL},
     {"check", cmd_check, "xqtb check [-d DIR] [--deep] [-q] [MATERIAL...]",
      "check the compressed files: headers, checksums, missing or mixed files",
      "  -d DIR            directory of the tables (default: tables)\n"
@@ -138,7 +145,8 @@ static const command commands[] = {
      "  --json            one JSON object instead of text\n"
      "  --line            play the best moves out to the end of the game\n"
      "  --counter N       plies since the last capture, for the move limit (default: the\n"
-     "                    FEN's fifth field)\n", NULL},
+     "                    FEN's fifth field)\n",
+     NULL},
     {"serve", cmd_serve, "xqtb serve [-d DIR[:DIR...]] [--listen HOST:PORT] [-t N]",
      "the web explorer: a page and a JSON API over HTTP, until interrupted",
      "  -d DIR[:DIR...]   directories searched for tables, in order (default: tables)\n"
@@ -152,7 +160,8 @@ static const command commands[] = {
      "  -d DIR[:DIR...]   directories searched for tables, in order (default: tables)\n"
      "  --json            one JSON object instead of text\n"
      "  --rules SET       rule set of the repetition verdict (default: the tables', else full)\n"
-     "  FILE              the record, a FEN line then the moves (default, or -: stdin)\n", NULL},
+     "  FILE              the record, a FEN line then the moves (default, or -: stdin)\n",
+     NULL},
 };
 enum { NCOMMANDS = sizeof commands / sizeof *commands };
 
