@@ -62,16 +62,26 @@ static int write_compressed(const tb_table *t, const tb_gen_options *opt, char e
     return 0;
 }
 
+/* What compressed_files_sound finds. */
+enum {
+    FILES_UNSOUND = 0, /* missing, damaged, or of other rules or another limit */
+    FILES_SOUND = 1,
+    FILES_OTHER_SIDES = 2 /* sound and of these rules and limit, but stored as
+                             the other setting of --store-both asks */
+};
+
 /* Whether every compressed file table t calls for (WDL and DTM, and DTC
  * with a move limit) is present, intact as `xqtb check` sees it (header,
  * metadata, every block's checksum: core/tbcheck.h), and built under t's
- * rule set and move limit.  If not, why names the first file that is not
- * and what is wrong with it. */
+ * rule set and move limit, with the sides opt asks stored: one of FILES_*.
+ * If not FILES_SOUND, why names the first file that is not and what is
+ * wrong with it. */
 static int compressed_files_sound(const tb_gen_options *opt, const xq_material *m, uint64_t entries, int rules,
                                   int limit, char why[XQ_ERR_MAX])
 {
     char name[XQ_MATERIAL_MAX], path[4096];
     xq_material_name(m, name);
+    int result = FILES_SOUND;
     for (int kind = 0; kind < (limit ? XQF_COMPRESSED_KINDS : XQF_KIND_DTC); kind++) {
         xqf_path(opt->dir, name, kind, path, sizeof path);
         xqf_check_report r;
@@ -90,14 +100,14 @@ static int compressed_files_sound(const tb_gen_options *opt, const xq_material *
         /* --store-both asks for files without a searched side, the default
          * for files with one (a table too small to have one in some kind
          * still gets one: write_kind always picks a side) */
-        if (kind != XQF_KIND_WDL && (r.info.searched < 0) != (opt->store_both != 0)) {
+        if (kind != XQF_KIND_WDL && (r.info.searched < 0) != (opt->store_both != 0) && result == FILES_SOUND) {
             snprintf(why, XQ_ERR_MAX, "%.60s %s", path,
                      opt->store_both ? "has a searched side, and --store-both asks for none"
                                      : "stores both sides (--store-both), and the default searches one");
-            return 0;
+            result = FILES_OTHER_SIDES; /* the other files may still be unsound */
         }
     }
-    return 1;
+    return result;
 }
 
 /* The repetition rulings over what retro_solve left drawn; `left` bounds
@@ -240,10 +250,31 @@ static uint64_t index_entries(const xq_material *m)
     return n;
 }
 
+/* The memory check (check_memory) before a table is rebuilt from its
+ * files and compressed again: the plan of its generation, whose steps
+ * bound both (the table as unpacked, then compression's). */
+static int rewrite_fits(tb_set *set, const xq_material *m, const tb_gen_options *opt, char err[XQ_ERR_MAX])
+{
+    char name[XQ_MATERIAL_MAX];
+    xq_material_name(m, name);
+    int threads = opt->threads > 0 ? opt->threads : par_cores();
+    tb_mem_plan plan;
+    uint64_t left;
+    if (tb_mem_plan_make(m, start_width(set, m, opt), opt->rules, opt->limit, threads, 0, tb_set_bytes(set), &plan)) {
+        snprintf(err, XQ_ERR_MAX, "%s: the index is too large", name);
+        return -1;
+    }
+    return check_memory(name, &plan, opt, &left, err);
+}
+
 /* Reuses the table of m from its compressed files if they are sound and
- * built as opt asks: rebuilt in memory (unpack.c) for the tables that
- * capture into it.  1 if reused, 0 if it must be generated (why says
- * why, "" when there are no files at all), -1 on a failure to report. */
+ * built under opt's rules and limit: rebuilt in memory (unpack.c) for the
+ * tables that capture into it.  Files that store the other sides than
+ * opt asks (--store-both, or not) are written again from that table, which
+ * unpack.c gives back exactly as it was solved: the same files as a new
+ * generation writes, for the price of compressing them.  1 if reused, 0 if
+ * it must be generated (why says why, "" when there are no files at all),
+ * -1 on a failure to report. */
 static int reuse_compressed(tb_set *set, const xq_material *m, const tb_gen_options *opt, char why[XQ_ERR_MAX],
                             char err[XQ_ERR_MAX])
 {
@@ -258,7 +289,9 @@ static int reuse_compressed(tb_set *set, const xq_material *m, const tb_gen_opti
         any = access(path, F_OK) == 0;
     }
     if (!any) return 0;
-    if (!compressed_files_sound(opt, m, index_entries(m), opt->rules, opt->limit, why)) return 0;
+    int found = compressed_files_sound(opt, m, index_entries(m), opt->rules, opt->limit, why);
+    if (found == FILES_UNSOUND) return 0;
+    if (found == FILES_OTHER_SIDES && rewrite_fits(set, m, opt, err)) return -1;
     tb_table *t = tb_unpack(set, m, opt->threads > 0 ? opt->threads : par_cores(), why);
     if (!t) return 0;
     if (tb_set_add(set, t, err)) {
@@ -267,8 +300,12 @@ static int reuse_compressed(tb_set *set, const xq_material *m, const tb_gen_opti
     }
     if (!opt->quiet) {
         xqf_path(opt->dir, name, XQF_KIND_DTM, path, sizeof path);
-        fprintf(stderr, "%-10s reusing %s\n", name, path);
+        if (found == FILES_OTHER_SIDES)
+            fprintf(stderr, "%s; writing them again from the table they hold\n", why);
+        else
+            fprintf(stderr, "%-10s reusing %s\n", name, path);
     }
+    if (found == FILES_OTHER_SIDES && write_compressed(t, opt, err)) return -1;
     return 1;
 }
 
@@ -354,7 +391,7 @@ static int visit(tb_set *set, const xq_material *m, const tb_gen_options *opt, i
                     fprintf(stderr, "%-10s reusing %s\n", name, path);
                 }
                 char why[XQ_ERR_MAX];
-                if (compressed_files_sound(opt, &t->mat, t->ix.size, t->rules, t->limit, why)) return 0;
+                if (compressed_files_sound(opt, &t->mat, t->ix.size, t->rules, t->limit, why) == FILES_SOUND) return 0;
                 if (!opt->quiet) fprintf(stderr, "%s; writing the compressed files again from %s\n", why, path);
                 return write_compressed(t, opt, err);
             }
@@ -418,7 +455,7 @@ int tb_table_done(const xq_material *m, const tb_gen_options *opt, char why[XQ_E
     tb_raw_path(opt->dir, &canon, path, sizeof path);
     /* without a raw file, the compressed files are the table */
     if (access(path, F_OK) != 0)
-        return compressed_files_sound(opt, &canon, index_entries(&canon), opt->rules, opt->limit, why);
+        return compressed_files_sound(opt, &canon, index_entries(&canon), opt->rules, opt->limit, why) == FILES_SOUND;
     if (tb_raw_read_info(opt->dir, &canon, &info, why)) return 0;
     if (info.rules != opt->rules || info.limit != opt->limit) {
         char name[XQ_MATERIAL_MAX];
@@ -427,5 +464,5 @@ int tb_table_done(const xq_material *m, const tb_gen_options *opt, char why[XQ_E
                  xq_rules_name(info.rules), info.limit, xq_rules_name(opt->rules), opt->limit);
         return 0;
     }
-    return compressed_files_sound(opt, &canon, info.entries, info.rules, info.limit, why);
+    return compressed_files_sound(opt, &canon, info.entries, info.rules, info.limit, why) == FILES_SOUND;
 }
