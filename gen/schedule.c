@@ -75,9 +75,10 @@ enum {
  * metadata, every block's checksum: core/tbcheck.h), and built under t's
  * rule set and move limit, with the sides opt asks stored: one of FILES_*.
  * If not FILES_SOUND, why names the first file that is not and what is
- * wrong with it. */
+ * wrong with it.  *width (if not NULL) gets the cell width the table
+ * rebuilt from the files takes (unpack.c: two bytes past 251 plies). */
 static int compressed_files_sound(const tb_gen_options *opt, const xq_material *m, uint64_t entries, int rules,
-                                  int limit, char why[XQ_ERR_MAX])
+                                  int limit, char why[XQ_ERR_MAX], int *width)
 {
     char name[XQ_MATERIAL_MAX], path[4096];
     xq_material_name(m, name);
@@ -92,6 +93,7 @@ static int compressed_files_sound(const tb_gen_options *opt, const xq_material *
                 snprintf(why, XQ_ERR_MAX, "%.60s is %s (%.80s)", path, xqf_check_status_name(r.status), r.why);
             return 0;
         }
+        if (kind == XQF_KIND_DTM && width) *width = r.info.max_dtm > CELL8_DTM_MAX ? 2 : 1;
         if (r.info.rules != (uint32_t)rules || r.info.limit != (uint32_t)limit) {
             snprintf(why, XQ_ERR_MAX, "%.60s was built under rules %s and a limit of %u plies, not %s and %d", path,
                      xq_rules_name((int)r.info.rules), r.info.limit, xq_rules_name(rules), limit);
@@ -250,21 +252,36 @@ static uint64_t index_entries(const xq_material *m)
     return n;
 }
 
-/* The memory check (check_memory) before a table is rebuilt from its
- * files and compressed again: the plan of its generation, whose steps
- * bound both (the table as unpacked, then compression's). */
-static int rewrite_fits(tb_set *set, const xq_material *m, const tb_gen_options *opt, char err[XQ_ERR_MAX])
+/* The memory check before a table is rebuilt from its files and written
+ * again (no retrograde pass, rulings or DTC run): its unpacked arrays and
+ * compression's work, or the raw file's with --keep-raw, beside the
+ * subtables in memory; the plan's steps (memplan.h) bound both. */
+static int rewrite_fits(tb_set *set, const xq_material *m, int width, const tb_gen_options *opt, char err[XQ_ERR_MAX])
 {
     char name[XQ_MATERIAL_MAX];
     xq_material_name(m, name);
     int threads = opt->threads > 0 ? opt->threads : par_cores();
     tb_mem_plan plan;
-    uint64_t left;
-    if (tb_mem_plan_make(m, start_width(set, m, opt), opt->rules, opt->limit, threads, 0, tb_set_bytes(set), &plan)) {
+    if (tb_mem_plan_make(m, width, opt->rules, opt->limit, threads, opt->keep_raw, tb_set_bytes(set), &plan)) {
         snprintf(err, XQ_ERR_MAX, "%s: the index is too large", name);
         return -1;
     }
-    return check_memory(name, &plan, opt, &left, err);
+    uint64_t step =
+        plan.step[TB_STEP_COMPRESS] > plan.step[TB_STEP_RAW] ? plan.step[TB_STEP_COMPRESS] : plan.step[TB_STEP_RAW];
+    uint64_t sys = tb_memory_available();
+    if (opt->max_memory && plan.resident + step > opt->max_memory) {
+        snprintf(err, XQ_ERR_MAX,
+                 "%s: writing its files again needs %.1f MiB but --max-memory allows %.1f (%.1f MiB of subtables "
+                 "in memory)",
+                 name, mib_up(plan.resident + step), mib_down(opt->max_memory), mib_up(plan.resident));
+        return -1;
+    }
+    if (sys && step > sys) {
+        snprintf(err, XQ_ERR_MAX, "%s: writing its files again needs %.1f MiB more but only %.1f MiB is available",
+                 name, mib_up(step), mib_down(sys));
+        return -1;
+    }
+    return 0;
 }
 
 /* Reuses the table of m from its compressed files if they are sound and
@@ -289,9 +306,9 @@ static int reuse_compressed(tb_set *set, const xq_material *m, const tb_gen_opti
         any = access(path, F_OK) == 0;
     }
     if (!any) return 0;
-    int found = compressed_files_sound(opt, m, index_entries(m), opt->rules, opt->limit, why);
+    int width = 1, found = compressed_files_sound(opt, m, index_entries(m), opt->rules, opt->limit, why, &width);
     if (found == FILES_UNSOUND) return 0;
-    if (found == FILES_OTHER_SIDES && rewrite_fits(set, m, opt, err)) return -1;
+    if (found == FILES_OTHER_SIDES && rewrite_fits(set, m, width, opt, err)) return -1;
     tb_table *t = tb_unpack(set, m, opt->threads > 0 ? opt->threads : par_cores(), why);
     if (!t) return 0;
     if (tb_set_add(set, t, err)) {
@@ -301,12 +318,14 @@ static int reuse_compressed(tb_set *set, const xq_material *m, const tb_gen_opti
     if (!opt->quiet) {
         xqf_path(opt->dir, name, XQF_KIND_DTM, path, sizeof path);
         if (found == FILES_OTHER_SIDES)
-            fprintf(stderr, "%s; writing them again from the table they hold\n", why);
+            fprintf(stderr, "%s; writing the compressed files again from the table they hold\n", why);
         else
             fprintf(stderr, "%-10s reusing %s\n", name, path);
     }
-    if (found == FILES_OTHER_SIDES && write_compressed(t, opt, err)) return -1;
-    return 1;
+    if (found != FILES_OTHER_SIDES) return 1;
+    /* what a generation would write: the raw file only on request */
+    if (opt->keep_raw && tb_raw_write(t, opt->dir, 0, err)) return -1;
+    return write_compressed(t, opt, err) ? -1 : 1;
 }
 
 static int generate_one(tb_set *set, const xq_material *m, const tb_gen_options *opt, char err[XQ_ERR_MAX])
@@ -391,7 +410,8 @@ static int visit(tb_set *set, const xq_material *m, const tb_gen_options *opt, i
                     fprintf(stderr, "%-10s reusing %s\n", name, path);
                 }
                 char why[XQ_ERR_MAX];
-                if (compressed_files_sound(opt, &t->mat, t->ix.size, t->rules, t->limit, why) == FILES_SOUND) return 0;
+                if (compressed_files_sound(opt, &t->mat, t->ix.size, t->rules, t->limit, why, NULL) == FILES_SOUND)
+                    return 0;
                 if (!opt->quiet) fprintf(stderr, "%s; writing the compressed files again from %s\n", why, path);
                 return write_compressed(t, opt, err);
             }
@@ -455,7 +475,8 @@ int tb_table_done(const xq_material *m, const tb_gen_options *opt, char why[XQ_E
     tb_raw_path(opt->dir, &canon, path, sizeof path);
     /* without a raw file, the compressed files are the table */
     if (access(path, F_OK) != 0)
-        return compressed_files_sound(opt, &canon, index_entries(&canon), opt->rules, opt->limit, why) == FILES_SOUND;
+        return compressed_files_sound(opt, &canon, index_entries(&canon), opt->rules, opt->limit, why, NULL) ==
+               FILES_SOUND;
     if (tb_raw_read_info(opt->dir, &canon, &info, why)) return 0;
     if (info.rules != opt->rules || info.limit != opt->limit) {
         char name[XQ_MATERIAL_MAX];
@@ -464,5 +485,5 @@ int tb_table_done(const xq_material *m, const tb_gen_options *opt, char why[XQ_E
                  xq_rules_name(info.rules), info.limit, xq_rules_name(opt->rules), opt->limit);
         return 0;
     }
-    return compressed_files_sound(opt, &canon, info.entries, info.rules, info.limit, why) == FILES_SOUND;
+    return compressed_files_sound(opt, &canon, info.entries, info.rules, info.limit, why, NULL) == FILES_SOUND;
 }
