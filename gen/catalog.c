@@ -421,6 +421,12 @@ void tb_set_list_free(tb_set_list *l)
 #define RATE_SECONDS 0.6e-6
 #define RATE_DISK 0.16
 #define RATE_RAW 0.14
+/* A conversion between --store-both and default files, as a share of the
+ * table's generation: the --all 5 set took 511.7 s to convert to
+ * --store-both, 309.7 s back, and 1,307.1 s to generate, on the same
+ * machine and day (docs/BENCHMARKS.md, "Files converted between searched
+ * and stored sides"). */
+#define CONVERT_SHARE 0.4
 
 /* Marks in `in` the subtables of member i, recursively. */
 static void mark_closure(const tb_set_list *l, int i, uint8_t *in)
@@ -453,8 +459,12 @@ void tb_set_estimate(const tb_set_list *l, int i, int rules, int limit, int thre
     }
     tb_mem_plan p;
     /* as gen runs by default: no raw file */
-    if (tb_mem_plan_make(&l->m[i].mat, 1, rules, limit, threads, 0, resident, &p) == 0) e->memory = p.total;
+    if (tb_mem_plan_make(&l->m[i].mat, 1, rules, limit, threads, 0, resident, &p) == 0) {
+        e->memory = p.total;
+        e->convert_memory = resident + p.step[TB_STEP_COMPRESS];
+    }
     e->seconds = (double)n * RATE_SECONDS;
+    e->convert_seconds = e->seconds * CONVERT_SHARE;
     e->disk = (uint64_t)((double)n * RATE_DISK);
     e->raw = (uint64_t)((double)n * RATE_RAW);
 }

@@ -92,10 +92,13 @@ void tb_set_list_free(tb_set_list *l);
  * promise; the rulings' game graph, which depends on the positions left
  * drawn, is not in the memory figure. */
 typedef struct {
-    double seconds;  /* to generate, with the default options and two threads */
-    uint64_t memory; /* planned bound (memplan.h) with its subtables in memory */
-    uint64_t disk;   /* compressed files */
-    uint64_t raw;    /* raw files (compressed, the default) */
+    double seconds;          /* to generate, with the default options and two threads */
+    uint64_t memory;         /* planned bound (memplan.h) with its subtables in memory */
+    double convert_seconds;  /* to write its files again from files of the other
+                                --store-both setting (tb_table_done: TB_TO_CONVERT) */
+    uint64_t convert_memory; /* the same: the table's arrays and compression's work */
+    uint64_t disk;           /* compressed files */
+    uint64_t raw;            /* raw files, written only with --keep-raw */
 } tb_estimate;
 
 /* Estimate for member i of l, built under rules and limit with `threads`

@@ -466,6 +466,12 @@ int tb_generate(const xq_material *m, const tb_gen_options *opt, char err[XQ_ERR
     return rc;
 }
 
+/* tb_table_done's answer for what compressed_files_sound found. */
+static int done_state(int files)
+{
+    return files == FILES_SOUND ? TB_DONE : files == FILES_OTHER_SIDES ? TB_TO_CONVERT : TB_NOT_DONE;
+}
+
 int tb_table_done(const xq_material *m, const tb_gen_options *opt, char why[XQ_ERR_MAX])
 {
     xq_material canon;
@@ -475,8 +481,8 @@ int tb_table_done(const xq_material *m, const tb_gen_options *opt, char why[XQ_E
     tb_raw_path(opt->dir, &canon, path, sizeof path);
     /* without a raw file, the compressed files are the table */
     if (access(path, F_OK) != 0)
-        return compressed_files_sound(opt, &canon, index_entries(&canon), opt->rules, opt->limit, why, NULL) ==
-               FILES_SOUND;
+        return done_state(
+            compressed_files_sound(opt, &canon, index_entries(&canon), opt->rules, opt->limit, why, NULL));
     if (tb_raw_read_info(opt->dir, &canon, &info, why)) return 0;
     if (info.rules != opt->rules || info.limit != opt->limit) {
         char name[XQ_MATERIAL_MAX];
@@ -485,5 +491,5 @@ int tb_table_done(const xq_material *m, const tb_gen_options *opt, char why[XQ_E
                  xq_rules_name(info.rules), info.limit, xq_rules_name(opt->rules), opt->limit);
         return 0;
     }
-    return compressed_files_sound(opt, &canon, info.entries, info.rules, info.limit, why, NULL) == FILES_SOUND;
+    return done_state(compressed_files_sound(opt, &canon, info.entries, info.rules, info.limit, why, NULL));
 }

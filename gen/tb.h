@@ -157,12 +157,22 @@ uint64_t tb_set_bytes(const tb_set *s);
  * already a valid file in opt->dir.  Returns 0, or -1 with a message in err
  * (and errno-like detail in the message). */
 int tb_generate(const xq_material *m, const tb_gen_options *opt, char err[XQ_ERR_MAX]);
+/* What tb_table_done finds. */
+enum {
+    TB_NOT_DONE = 0,  /* tb_generate would solve the table */
+    TB_DONE = 1,      /* nothing to do */
+    TB_TO_CONVERT = 2 /* sound files storing other sides than opt asks
+                         (--store-both or not): tb_generate writes them
+                         again from the table they hold, without solving */
+};
+
 /* Whether the table of m is complete in opt->dir as tb_generate would leave
  * it, judged without loading it: a raw file whose header is sound and built
  * under opt's rules and limit, and compressed files that `xqtb check` finds
- * sound (every block's checksum), of the kind opt asks for.  If not, why
- * says what is missing or wrong.  The raw file's data is checked when a
- * larger table loads it (tb_generate regenerates it then if damaged). */
+ * sound (every block's checksum), of the kind opt asks for.  One of
+ * TB_NOT_DONE, TB_DONE, TB_TO_CONVERT; if not TB_DONE, why says what is
+ * missing or wrong.  The raw file's data is checked when a larger table
+ * loads it (tb_generate regenerates it then if damaged). */
 int tb_table_done(const xq_material *m, const tb_gen_options *opt, char why[XQ_ERR_MAX]);
 
 /* ---- tables in memory (table.c) ---- */

@@ -269,6 +269,37 @@ static void test_gen_set_resumes(void **state)
     assert_non_null(strstr(xqtb_out, "0 to build"));
 }
 
+/* A set built with --store-both is "to convert" for the default options
+ * (sets, gen --set), and gen --set converts it into the files a default
+ * run writes, without solving a table again. */
+static void test_set_converts(void **state)
+{
+    (void)state;
+    char ref[512], dir[512];
+    snprintf(ref, sizeof ref, "%s/set-convert-ref", test_tmpdir());
+    snprintf(dir, sizeof dir, "%s/set-convert", test_tmpdir());
+#define TINY_SET "--set one-attacker --pieces 3-4 --with R"
+    assert_int_equal(run_xqtb("gen -q -d %s " TINY_SET, ref), 0);
+    assert_int_equal(run_xqtb("gen -q --store-both -d %s " TINY_SET, dir), 0);
+    assert_int_equal(run_xqtb("sets -d %s one-attacker --pieces 3-4 --with R", dir), 0);
+    assert_non_null(strstr(xqtb_out, "KRKA         named         4"));
+    assert_non_null(strstr(xqtb_out, "to convert\n"));
+    assert_non_null(strstr(xqtb_out, "0 done in"));
+    assert_non_null(strstr(xqtb_out, ", 8 to convert"));
+    assert_int_equal(run_xqtb("sets --json -d %s one-attacker --pieces 3-4 --with R", dir), 0);
+    assert_non_null(strstr(xqtb_out, "\"convert\":true"));
+    assert_non_null(strstr(xqtb_out, "\"to_convert\":8"));
+    assert_int_equal(run_xqtb("gen -d %s " TINY_SET, dir), 0);
+    assert_non_null(strstr(xqtb_out, "8 to build (8 of them to convert)"));
+    assert_non_null(strstr(xqtb_out, "KRKA         converted in"));
+    assert_null(strstr(xqtb_out, "built in"));
+    assert_same_files(ref, dir);
+    assert_int_equal(run_xqtb("sets -d %s one-attacker --pieces 3-4 --with R", dir), 0);
+    assert_non_null(strstr(xqtb_out, "8 done in"));
+    assert_null(strstr(xqtb_out, "to convert"));
+#undef TINY_SET
+}
+
 /* plan --set written to a file and run by make -j2 builds the same files. */
 static void test_plan_with_make(void **state)
 {
@@ -311,7 +342,7 @@ int main(void)
         cmocka_unit_test(test_one_attacker),   cmocka_unit_test(test_up_to),
         cmocka_unit_test(test_filters),        cmocka_unit_test(test_bad_names_and_filters),
         cmocka_unit_test(test_cli_errors),     cmocka_unit_test(test_gen_set_resumes),
-        cmocka_unit_test(test_plan_with_make),
+        cmocka_unit_test(test_plan_with_make), cmocka_unit_test(test_set_converts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

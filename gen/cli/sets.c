@@ -73,7 +73,7 @@ static int list_sets(const table_args *a)
                    tb_catalog_describe(&s));
         else
             printf("%-14s %7d %7d %15llu %11s %7.0f MiB %7.0f MiB\n", s.name, l.n, l.targets,
-                   (unsigned long long)l.entries, when, mib(e.memory), mib(e.disk + e.raw));
+                   (unsigned long long)l.entries, when, mib(e.memory), mib(e.disk)); /* raw files: --keep-raw only */
         tb_set_list_free(&l);
     }
     if (a->json)
@@ -94,7 +94,7 @@ static int show_set(const table_args *a)
     tb_set_filter_text(&a->set.filter, filters, sizeof filters);
     tb_gen_options opt;
     table_gen_options(a, &opt);
-    int done = 0;
+    int done = 0, to_convert = 0;
     tb_estimate sum = {0};
     if (a->json)
         printf("{\"set\":\"%s\",\"filters\":\"%s\",\"tables\":[", a->set.name, filters);
@@ -106,30 +106,42 @@ static int show_set(const table_args *a)
         xq_material_name(&l.m[i].mat, name);
         tb_estimate e;
         tb_set_estimate(&l, i, a->rules, a->limit, 2, &e);
-        int is_done = tb_table_done(&l.m[i].mat, &opt, why);
-        done += is_done;
-        sum.seconds += is_done ? 0 : e.seconds;
-        duration_text(e.seconds, when, sizeof when);
+        int state = tb_table_done(&l.m[i].mat, &opt, why), convert = state == TB_TO_CONVERT;
+        /* a conversion: its files written again from those of the other
+         * --store-both setting, for a share of a generation's time */
+        double seconds = convert ? e.convert_seconds : e.seconds;
+        uint64_t memory = convert ? e.convert_memory : e.memory;
+        done += state == TB_DONE;
+        to_convert += convert;
+        sum.seconds += state == TB_DONE ? 0 : seconds;
+        duration_text(seconds, when, sizeof when);
+        /* no raw files: sets takes no --keep-raw */
         if (a->json)
             printf("%s\n{\"material\":\"%s\",\"named\":%s,\"pieces\":%d,\"entries\":%llu,\"seconds\":%.1f,"
-                   "\"memory_bytes\":%llu,\"disk_bytes\":%llu,\"done\":%s}",
+                   "\"memory_bytes\":%llu,\"disk_bytes\":%llu,\"done\":%s,\"convert\":%s}",
                    i ? "," : "", name, l.m[i].target ? "true" : "false", xq_material_pieces(&l.m[i].mat),
-                   (unsigned long long)l.m[i].entries, e.seconds, (unsigned long long)e.memory,
-                   (unsigned long long)(e.disk + e.raw), is_done ? "true" : "false");
+                   (unsigned long long)l.m[i].entries, seconds, (unsigned long long)memory, (unsigned long long)e.disk,
+                   state == TB_DONE ? "true" : "false", convert ? "true" : "false");
         else
             printf("%-12s %-8s %6d %13llu %11s %7.0f MiB %7.1f MiB  %s\n", name, l.m[i].target ? "named" : "subtable",
-                   xq_material_pieces(&l.m[i].mat), (unsigned long long)l.m[i].entries, when, mib(e.memory),
-                   mib(e.disk + e.raw), is_done ? "done" : "to build");
+                   xq_material_pieces(&l.m[i].mat), (unsigned long long)l.m[i].entries, when, mib(memory), mib(e.disk),
+                   state == TB_DONE ? "done"
+                   : convert        ? "to convert"
+                                    : "to build");
     }
     char left[32];
     duration_text(sum.seconds, left, sizeof left);
     if (a->json)
-        printf("\n],\"count\":%d,\"named\":%d,\"done\":%d,\"seconds_left\":%.0f}\n", l.n, l.targets, done, sum.seconds);
-    else
-        printf("%s%s%s: %d tables (%d named, %d subtables), %llu entries per side; %d done in %s, about %s to build "
-               "the rest\n",
+        printf("\n],\"count\":%d,\"named\":%d,\"done\":%d,\"to_convert\":%d,\"seconds_left\":%.0f}\n", l.n, l.targets,
+               done, to_convert, sum.seconds);
+    else {
+        char converts[48] = "";
+        if (to_convert) snprintf(converts, sizeof converts, ", %d to convert", to_convert);
+        printf("%s%s%s: %d tables (%d named, %d subtables), %llu entries per side; %d done in %s%s, about %s to "
+               "build the rest\n",
                a->set.name, filters[0] ? " " : "", filters, l.n, l.targets, l.n - l.targets,
-               (unsigned long long)l.entries, done, a->dir, left);
+               (unsigned long long)l.entries, done, a->dir, converts, left);
+    }
     tb_set_list_free(&l);
     return 0;
 }
@@ -152,7 +164,7 @@ static int refuse_unfit(const tb_set_list *l, const uint8_t *done, const tb_esti
     int refused = 0;
     if (!limit) return 0;
     for (int i = 0; i < l->n; i++) {
-        if (done[i] || est[i].memory <= limit) continue;
+        if (done[i] == TB_DONE || est[i].memory <= limit) continue;
         char name[XQ_MATERIAL_MAX];
         xq_material_name(&l->m[i].mat, name);
         fprintf(stderr,
@@ -181,15 +193,20 @@ int gen_set(const table_args *a)
         rc = EXIT_FAILURE_IO;
         goto out;
     }
-    int ndone = 0;
+    int ndone = 0, nconvert = 0;
     double left = 0;
     for (int i = 0; i < l.n; i++) {
         char why[XQ_ERR_MAX];
-        done[i] = !a->force && tb_table_done(&l.m[i].mat, &opt, why);
-        ndone += done[i];
+        done[i] = a->force ? TB_NOT_DONE : (uint8_t)tb_table_done(&l.m[i].mat, &opt, why);
+        ndone += done[i] == TB_DONE;
+        nconvert += done[i] == TB_TO_CONVERT;
         /* the memory plan for the threads this run uses; time for two */
         tb_set_estimate(&l, i, a->rules, a->limit, a->threads ? a->threads : 2, &est[i]);
-        if (!done[i]) left += est[i].seconds;
+        if (done[i] == TB_TO_CONVERT) { /* what a conversion takes, below */
+            est[i].seconds = est[i].convert_seconds;
+            est[i].memory = est[i].convert_memory;
+        }
+        if (done[i] != TB_DONE) left += est[i].seconds;
     }
     if (refuse_unfit(&l, done, est, a)) {
         fprintf(stderr, "xqtb gen: %s: nothing built (raise --max-memory, or narrow the set with filters)\n",
@@ -199,9 +216,12 @@ int gen_set(const table_args *a)
     }
     char when[32];
     duration_text(left, when, sizeof when);
+    char converts[48] = "";
+    if (nconvert) snprintf(converts, sizeof converts, " (%d of them to convert)", nconvert);
     if (!a->quiet)
-        fprintf(stderr, "xqtb gen: %s%s%s: %d tables (%d named, %d subtables); %d done, %d to build, about %s\n",
-                a->set.name, filters[0] ? " " : "", filters, l.n, l.targets, l.n - l.targets, ndone, l.n - ndone, when);
+        fprintf(stderr, "xqtb gen: %s%s%s: %d tables (%d named, %d subtables); %d done, %d to build%s, about %s\n",
+                a->set.name, filters[0] ? " " : "", filters, l.n, l.targets, l.n - l.targets, ndone, l.n - ndone,
+                converts, when);
     /* Time left: the estimate of what is left, scaled by how the tables
      * built so far compared with theirs. */
     double t_start = tb_now_seconds(), estimated_built = 0;
@@ -217,7 +237,7 @@ int gen_set(const table_args *a)
         goto out;
     }
     for (int i = 0; i < l.n; i++) {
-        if (done[i]) continue;
+        if (done[i] == TB_DONE) continue;
         char name[XQ_MATERIAL_MAX];
         xq_material_name(&l.m[i].mat, name);
         double t0 = tb_now_seconds();
@@ -235,8 +255,9 @@ int gen_set(const table_args *a)
         duration_text(tb_now_seconds() - t0, took, sizeof took);
         duration_text(left > 0 ? left * scale : 0, when, sizeof when);
         if (!a->quiet)
-            fprintf(stderr, "[%d/%d] %-12s built in %s; %d table%s left, about %s\n", ndone + built, l.n, name, took,
-                    l.n - ndone - built, l.n - ndone - built == 1 ? "" : "s", when);
+            fprintf(stderr, "[%d/%d] %-12s %s in %s; %d table%s left, about %s\n", ndone + built, l.n, name,
+                    done[i] == TB_TO_CONVERT ? "converted" : "built", took, l.n - ndone - built,
+                    l.n - ndone - built == 1 ? "" : "s", when);
     }
     if (!a->quiet) {
         char took[32];
