@@ -30,3 +30,10 @@ const char *test_tmpdir(void)
     }
     return dir;
 }
+
+int dirs_identical(const char *a, const char *b)
+{
+    char cmd[2048];
+    if (snprintf(cmd, sizeof cmd, "diff -r '%s' '%s' >/dev/null", a, b) >= (int)sizeof cmd) return 0;
+    return system(cmd) == 0;
+}

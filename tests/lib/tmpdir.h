@@ -8,4 +8,8 @@
 /* Path of this process's temporary directory (created on first call). */
 const char *test_tmpdir(void);
 
+/* 1 if every file of directory a is in b with the same bytes and the other
+ * way round (diff -r), else 0: what a rebuilt or converted set is held to. */
+int dirs_identical(const char *a, const char *b);
+
 #endif
