@@ -62,27 +62,20 @@ static int write_compressed(const tb_table *t, const tb_gen_options *opt, char e
     return 0;
 }
 
-/* What compressed_files_sound finds. */
-enum {
-    FILES_UNSOUND = 0, /* missing, damaged, or of other rules or another limit */
-    FILES_SOUND = 1,
-    FILES_OTHER_SIDES = 2 /* sound and of these rules and limit, but stored as
-                             the other setting of --store-both asks */
-};
-
 /* Whether every compressed file table t calls for (WDL and DTM, and DTC
  * with a move limit) is present, intact as `xqtb check` sees it (header,
  * metadata, every block's checksum: core/tbcheck.h), and built under t's
- * rule set and move limit, with the sides opt asks stored: one of FILES_*.
- * If not FILES_SOUND, why names the first file that is not and what is
- * wrong with it.  *width (if not NULL) gets the cell width the table
+ * rule set and move limit, with the sides opt asks stored: TB_DONE, else
+ * TB_TO_CONVERT if they are sound but store other sides than opt asks
+ * (tb.h), else TB_NOT_DONE.  If not TB_DONE, why names the first file that
+ * is not and what is wrong with it.  *width (if not NULL) gets the cell width the table
  * rebuilt from the files takes (unpack.c: two bytes past 251 plies). */
 static int compressed_files_sound(const tb_gen_options *opt, const xq_material *m, uint64_t entries, int rules,
                                   int limit, char why[XQ_ERR_MAX], int *width)
 {
     char name[XQ_MATERIAL_MAX], path[4096];
     xq_material_name(m, name);
-    int result = FILES_SOUND;
+    int result = TB_DONE;
     for (int kind = 0; kind < (limit ? XQF_COMPRESSED_KINDS : XQF_KIND_DTC); kind++) {
         xqf_path(opt->dir, name, kind, path, sizeof path);
         xqf_check_report r;
@@ -102,11 +95,11 @@ static int compressed_files_sound(const tb_gen_options *opt, const xq_material *
         /* --store-both asks for files without a searched side, the default
          * for files with one (a table too small to have one in some kind
          * still gets one: write_kind always picks a side) */
-        if (kind != XQF_KIND_WDL && (r.info.searched < 0) != (opt->store_both != 0) && result == FILES_SOUND) {
+        if (kind != XQF_KIND_WDL && (r.info.searched < 0) != (opt->store_both != 0) && result == TB_DONE) {
             snprintf(why, XQ_ERR_MAX, "%.60s %s", path,
                      opt->store_both ? "has a searched side, and --store-both asks for none"
                                      : "stores both sides (--store-both), and the default searches one");
-            result = FILES_OTHER_SIDES; /* the other files may still be unsound */
+            result = TB_TO_CONVERT; /* the other files may still be unsound */
         }
     }
     return result;
@@ -307,8 +300,8 @@ static int reuse_compressed(tb_set *set, const xq_material *m, const tb_gen_opti
     }
     if (!any) return 0;
     int width = 1, found = compressed_files_sound(opt, m, index_entries(m), opt->rules, opt->limit, why, &width);
-    if (found == FILES_UNSOUND) return 0;
-    if (found == FILES_OTHER_SIDES && rewrite_fits(set, m, width, opt, err)) return -1;
+    if (found == TB_NOT_DONE) return 0;
+    if (found == TB_TO_CONVERT && rewrite_fits(set, m, width, opt, err)) return -1;
     tb_table *t = tb_unpack(set, m, opt->threads > 0 ? opt->threads : par_cores(), why);
     if (!t) return 0;
     if (tb_set_add(set, t, err)) {
@@ -317,12 +310,12 @@ static int reuse_compressed(tb_set *set, const xq_material *m, const tb_gen_opti
     }
     if (!opt->quiet) {
         xqf_path(opt->dir, name, XQF_KIND_DTM, path, sizeof path);
-        if (found == FILES_OTHER_SIDES)
+        if (found == TB_TO_CONVERT)
             fprintf(stderr, "%s; writing the compressed files again from the table they hold\n", why);
         else
             fprintf(stderr, "%-10s reusing %s\n", name, path);
     }
-    if (found != FILES_OTHER_SIDES) return 1;
+    if (found != TB_TO_CONVERT) return 1;
     /* what a generation would write: the raw file only on request */
     if (opt->keep_raw && tb_raw_write(t, opt->dir, 0, err)) return -1;
     return write_compressed(t, opt, err) ? -1 : 1;
@@ -410,7 +403,7 @@ static int visit(tb_set *set, const xq_material *m, const tb_gen_options *opt, i
                     fprintf(stderr, "%-10s reusing %s\n", name, path);
                 }
                 char why[XQ_ERR_MAX];
-                if (compressed_files_sound(opt, &t->mat, t->ix.size, t->rules, t->limit, why, NULL) == FILES_SOUND)
+                if (compressed_files_sound(opt, &t->mat, t->ix.size, t->rules, t->limit, why, NULL) == TB_DONE)
                     return 0;
                 if (!opt->quiet) fprintf(stderr, "%s; writing the compressed files again from %s\n", why, path);
                 return write_compressed(t, opt, err);
@@ -466,12 +459,6 @@ int tb_generate(const xq_material *m, const tb_gen_options *opt, char err[XQ_ERR
     return rc;
 }
 
-/* tb_table_done's answer for what compressed_files_sound found. */
-static int done_state(int files)
-{
-    return files == FILES_SOUND ? TB_DONE : files == FILES_OTHER_SIDES ? TB_TO_CONVERT : TB_NOT_DONE;
-}
-
 int tb_table_done(const xq_material *m, const tb_gen_options *opt, char why[XQ_ERR_MAX])
 {
     xq_material canon;
@@ -481,15 +468,14 @@ int tb_table_done(const xq_material *m, const tb_gen_options *opt, char why[XQ_E
     tb_raw_path(opt->dir, &canon, path, sizeof path);
     /* without a raw file, the compressed files are the table */
     if (access(path, F_OK) != 0)
-        return done_state(
-            compressed_files_sound(opt, &canon, index_entries(&canon), opt->rules, opt->limit, why, NULL));
-    if (tb_raw_read_info(opt->dir, &canon, &info, why)) return 0;
+        return compressed_files_sound(opt, &canon, index_entries(&canon), opt->rules, opt->limit, why, NULL);
+    if (tb_raw_read_info(opt->dir, &canon, &info, why)) return TB_NOT_DONE;
     if (info.rules != opt->rules || info.limit != opt->limit) {
         char name[XQ_MATERIAL_MAX];
         xq_material_name(&canon, name);
         snprintf(why, XQ_ERR_MAX, "%s was built under rules %s and a limit of %d plies, not %s and %d", name,
                  xq_rules_name(info.rules), info.limit, xq_rules_name(opt->rules), opt->limit);
-        return 0;
+        return TB_NOT_DONE;
     }
-    return done_state(compressed_files_sound(opt, &canon, info.entries, info.rules, info.limit, why, NULL));
+    return compressed_files_sound(opt, &canon, info.entries, info.rules, info.limit, why, NULL);
 }
