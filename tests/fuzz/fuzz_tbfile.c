@@ -265,10 +265,20 @@ static void check_probes(const material_positions *mp, int32_t max_dtm)
             continue;
         }
         CHECK(n == xqtb_legal_moves(p, legal));
+        /* Where a DTM or DTC file some move needs is missing (this
+         * material's, when only the input's WDL file holds it), every move
+         * is valued from the WDL files alone, without distances or rulings
+         * (xqtb.h, xqtb_probe_root_ex); otherwise each has its distance. */
+        int from_wdl = 1;
+        for (int j = 0; j < n; j++) from_wdl &= mv[j].dtm == XQTB_NO_DISTANCE && mv[j].dtc == XQTB_NO_DISTANCE;
         for (int j = 0; j < n; j++) {
             CHECK(mv[j].wdl == XQTB_WIN || mv[j].wdl == XQTB_DRAW || mv[j].wdl == XQTB_LOSS);
-            CHECK(mv[j].wdl == XQTB_DRAW || mv[j].by_rule ? mv[j].dtm == XQTB_NO_DISTANCE : mv[j].dtm > 0);
-            if (mv[j].wdl != XQTB_DRAW && !mv[j].by_rule) CHECK((mv[j].dtm & 1) == (mv[j].wdl == XQTB_WIN));
+            if (from_wdl) {
+                CHECK(!mv[j].by_rule && mv[j].wdl5 == 2 * mv[j].wdl);
+            } else {
+                CHECK(mv[j].wdl == XQTB_DRAW || mv[j].by_rule ? mv[j].dtm == XQTB_NO_DISTANCE : mv[j].dtm > 0);
+                if (mv[j].wdl != XQTB_DRAW && !mv[j].by_rule) CHECK((mv[j].dtm & 1) == (mv[j].wdl == XQTB_WIN));
+            }
             if (j) CHECK(root_better_or_equal(&mv[j - 1], &mv[j]));
         }
     }
