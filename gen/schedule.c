@@ -68,8 +68,9 @@ static int write_compressed(const tb_table *t, const tb_gen_options *opt, char e
  * rule set and move limit, with the sides opt asks stored: TB_DONE, else
  * TB_TO_CONVERT if they are sound but store other sides than opt asks
  * (tb.h), else TB_NOT_DONE.  If not TB_DONE, why names the first file that
- * is not and what is wrong with it.  *width (if not NULL) gets the cell width the table
- * rebuilt from the files takes (unpack.c: two bytes past 251 plies). */
+ * is not and what is wrong with it.  *width (if not NULL) gets the cell
+ * width the table rebuilt from the files takes (unpack.c: two bytes past
+ * 251 plies). */
 static int compressed_files_sound(const tb_gen_options *opt, const xq_material *m, uint64_t entries, int rules,
                                   int limit, char why[XQ_ERR_MAX], int *width)
 {
@@ -84,13 +85,13 @@ static int compressed_files_sound(const tb_gen_options *opt, const xq_material *
                 snprintf(why, XQ_ERR_MAX, "%.60s is missing", path);
             else
                 snprintf(why, XQ_ERR_MAX, "%.60s is %s (%.80s)", path, xqf_check_status_name(r.status), r.why);
-            return 0;
+            return TB_NOT_DONE;
         }
         if (kind == XQF_KIND_DTM && width) *width = r.info.max_dtm > CELL8_DTM_MAX ? 2 : 1;
         if (r.info.rules != (uint32_t)rules || r.info.limit != (uint32_t)limit) {
             snprintf(why, XQ_ERR_MAX, "%.60s was built under rules %s and a limit of %u plies, not %s and %d", path,
                      xq_rules_name((int)r.info.rules), r.info.limit, xq_rules_name(rules), limit);
-            return 0;
+            return TB_NOT_DONE;
         }
         /* --store-both asks for files without a searched side, the default
          * for files with one (a table too small to have one in some kind
