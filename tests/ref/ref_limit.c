@@ -4,7 +4,7 @@
  * ref_limit_new, per material of the family: the legal moves of every
  * position once, as two edge lists: quiet moves to ids of the same
  * position list, captures to (member, id) in a smaller material.  Boards
- * are found through a plain mixed-radix array (dense_map), and two threads
+ * are found through ref_solver's board -> id array (ref_dense.h), and two threads
  * share the positions, since this is what the time goes on.
  *
  * ref_limit_solve, per material in the order ref_solver solved them (every
@@ -37,27 +37,9 @@ typedef struct {
     size_t len, cap;
 } edges;
 
-/* Board -> id of one material, as a plain mixed-radix array: one digit
- * per piece (its place in the list of squares its kind may stand on,
- * identical pieces in square order), one for the side to move.  ref_find
- * would do, but its hash probes miss the cache several times a lookup; a
- * single array read makes building the moves of the largest tables
- * several times faster. */
-typedef struct {
-    uint8_t digit[COLOUR_NB][KIND_NB][XQ_SQUARES]; /* NO_DIGIT: never there */
-    int first[COLOUR_NB][KIND_NB];                 /* first piece slot of the kind */
-    int count[COLOUR_NB][KIND_NB];
-    uint64_t mult[32]; /* per piece slot */
-    uint64_t side_mult, size;
-    int32_t *id; /* size entries, -1: not a legal position */
-} dense_map;
-
-enum { NO_DIGIT = 0xFF, MAX_DENSE = 1u << 28 };
-
 typedef struct {
     const ref_db *db;
     int n;
-    dense_map map;
     uint8_t *no_move; /* the side to move has no legal move */
     edges quiet, capture;
     int8_t *val; /* (limit + 1) planes of n values */
@@ -93,80 +75,6 @@ static int edges_push(edges *e, uint32_t id, int with_member, uint8_t m)
     if (with_member) e->member[e->len] = m;
     e->to[e->len++] = id;
     return 0;
-}
-
-/* Slot digits and multipliers for material mat; -1 if the array would be
- * too large (then lookups fall back to ref_find). */
-static int dense_layout(dense_map *d, const xq_material *mat)
-{
-    memset(d->digit, NO_DIGIT, sizeof d->digit);
-    uint64_t size = 1;
-    int slot = 0;
-    for (int c = 0; c < COLOUR_NB; c++)
-        for (int k = 1; k < KIND_NB; k++) {
-            uint8_t sq[XQ_SQUARES];
-            int ns = ref_allowed_squares(c, k, sq);
-            for (int j = 0; j < ns; j++) d->digit[c][k][sq[j]] = (uint8_t)j;
-            d->first[c][k] = slot;
-            d->count[c][k] = mat->count[c][k];
-            for (int j = 0; j < mat->count[c][k]; j++) {
-                if (slot == 32 || size > MAX_DENSE) return -1;
-                d->mult[slot++] = size;
-                size *= (uint64_t)ns;
-            }
-        }
-    d->side_mult = size;
-    d->size = 2 * size;
-    return d->size > MAX_DENSE ? -1 : 0;
-}
-
-/* Array position of board b, or UINT64_MAX if b cannot be of the map's
- * material (a piece off its squares, one too many of a kind). */
-static uint64_t dense_code(const dense_map *d, const xq_board *b)
-{
-    int seen[COLOUR_NB][KIND_NB] = {{0}};
-    uint64_t code = b->side * d->side_mult;
-    for (int sq = 0; sq < XQ_SQUARES; sq++) {
-        xq_piece p = b->sq[sq];
-        if (p == EMPTY) continue;
-        int c = colour_of(p), k = kind_of(p), j = seen[c][k]++;
-        if (j >= d->count[c][k] || d->digit[c][k][sq] == NO_DIGIT) return UINT64_MAX;
-        code += d->digit[c][k][sq] * d->mult[d->first[c][k] + j];
-    }
-    for (int c = 0; c < COLOUR_NB; c++)
-        for (int k = 1; k < KIND_NB; k++)
-            if (seen[c][k] != d->count[c][k]) return UINT64_MAX;
-    return code;
-}
-
-/* Fills the map from the position list; d->id stays NULL if it would be
- * too large.  -1 if out of memory or two positions share a code (a bug). */
-static int dense_build(dense_map *d, const ref_db *db)
-{
-    d->id = NULL;
-    if (dense_layout(d, ref_material(db))) return 0;
-    d->id = malloc(d->size * sizeof *d->id);
-    if (!d->id) return -1;
-    memset(d->id, 0xFF, d->size * sizeof *d->id);
-    for (int i = 0; i < ref_count(db); i++) {
-        xq_board b;
-        ref_board(db, i, &b);
-        uint64_t code = dense_code(d, &b);
-        if (code == UINT64_MAX || d->id[code] >= 0) {
-            fprintf(stderr, "ref_limit: position %d has no code of its own\n", i);
-            return -1;
-        }
-        d->id[code] = i;
-    }
-    return 0;
-}
-
-/* Id of board b in member me, -1 if it is not one of its positions. */
-static int member_find(const dense_map *d, const ref_db *db, const xq_board *b)
-{
-    if (!d->id) return ref_find(db, b);
-    uint64_t code = dense_code(d, b);
-    return code == UINT64_MAX ? -1 : d->id[code];
 }
 
 static int find_member(const ref_limit *rl, const ref_db *db)
@@ -220,12 +128,12 @@ enum { BUILD_THREADS = 2 };
  * order the move may swap, or there is no map); -1 if not found. */
 static int quiet_id_fast(const build_job *job, const xq_board *b, xq_move m)
 {
-    const dense_map *d = &job->me->map;
+    const ref_dense *d = ref_dense_of(job->me->db);
     int from = move_from(m), to = move_to(m);
     xq_piece p = b->sq[from];
     int c = colour_of(p), k = kind_of(p);
-    if (!d->id || d->count[c][k] != 1) return -2;
-    if (d->digit[c][k][to] == NO_DIGIT) return -1;
+    if (!d || d->count[c][k] != 1) return -2;
+    if (d->digit[c][k][to] == REF_DENSE_NONE) return -1;
     uint64_t mult = d->mult[d->first[c][k]];
     uint64_t code = job->code - d->digit[c][k][from] * mult + d->digit[c][k][to] * mult;
     code = b->side ? code - d->side_mult : code + d->side_mult;
@@ -248,11 +156,11 @@ static int add_move(build_job *job, xq_board *b, xq_move m)
     int rc;
     if (cap != EMPTY) {
         int s = job->sub[colour_of(cap)][kind_of(cap)];
-        int id = member_find(&rl->m[s].map, rl->m[s].db, b);
+        int id = ref_find(rl->m[s].db, b);
         if (id < 0) report_missing("capture successor", b);
         rc = id < 0 ? -1 : edges_push(&job->capture, (uint32_t)id, 1, (uint8_t)s);
     } else {
-        int id = member_find(&job->me->map, job->me->db, b);
+        int id = ref_find(job->me->db, b);
         if (id < 0) report_missing("successor", b);
         rc = id < 0 ? -1 : edges_push(&job->quiet, (uint32_t)id, 0, 0);
     }
@@ -264,12 +172,13 @@ static void *build_range(void *arg)
 {
     build_job *job = arg;
     member *me = job->me;
+    const ref_dense *d = ref_dense_of(me->db);
     job->rc = 0;
     for (int i = job->lo; i < job->hi && !job->rc; i++) {
         xq_board b;
         xq_move list[XQ_MAX_MOVES];
         ref_board(me->db, i, &b);
-        if (me->map.id) job->code = dense_code(&me->map, &b);
+        if (d) job->code = ref_dense_code(d, &b);
         int nm = xq_gen_legal(&b, list);
         me->no_move[i] = nm == 0;
         me->quiet.start[i] = job->quiet.len;
@@ -310,7 +219,7 @@ static int build_member(const ref_limit *rl, member *me)
 {
     build_job job[BUILD_THREADS];
     memset(job, 0, sizeof job);
-    if (find_subtables(rl, me, job[0].sub) || dense_build(&me->map, me->db)) return -1;
+    if (find_subtables(rl, me, job[0].sub)) return -1;
     size_t rows = (size_t)me->n + 1;
     me->no_move = calloc(rows, 1);
     me->quiet.start = malloc(rows * sizeof(size_t));
@@ -377,7 +286,6 @@ void ref_limit_free(ref_limit *rl)
         edges_free(&rl->m[i].quiet);
         edges_free(&rl->m[i].capture);
         free(rl->m[i].no_move);
-        free(rl->m[i].map.id);
         free(rl->m[i].val);
     }
     free(rl->m);

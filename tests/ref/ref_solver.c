@@ -1,6 +1,7 @@
 /*
  * ref_solver.c - the reference solver of ref_solver.h: explicit enumeration,
- * an explicit position list with a hash map, forward moves and a naive
+ * an explicit position list with a plain array map (ref_dense.h) or, for a
+ * material too large for one, a hash map, forward moves and a naive
  * ply-by-ply fixed point.  No indexing code of the project is used.
  */
 #include "ref_solver.h"
@@ -64,7 +65,8 @@ struct ref_db {
     uint8_t *keys; /* n * KEY_BYTES */
     int8_t *wdl;   /* 1, 0, -1 */
     int32_t *dtm;
-    uint32_t *slot; /* hash map: id + 1, 0 = empty; hmask + 1 slots */
+    ref_dense dense; /* board -> id, if its array fits (dense.id) */
+    uint32_t *slot;  /* else a hash map: id + 1, 0 = empty; hmask + 1 slots */
     uint64_t hmask;
     int max_dtm; /* longest DTM of any decided position, -1 if none */
 };
@@ -76,11 +78,13 @@ static void db_free(ref_db *db)
     free(db->wdl);
     free(db->dtm);
     free(db->slot);
+    ref_dense_free(&db->dense);
     free(db);
 }
 
 int ref_find(const ref_db *db, const xq_board *b)
 {
+    if (db->dense.id) return ref_dense_find(&db->dense, b);
     uint8_t key[KEY_BYTES];
     key_of(b, key);
     for (uint64_t h = key_hash(key) & db->hmask;; h = (h + 1) & db->hmask) {
@@ -194,6 +198,30 @@ static int enumerate(ref_db *db)
     return rc;
 }
 
+/* The dense map when its array has at most DENSE_PER_POSITION entries per
+ * position (identical pieces in both orders, and pieces on one square, take
+ * codes too) and at most MAX_DENSE in all; else the hash map. */
+enum { DENSE_PER_POSITION = 8 };
+#define MAX_DENSE (UINT64_C(1) << 28)
+
+static int build_dense(ref_db *db, int *built)
+{
+    uint64_t max = DENSE_PER_POSITION * (uint64_t)db->n + 4096;
+    *built = 0;
+    if (ref_dense_init(&db->dense, &db->mat, max < MAX_DENSE ? max : MAX_DENSE)) return -1;
+    if (!db->dense.id) return 0;
+    for (int i = 0; i < db->n; i++) {
+        xq_board b;
+        board_of(db->keys + (size_t)i * KEY_BYTES, &b);
+        if (ref_dense_set(&db->dense, &b, i)) {
+            fprintf(stderr, "ref_solver: position enumerated twice\n");
+            return -1;
+        }
+    }
+    *built = 1;
+    return 0;
+}
+
 static int build_hash(ref_db *db)
 {
     uint64_t cap = 16;
@@ -212,6 +240,14 @@ static int build_hash(ref_db *db)
         db->slot[h] = (uint32_t)i + 1;
     }
     return 0;
+}
+
+/* Board -> id: the dense map, or the hash map where it does not fit. */
+static int build_lookup(ref_db *db)
+{
+    int dense;
+    if (build_dense(db, &dense)) return -1;
+    return dense ? 0 : build_hash(db);
 }
 
 /* ---- Solving ------------------------------------------------------------- */
@@ -391,7 +427,7 @@ static ref_db *solve_in_ctx(ref_ctx *ctx, const xq_material *m)
     db->mat = *m;
     db->ctx = ctx;
     db->max_dtm = -1;
-    if (enumerate(db) || build_hash(db) || (!ctx->positions_only && solve(db))) {
+    if (enumerate(db) || build_lookup(db) || (!ctx->positions_only && solve(db))) {
         db_free(db);
         return NULL;
     }
@@ -440,6 +476,8 @@ int ref_family_count(const ref_db *db) { return db->ctx->n; }
 const ref_db *ref_family_at(const ref_db *db, int i) { return db->ctx->db[i]; }
 
 int ref_count(const ref_db *db) { return db->n; }
+
+const ref_dense *ref_dense_of(const ref_db *db) { return db->dense.id ? &db->dense : NULL; }
 
 void ref_board(const ref_db *db, int i, xq_board *b) { board_of(db->keys + (size_t)i * KEY_BYTES, b); }
 

@@ -9,8 +9,9 @@
  *      place the pieces on every combination of the squares their kind can
  *      stand on (own lists, cross-checked against the core in the tests),
  *      skip overlaps, keep what xq_board_validate accepts.  Positions are
- *      kept in an explicit list; a hash map from the board (90 squares plus
- *      side to move) gives each one's id.
+ *      kept in an explicit list; a plain array over every placement of the
+ *      pieces (ref_dense.h), or a hash map from the board where that
+ *      array would be too large, gives each one's id.
  *   2. For each position, its legal moves: quiet moves become edges to ids
  *      of the same list; captures lead to a smaller material, which is
  *      solved first, recursively, by this same method (memoised by exact
@@ -32,6 +33,7 @@
 
 #include "board.h"
 #include "material.h"
+#include "ref_dense.h"
 
 typedef struct {
     int wdl; /* 1, 0, -1 */
@@ -72,6 +74,9 @@ ref_value ref_value_at(const ref_db *db, int i);
 
 /* Id of a board in db, -1 if it is not one of db's legal positions. */
 int ref_find(const ref_db *db, const xq_board *b);
+/* db's board -> id array, which ref_find reads; NULL if db is too large
+ * for one (ref_find then uses a hash map). */
+const ref_dense *ref_dense_of(const ref_db *db);
 /* Value of a board; dtm -1 (and wdl 0) if it is not in db. */
 ref_value ref_lookup(const ref_db *db, const xq_board *b);
 
