@@ -53,9 +53,10 @@ uint64_t ref_dense_code(const ref_dense *d, const xq_board *b)
 {
     int seen[COLOUR_NB][KIND_NB] = {{0}};
     uint64_t code = b->side * d->side_mult;
-    for (int sq = 0; sq < XQ_SQUARES; sq++) {
+    /* the occupied squares in ascending order, as identical pieces count */
+    for (xq_mask occ = b->occ[RED] | b->occ[BLACK]; occ;) {
+        int sq = mask_pop_lsb(&occ);
         xq_piece p = b->sq[sq];
-        if (p == EMPTY) continue;
         int c = colour_of(p), k = kind_of(p), j = seen[c][k]++;
         if (j >= d->count[c][k] || d->digit[c][k][sq] == REF_DENSE_NONE) return UINT64_MAX;
         code += d->digit[c][k][sq] * d->mult[d->first[c][k] + j];

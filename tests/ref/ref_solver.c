@@ -28,9 +28,11 @@ static void key_of(const xq_board *b, uint8_t key[KEY_BYTES])
 static void board_of(const uint8_t key[KEY_BYTES], xq_board *b)
 {
     xq_board_clear(b);
-    for (int sq = 0; sq < XQ_SQUARES; sq++) {
-        xq_piece p = (xq_piece)(sq % 2 ? key[sq / 2] >> 4 : key[sq / 2] & 15);
-        if (p != EMPTY) xq_board_put(b, sq, p);
+    for (int sq = 0; sq < XQ_SQUARES; sq += 2) {
+        if (!key[sq / 2]) continue; /* both squares empty, as most are */
+        xq_piece lo = (xq_piece)(key[sq / 2] & 15), hi = (xq_piece)(key[sq / 2] >> 4);
+        if (lo != EMPTY) xq_board_put(b, sq, lo);
+        if (hi != EMPTY) xq_board_put(b, sq + 1, hi);
     }
     b->side = key[45];
 }
