@@ -125,6 +125,16 @@ static void test_rulings_change_nothing_in_simple_tables(void **state)
     }
 }
 
+/* The directory of the table built with this many threads: with two, the
+ * one compare_rule_sets built. */
+static void det_tag(const char *name, int threads, char tag[64])
+{
+    if (threads == 2)
+        rules_tag(name, XQ_RULES_FULL, tag);
+    else
+        snprintf(tag, 64, "det%d", threads);
+}
+
 /* The same files for 1, 2 and 3 threads (raw, WDL and DTM). */
 static void test_rulings_deterministic(void **state)
 {
@@ -133,8 +143,7 @@ static void test_rulings_deterministic(void **state)
     const char *name = test_sanitized() ? "KRKN" : "KRKCA";
     for (int threads = 1; threads <= 3; threads++) {
         char tag[64];
-        snprintf(tag, sizeof tag, "det%d", threads);
-        if (threads == 2) rules_tag(name, XQ_RULES_FULL, tag); /* built by compare_rule_sets */
+        det_tag(name, threads, tag);
         tb_set *set;
         gen_load(name, XQ_RULES_FULL, threads, tag, &set);
         tb_set_free(set);
@@ -144,8 +153,7 @@ static void test_rulings_deterministic(void **state)
             char a[600], b[600];
             snprintf(a, sizeof a, "%s/det1/%s.%s", test_tmpdir(), name, ext[e]);
             char tag[64];
-            snprintf(tag, sizeof tag, "det%d", threads);
-            if (threads == 2) rules_tag(name, XQ_RULES_FULL, tag);
+            det_tag(name, threads, tag);
             snprintf(b, sizeof b, "%s/%s/%s.%s", test_tmpdir(), tag, name, ext[e]);
             testgen_assert_same_file(a, b);
         }

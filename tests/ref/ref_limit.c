@@ -4,8 +4,8 @@
  * ref_limit_new, per material of the family: the legal moves of every
  * position once, as two edge lists: quiet moves to ids of the same
  * position list, captures to (member, id) in a smaller material.  Boards
- * are found through ref_solver's board -> id array (ref_dense.h), and two threads
- * share the positions, since this is what the time goes on.
+ * are found through ref_solver's board -> id array (ref_dense.h), and two
+ * threads share the positions, since this is what the time goes on.
  *
  * ref_limit_solve, per material in the order ref_solver solved them (every
  * material after those its captures lead to):
