@@ -336,6 +336,45 @@ static void test_hand_positions(void **state)
 }
 
 /* ---- Consistency of a few more materials -------------------------------- */
+/* Both ways of finding a board's id, ref_dense.h's array and the hash map
+ * where that array would be too large (two advisors or elephants a side:
+ * the array counts both orders of each pair, and pieces on one square),
+ * give every position its own id back, and none to a board of another
+ * material or to a side to move whose opponent is in check. */
+static void test_lookup_paths(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *name;
+        int dense;
+    } cases[] = {{"KAAKAA", 0}, {"KBBKBB", 0}, {"KRKN", 1}, {"KCKP", 1}};
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        xq_material m;
+        char err[XQ_ERR_MAX];
+        if (xq_material_parse(cases[c].name, &m, err)) fail_msg("%s", err);
+        ref_db *db = ref_enumerate(&m);
+        assert_non_null(db);
+        CHECK((ref_dense_of(db) != NULL) == cases[c].dense, "%s: unexpected look-up path", cases[c].name);
+        int n = ref_count(db), missing = 0;
+        for (int i = 0; i < n; i++) {
+            xq_board b;
+            ref_board(db, i, &b);
+            CHECK(ref_find(db, &b) == i, "%s: position %d found as %d", cases[c].name, i, ref_find(db, &b));
+            if (i % 97) continue;
+            /* the other side to move: a position, or the side not to move in check */
+            b.side ^= 1;
+            int j = ref_find(db, &b);
+            CHECK(j < 0 || j != i, "%s: position %d found with the other side to move", cases[c].name, i);
+            missing += j < 0 && !xq_in_check(&b, b.side ^ 1);
+        }
+        CHECK(missing == 0, "%s: %d boards with the other side to move not found", cases[c].name, missing);
+        xq_board k;
+        parse("3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1", &k); /* kings only: not of this material */
+        CHECK(ref_find(db, &k) == -1, "%s: KK board found", cases[c].name);
+        ref_free(db);
+    }
+}
+
 static void test_consistency(void **state)
 {
     (void)state;
@@ -367,7 +406,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_allowed_squares), cmocka_unit_test(test_kk),          cmocka_unit_test(test_krk_theory),
-        cmocka_unit_test(test_hand_positions),  cmocka_unit_test(test_consistency),
+        cmocka_unit_test(test_hand_positions),  cmocka_unit_test(test_consistency), cmocka_unit_test(test_lookup_paths),
     };
     return cmocka_run_group_tests_name("ref_solver", tests, NULL, NULL);
 }
