@@ -35,7 +35,8 @@
 /* Whether (name, limit) was verified already; marks it verified.  The
  * generator's output is the same for any thread count and directory
  * (test_dtc_deterministic compares the bytes), so one tb_verify a table and
- * limit stands for every copy the tests make, at a third of their time. */
+ * limit stands for every copy the tests make (verifying each copy took a
+ * third of this test's time). */
 static int verified_before(const char *name, int limit)
 {
     static struct {
