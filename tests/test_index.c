@@ -8,7 +8,9 @@
  * the layout's sizes and the number of legal positions (against the
  * reference solver) are checked.  A few
  * materials too large to walk are checked on random samples, which also
- * exercises the computed (table-less) unranking of five pawns.
+ * exercises the computed (table-less) unranking of five pawns.  How long
+ * a decode and encode take is a benchmark's (scripts/bench-index), not
+ * this test's.
  *
  * Under the sanitizer build (XQTB_SAN=1) the large walks take a stride or a
  * subset of king squares instead, to keep the binary well under 30 s.
@@ -20,7 +22,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <cmocka.h>
 
@@ -62,13 +63,6 @@ static bool san_mode(void)
 #endif
 #endif
     return false;
-}
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 /* xorshift64*: a fixed seed keeps failures reproducible. */
@@ -1031,46 +1025,6 @@ static void test_decode_next(void **state)
     }
 }
 
-static void test_speed(void **state)
-{
-    (void)state;
-    print_message("  decode+encode per index (%s build; best of 3 timed runs of >= 50 ms):\n",
-                  san_mode() ? "sanitizer" : "optimised");
-    for (int t = 0; t < NFULL + 1; t++) {
-        const char *name = t < NFULL ? full_materials[t] : "KPPPPPK";
-        xq_material m;
-        xq_index ix;
-        load(name, &m, &ix);
-        /* Evenly spread indices, the whole table if it is small. */
-        uint64_t n = ix.size < 1000000 ? ix.size : 1000000;
-        if (san_mode() && n > 100000) n = 100000;
-        uint64_t step = ix.size / n, sum = 0, dec = 0;
-        double best = 1e30;
-        for (int rep = 0; rep < 3; rep++) {
-            uint64_t done = 0;
-            double t0 = now(), t1;
-            do {
-                for (uint64_t k = 0; k < n; k++) {
-                    xq_board b;
-                    uint64_t i = k * step;
-                    if (xq_index_decode(&ix, i, &b)) {
-                        sum += xq_index_encode(&ix, &b, 0) ^ i;
-                        dec++;
-                    }
-                }
-                done += n;
-                t1 = now();
-            } while (t1 - t0 < 0.05);
-            double ns = 1e9 * (t1 - t0) / (double)done;
-            if (ns < best) best = ns;
-        }
-        assert_int_equal(sum, 0);
-        assert_true(dec > 0);
-        print_message("  %-8s %8.1f ns per index (%llu indices a run)\n", name, best, (unsigned long long)n);
-        xq_index_free(&ix);
-    }
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1087,7 +1041,6 @@ int main(void)
         cmocka_unit_test(test_encode_refuses),
         cmocka_unit_test(test_init_overflow),
         cmocka_unit_test(test_report),
-        cmocka_unit_test(test_speed),
     };
     return cmocka_run_group_tests_name("index", tests, setup, NULL);
 }
