@@ -8,7 +8,8 @@
 #   make test-tsan  the threaded probe test under ThreadSanitizer only
 #   make test-install  install into a scratch prefix, build and run
 #                   scripts/example_probe.c against it
-#   make bench      benchmarks (perft, generation, rulings, labels, DTC, compression, probes, check)
+#   make bench      benchmarks (perft, generation, rulings, labels, DTC, compression, probes,
+#                   searched entries' blocks, check)
 #   make fuzz       run the libFuzzer targets for a while (clang)
 #   make install PREFIX=/usr/local
 #
@@ -221,6 +222,7 @@ bench: deps build
 	@sh scripts/bench-dtc $(BUILD)
 	@sh scripts/bench-compress $(BUILD)
 	@sh scripts/bench-probe $(BUILD)
+	@sh scripts/bench-searched $(BUILD)
 	@sh scripts/bench-check $(XQTB)
 	@sh scripts/bench-index $(XQTB)
 	@sh scripts/bench-parallel $(BUILD)

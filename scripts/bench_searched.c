@@ -1,0 +1,210 @@
+/*
+ * bench_searched.c - how many blocks a cold DTM probe of a searched entry
+ * (docs/FORMAT.md, "Searched entries") must decode, counted on a generated
+ * table rather than timed (issue 14).  For N random entries of the
+ * searched side with an ordinary win or loss, it counts the distinct blocks
+ * of the stored side's DTM file that their quiet successors fall in:
+ *
+ *   all      every quiet successor, which the library's search reads today;
+ *   deciding only the successors that can give the value: the losses of
+ *            the other side for a win, every successor for a loss (a
+ *            search that knew each successor's WDL value for free);
+ *   bounded  a branch-and-bound search over all the blocks, in order of
+ *            a per-block bound (the lowest loss, the highest win of the
+ *            block), stopping once no block left can improve the value;
+ *
+ * and the distinct blocks of the WDL file the successors fall in (what
+ * learning their WDL values would read).  Captures lead to subtables and
+ * are counted apart.  The values come from the table the generator
+ * rebuilds from the files of DIR (unpack.c).
+ *
+ *   bench_searched DIR MATERIAL [N]      N: entries sampled (default 20,000)
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cell.h"
+#include "movegen.h"
+#include "tb.h"
+#include "tbformat.h"
+
+/* Header field `off` (a u32) of file DIR/NAME.EXT of kind `kind`, or -1. */
+static long header_u32(const char *dir, const char *name, int kind, int off)
+{
+    char path[4096];
+    uint8_t h[128];
+    xqf_path(dir, name, kind, path, sizeof path);
+    FILE *f = fopen(path, "rb");
+    if (!f) return -1;
+    size_t got = fread(h, 1, sizeof h, f);
+    fclose(f);
+    return got == sizeof h ? (long)xqf_get32(h + off) : -1;
+}
+
+/* Adds x to the n distinct values of set[] unless it is there already. */
+static void add_distinct(uint64_t *set, int *n, uint64_t x)
+{
+    for (int i = 0; i < *n; i++)
+        if (set[i] == x) return;
+    set[(*n)++] = x;
+}
+
+typedef struct {
+    uint64_t positions, wins, all, deciding, bounded, wdl, captures;
+} tally;
+
+/* Per DTM block of the stored side: the lowest loss and the highest win
+ * it holds (cell values), the bounds of the branch-and-bound search. */
+typedef struct {
+    unsigned *low_loss, *high_win;
+} bounds;
+
+static int bounds_of(const tb_table *t, int stored, uint64_t block, bounds *bd)
+{
+    uint64_t blocks = (t->ix.size + block - 1) / block;
+    bd->low_loss = malloc(blocks * sizeof *bd->low_loss);
+    bd->high_win = malloc(blocks * sizeof *bd->high_win);
+    if (!bd->low_loss || !bd->high_win) return -1;
+    for (uint64_t k = 0; k < blocks; k++) {
+        bd->low_loss[k] = CELL_DRAW;
+        bd->high_win[k] = 0;
+    }
+    for (uint64_t i = 0; i < t->ix.size; i++) {
+        unsigned v = cell_get(t->cells[stored], t->width, i);
+        if (v >= CELL_DRAW) continue;
+        if (cell_is_loss(v) && v < bd->low_loss[i / block]) bd->low_loss[i / block] = v;
+        if (cell_is_win(v) && v > bd->high_win[i / block]) bd->high_win[i / block] = v;
+    }
+    return 0;
+}
+
+/* Blocks the branch-and-bound search decodes among blk[0, n) for a win
+ * (the least loss) or a loss (the greatest win), the successors' blocks
+ * and values being sb[0, nq) and val[0, nq). */
+static int bounded_reads(const bounds *bd, int win, const uint64_t *blk, int n, const uint64_t *sb,
+                         const unsigned *val, int nq)
+{
+    int used[XQ_MAX_MOVES] = {0}, reads = 0;
+    unsigned best = win ? CELL_DRAW : 0;
+    for (;;) {
+        int pick = -1;
+        for (int q = 0; q < n; q++)
+            if (!used[q] && (pick < 0 || (win ? bd->low_loss[blk[q]] < bd->low_loss[blk[pick]]
+                                              : bd->high_win[blk[q]] > bd->high_win[blk[pick]])))
+                pick = q;
+        if (pick < 0 || (win ? best <= bd->low_loss[blk[pick]] : best >= bd->high_win[blk[pick]])) return reads;
+        used[pick] = 1;
+        reads++;
+        for (int k = 0; k < nq; k++) {
+            if (sb[k] != blk[pick] || val[k] >= CELL_DRAW) continue;
+            if (win && cell_is_loss(val[k]) && val[k] < best) best = val[k];
+            if (!win && cell_is_win(val[k]) && val[k] > best) best = val[k];
+        }
+    }
+}
+
+/* Counts one entry i of the searched side (value v) into *ty. */
+static void count_entry(const tb_table *t, int searched, uint64_t i, unsigned v, uint64_t dtm_block,
+                        uint64_t wdl_block, const bounds *bd, tally *ty)
+{
+    xq_board b;
+    if (!xq_index_decode(&t->ix, i, &b)) return;
+    b.side = (uint8_t)searched;
+    xq_move list[XQ_MAX_MOVES];
+    int nm = xq_gen_legal(&b, list), nq = 0, win = cell_is_win(v);
+    uint64_t sb[XQ_MAX_MOVES], wb[XQ_MAX_MOVES], all[XQ_MAX_MOVES], deciding[XQ_MAX_MOVES], wdl[XQ_MAX_MOVES];
+    unsigned val[XQ_MAX_MOVES];
+    for (int k = 0; k < nm; k++) {
+        if (b.sq[move_to(list[k])]) {
+            ty->captures++;
+            continue;
+        }
+        xq_undo u;
+        xq_make_move(&b, list[k], &u);
+        uint64_t j = xq_index_encode(&t->ix, &b, 0);
+        xq_unmake_move(&b, list[k], &u);
+        sb[nq] = j / dtm_block;
+        wb[nq] = j / wdl_block;
+        val[nq++] = cell_get(t->cells[searched ^ 1], t->width, j);
+    }
+    int nall = 0, ndec = 0, nwdl = 0;
+    for (int k = 0; k < nq; k++) {
+        add_distinct(all, &nall, sb[k]);
+        add_distinct(wdl, &nwdl, wb[k]);
+        if (!win || (val[k] < CELL_DRAW && cell_is_loss(val[k]))) add_distinct(deciding, &ndec, sb[k]);
+    }
+    ty->positions++;
+    ty->wins += (uint64_t)win;
+    ty->all += (uint64_t)nall;
+    ty->deciding += (uint64_t)ndec;
+    ty->wdl += (uint64_t)nwdl;
+    ty->bounded += (uint64_t)bounded_reads(bd, win, all, nall, sb, val, nq);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 3 || argc > 4) {
+        fprintf(stderr, "usage: bench_searched DIR MATERIAL [N]\n");
+        return 2;
+    }
+    const char *dir = argv[1];
+    long want = argc == 4 ? atol(argv[3]) : 20000;
+    char err[XQ_ERR_MAX], name[XQ_MATERIAL_MAX];
+    xq_material m;
+    if (want <= 0 || xq_material_parse(argv[2], &m, err)) {
+        fprintf(stderr, "bench_searched: %s\n", want <= 0 ? "N must be at least 1" : err);
+        return 2;
+    }
+    xq_material canon; /* files are named, and their sides are, by the canonical colouring */
+    xq_material_canonical(&m, &canon);
+    m = canon;
+    xq_material_name(&m, name);
+    long searched_field = header_u32(dir, name, XQF_KIND_DTM, XQF_OFF_SEARCHED_SIDE);
+    long dtm_block = header_u32(dir, name, XQF_KIND_DTM, XQF_OFF_BLOCK_ENTRIES);
+    long wdl_block = header_u32(dir, name, XQF_KIND_WDL, XQF_OFF_BLOCK_ENTRIES);
+    if (searched_field < 0 || dtm_block <= 0 || wdl_block <= 0) {
+        fprintf(stderr, "bench_searched: cannot read the headers of %s's DTM and WDL files in %s\n", name, dir);
+        return 1;
+    }
+    if (searched_field == XQF_SEARCHED_NONE) {
+        fprintf(stderr, "bench_searched: %s's DTM file stores both sides: nothing is searched\n", name);
+        return 1;
+    }
+    int searched = searched_field == XQF_SEARCHED_RED ? RED : BLACK;
+    tb_set *set = tb_set_new(dir);
+    tb_table *t = set ? tb_set_get(set, &m, err) : NULL;
+    if (!t) {
+        fprintf(stderr, "bench_searched: %s\n", set ? err : "out of memory");
+        return 1;
+    }
+    bounds bd;
+    if (bounds_of(t, searched ^ 1, (uint64_t)dtm_block, &bd)) {
+        fprintf(stderr, "bench_searched: out of memory\n");
+        return 1;
+    }
+    tally ty = {0};
+    uint64_t state = 0x9E3779B97F4A7C15ull, tries = 0;
+    /* entries at random (a fixed seed: the same sample every run), keeping
+     * those with an ordinary win or loss; a table with few has a bound */
+    while (ty.positions < (uint64_t)want && tries++ < 1000 * (uint64_t)want) {
+        state = state * 6364136223846793005ull + 1442695040888963407ull;
+        uint64_t i = (state >> 11) % t->ix.size;
+        unsigned v = cell_get(t->cells[searched], t->width, i);
+        if (v < CELL_DRAW && v > 0) count_entry(t, searched, i, v, (uint64_t)dtm_block, (uint64_t)wdl_block, &bd, &ty);
+    }
+    if (ty.positions == 0) {
+        fprintf(stderr, "bench_searched: %s has no decided entry of its searched side\n", name);
+        return 1;
+    }
+    double n = (double)ty.positions;
+    printf("%-10s %s searched, %llu entries (%llu wins): DTM blocks of %ld a probe: all %.2f, deciding %.2f, "
+           "bounded %.2f; WDL blocks of %ld %.2f; captures %.2f\n",
+           name, searched == RED ? "red" : "black", (unsigned long long)ty.positions, (unsigned long long)ty.wins,
+           dtm_block, (double)ty.all / n, (double)ty.deciding / n, (double)ty.bounded / n, wdl_block,
+           (double)ty.wdl / n, (double)ty.captures / n);
+    free(bd.low_loss);
+    free(bd.high_win);
+    tb_set_free(set);
+    return 0;
+}
