@@ -82,8 +82,8 @@ static int bounds_of(const tb_table *t, int stored, uint64_t block, bounds *bd)
 /* Blocks the branch-and-bound search decodes among blk[0, n) for a win
  * (the least loss) or a loss (the greatest win), the successors' blocks
  * and values being sb[0, nq) and val[0, nq). */
-static int bounded_reads(const bounds *bd, int win, const uint64_t *blk, int n, const uint64_t *sb,
-                         const unsigned *val, int nq)
+static int bounded_reads(const bounds *bd, int win, const uint64_t *blk, int n, const uint64_t *sb, const unsigned *val,
+                         int nq)
 {
     int used[XQ_MAX_MOVES] = {0}, reads = 0;
     unsigned best = win ? CELL_DRAW : 0;
@@ -105,8 +105,8 @@ static int bounded_reads(const bounds *bd, int win, const uint64_t *blk, int n, 
 }
 
 /* Counts one entry i of the searched side (value v) into *ty. */
-static void count_entry(const tb_table *t, int searched, uint64_t i, unsigned v, uint64_t dtm_block,
-                        uint64_t wdl_block, const bounds *bd, tally *ty)
+static void count_entry(const tb_table *t, int searched, uint64_t i, unsigned v, uint64_t dtm_block, uint64_t wdl_block,
+                        const bounds *bd, tally *ty)
 {
     xq_board b;
     if (!xq_index_decode(&t->ix, i, &b)) return;
