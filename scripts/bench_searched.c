@@ -15,7 +15,18 @@
  *
  * and the distinct blocks of the WDL file the successors fall in (what
  * learning their WDL values would read).  Captures lead to subtables and
- * are counted apart.  The values come from the table the generator
+ * are counted apart.
+ *
+ * Then the cost of a hint stored for each entry of the searched side,
+ * naming where its value comes from (the best move: for a win the one to
+ * the shortest loss, for a loss the one to the longest win; the first in
+ * move order on a tie): the bytes of such a stream, one byte an entry in
+ * blocks of the DTM file's size, each compressed alone with Zstandard at
+ * the writer's level, for two hints: the move itself (its place in the
+ * legal moves), after which a probe decodes one block of the stored side,
+ * and the piece that makes it (its place among the side's pieces), after
+ * which a probe decodes the blocks of that piece's quiet moves (counted
+ * over the sample).  Entries without an ordinary win or loss get 0.  The values come from the table the generator
  * rebuilds from the files of DIR (unpack.c).
  *
  *   bench_searched DIR MATERIAL [N]      N: entries sampled (default 20,000)
@@ -24,7 +35,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <zstd.h>
+
 #include "cell.h"
+#include "compress.h"
 #include "movegen.h"
 #include "tb.h"
 #include "tbformat.h"
@@ -51,7 +65,7 @@ static void add_distinct(uint64_t *set, int *n, uint64_t x)
 }
 
 typedef struct {
-    uint64_t positions, wins, all, deciding, bounded, wdl, captures;
+    uint64_t positions, wins, all, deciding, bounded, wdl, captures, by_piece;
 } tally;
 
 /* Per DTM block of the stored side: the lowest loss and the highest win
@@ -104,6 +118,68 @@ static int bounded_reads(const bounds *bd, int win, const uint64_t *blk, int n, 
     }
 }
 
+/* The place in list[0, nm) of the best move of b (value v: a win or a
+ * loss), and the place of the piece that makes it among b's pieces (in
+ * ascending square order).  Values of captures come from the subtables. */
+static void best_move(const tb_table *t, xq_board *b, const xq_move *list, int nm, unsigned v, int *move, int *piece)
+{
+    int win = cell_is_win(v), at = 0;
+    unsigned best = win ? CELL_DRAW : 0;
+    for (int k = 0; k < nm; k++) {
+        xq_piece taken = b->sq[move_to(list[k])];
+        xq_undo u;
+        xq_make_move(b, list[k], &u);
+        unsigned w =
+            taken ? tb_capture_cell(t, taken, b) : cell_get(t->cells[b->side], t->width, xq_index_encode(&t->ix, b, 0));
+        xq_unmake_move(b, list[k], &u);
+        if (w >= CELL_DRAW) continue;
+        if (win ? cell_is_loss(w) && w < best : cell_is_win(w) && w > best) {
+            best = w;
+            at = k;
+        }
+    }
+    *move = at;
+    int from = move_from(list[at]), place = 0;
+    for (int sq = 0; sq < from; sq++) place += b->sq[sq] && colour_of(b->sq[sq]) == b->side;
+    *piece = place;
+}
+
+/* Bytes of the two hint streams over every entry of the searched side. */
+static int hint_bytes(const tb_table *t, int searched, uint64_t block, uint64_t out[2])
+{
+    uint64_t n = t->ix.size;
+    uint8_t *raw[2] = {malloc(block), malloc(block)};
+    size_t cap = ZSTD_compressBound((size_t)block);
+    void *dst = malloc(cap);
+    if (!raw[0] || !raw[1] || !dst) return -1;
+    out[0] = out[1] = 0;
+    for (uint64_t first = 0; first < n; first += block) {
+        uint64_t len = n - first < block ? n - first : block;
+        for (uint64_t i = first; i < first + len; i++) {
+            unsigned v = cell_get(t->cells[searched], t->width, i);
+            int move = 0, piece = 0;
+            xq_board b;
+            if (v < CELL_DRAW && v > 0 && xq_index_decode(&t->ix, i, &b)) {
+                b.side = (uint8_t)searched;
+                xq_move list[XQ_MAX_MOVES];
+                int nm = xq_gen_legal(&b, list);
+                if (nm > 0) best_move(t, &b, list, nm, v, &move, &piece);
+            }
+            raw[0][i - first] = (uint8_t)move;
+            raw[1][i - first] = (uint8_t)piece;
+        }
+        for (int h = 0; h < 2; h++) {
+            size_t got = ZSTD_compress(dst, cap, raw[h], (size_t)len, TB_ZSTD_LEVEL);
+            if (ZSTD_isError(got)) return -1;
+            out[h] += got;
+        }
+    }
+    free(raw[0]);
+    free(raw[1]);
+    free(dst);
+    return 0;
+}
+
 /* Counts one entry i of the searched side (value v) into *ty. */
 static void count_entry(const tb_table *t, int searched, uint64_t i, unsigned v, uint64_t dtm_block, uint64_t wdl_block,
                         const bounds *bd, tally *ty)
@@ -140,6 +216,17 @@ static void count_entry(const tb_table *t, int searched, uint64_t i, unsigned v,
     ty->deciding += (uint64_t)ndec;
     ty->wdl += (uint64_t)nwdl;
     ty->bounded += (uint64_t)bounded_reads(bd, win, all, nall, sb, val, nq);
+    /* a piece hint: the blocks of that piece's quiet moves */
+    int move, piece, nbp = 0, q = 0;
+    uint64_t by_piece[XQ_MAX_MOVES];
+    best_move(t, &b, list, nm, v, &move, &piece);
+    int from = move_from(list[move]);
+    for (int k = 0; k < nm; k++) {
+        if (b.sq[move_to(list[k])]) continue;
+        if (move_from(list[k]) == from) add_distinct(by_piece, &nbp, sb[q]);
+        q++;
+    }
+    ty->by_piece += (uint64_t)nbp;
 }
 
 int main(int argc, char **argv)
@@ -203,6 +290,19 @@ int main(int argc, char **argv)
            name, searched == RED ? "red" : "black", (unsigned long long)ty.positions, (unsigned long long)ty.wins,
            dtm_block, (double)ty.all / n, (double)ty.deciding / n, (double)ty.bounded / n, wdl_block,
            (double)ty.wdl / n, (double)ty.captures / n);
+    uint64_t hints[2];
+    if (hint_bytes(t, searched, (uint64_t)dtm_block, hints)) {
+        fprintf(stderr, "bench_searched: out of memory\n");
+        return 1;
+    }
+    char path[4096];
+    xqf_path(dir, name, XQF_KIND_DTM, path, sizeof path);
+    FILE *f = fopen(path, "rb");
+    long dtm_bytes = f && fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
+    if (f) fclose(f);
+    printf("%-10s hints: the move %llu bytes, the piece %llu bytes (the DTM file %ld bytes); DTM blocks a probe "
+           "with the piece hint %.2f\n",
+           name, (unsigned long long)hints[0], (unsigned long long)hints[1], dtm_bytes, (double)ty.by_piece / n);
     free(bd.low_loss);
     free(bd.high_win);
     tb_set_free(set);
