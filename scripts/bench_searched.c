@@ -126,12 +126,7 @@ static void best_move(const tb_table *t, xq_board *b, const xq_move *list, int n
     int win = cell_is_win(v), at = 0;
     unsigned best = win ? CELL_DRAW : 0;
     for (int k = 0; k < nm; k++) {
-        xq_piece taken = b->sq[move_to(list[k])];
-        xq_undo u;
-        xq_make_move(b, list[k], &u);
-        unsigned w =
-            taken ? tb_capture_cell(t, taken, b) : cell_get(t->cells[b->side], t->width, xq_index_encode(&t->ix, b, 0));
-        xq_unmake_move(b, list[k], &u);
+        unsigned w = tb_successor_cell(t, b, list[k], NULL);
         if (w >= CELL_DRAW) continue;
         if (win ? cell_is_loss(w) && w < best : cell_is_win(w) && w > best) {
             best = w;
