@@ -64,14 +64,24 @@ static void add_distinct(uint64_t *set, int *n, uint64_t x)
     set[(*n)++] = x;
 }
 
+/* Group sizes measured for the group bounds below. */
+enum { NGROUPS = 3 };
+static const uint64_t GROUP[NGROUPS] = {16, 64, 256};
+
 typedef struct {
     uint64_t positions, wins, all, deciding, bounded, wdl, captures, by_piece;
+    uint64_t grouped[NGROUPS], proven[NGROUPS],
+        summary[NGROUPS]; /* DTM blocks, summary blocks (of SUMMARY_BLOCK groups) */
 } tally;
+
+/* Groups a summary block holds. */
+enum { SUMMARY_BLOCK = 4096 };
 
 /* Per DTM block of the stored side: the lowest loss and the highest win
  * it holds (cell values), the bounds of the branch-and-bound search. */
 typedef struct {
     unsigned *low_loss, *high_win;
+    uint8_t *all_wins; /* every legal entry an ordinary win (per group; NULL per block) */
 } bounds;
 
 static int bounds_of(const tb_table *t, int stored, uint64_t block, bounds *bd)
@@ -79,13 +89,16 @@ static int bounds_of(const tb_table *t, int stored, uint64_t block, bounds *bd)
     uint64_t blocks = (t->ix.size + block - 1) / block;
     bd->low_loss = malloc(blocks * sizeof *bd->low_loss);
     bd->high_win = malloc(blocks * sizeof *bd->high_win);
-    if (!bd->low_loss || !bd->high_win) return -1;
+    bd->all_wins = malloc(blocks);
+    if (!bd->low_loss || !bd->high_win || !bd->all_wins) return -1;
     for (uint64_t k = 0; k < blocks; k++) {
         bd->low_loss[k] = CELL_DRAW;
         bd->high_win[k] = 0;
+        bd->all_wins[k] = 1;
     }
     for (uint64_t i = 0; i < t->ix.size; i++) {
         unsigned v = cell_get(t->cells[stored], t->width, i);
+        if (v != CELL_ILLEGAL && !(v < CELL_DRAW && cell_is_win(v))) bd->all_wins[i / block] = 0;
         if (v >= CELL_DRAW) continue;
         if (cell_is_loss(v) && v < bd->low_loss[i / block]) bd->low_loss[i / block] = v;
         if (cell_is_win(v) && v > bd->high_win[i / block]) bd->high_win[i / block] = v;
@@ -112,6 +125,88 @@ static int bounded_reads(const bounds *bd, int win, const uint64_t *blk, int n, 
         reads++;
         for (int k = 0; k < nq; k++) {
             if (sb[k] != blk[pick] || val[k] >= CELL_DRAW) continue;
+            if (win && cell_is_loss(val[k]) && val[k] < best) best = val[k];
+            if (!win && cell_is_win(val[k]) && val[k] > best) best = val[k];
+        }
+    }
+}
+
+/* Per group of G entries of the stored side: the lowest loss and the
+ * highest win (cell values), a summary much smaller than the DTM file
+ * that a probe could read instead of whole blocks: it bounds every
+ * successor in the group, and a search decodes a successor's block only
+ * while its group's bound could still improve the value. */
+
+/* The bytes of the summary of G-entry groups, two values a group (the
+ * lowest loss, the highest win: DRAW and 0 for none, each cut to a byte as
+ * a DTM symbol would be), compressed in blocks of `block` groups with
+ * Zstandard at the writer's level. */
+static int64_t summary_bytes(const bounds *bd, uint64_t groups, uint64_t block)
+{
+    uint8_t *raw = malloc(2 * block);
+    size_t cap = ZSTD_compressBound((size_t)(2 * block));
+    void *dst = malloc(cap);
+    int64_t total = 0;
+    if (!raw || !dst) return -1;
+    for (uint64_t first = 0; first < groups; first += block) {
+        uint64_t len = groups - first < block ? groups - first : block;
+        for (uint64_t g = first; g < first + len; g++) {
+            unsigned lo = bd->low_loss[g], hi = bd->high_win[g];
+            raw[g - first] = (uint8_t)(lo >= CELL_DRAW ? 255 : lo > 254 ? 254 : lo);
+            raw[len + g - first] = (uint8_t)(hi > 254 ? 254 : hi);
+        }
+        size_t got = ZSTD_compress(dst, cap, raw, (size_t)(2 * len), TB_ZSTD_LEVEL);
+        if (ZSTD_isError(got)) return -1;
+        total += (int64_t)got;
+    }
+    free(raw);
+    free(dst);
+    return total;
+}
+
+/* DTM blocks a search guided by group bounds decodes: the successors in
+ * order of their group's bound (for a win the lowest loss, for a loss the
+ * highest win), a successor's block decoded unless already decoded, until
+ * no group bound left can improve the value.  Successors are at entries
+ * se[0, nq) with values val[]; blocks of `block` entries. */
+static int grouped_reads(const bounds *gb, uint64_t group, uint64_t block, int win, int proven, const uint64_t *se,
+                         const unsigned *val, int nq)
+{
+    int used[XQ_MAX_MOVES] = {0}, reads = 0;
+    uint64_t decoded[XQ_MAX_MOVES];
+    unsigned best = win ? CELL_DRAW : 0;
+    /* a loss: only a group of ordinary wins is known to hold one without
+     * decoding it; every other successor's block is read first */
+    for (int q = 0; q < nq && !win && proven; q++) {
+        if (gb->all_wins[se[q] / group]) continue;
+        used[q] = 1;
+        uint64_t blk = se[q] / block;
+        int seen = 0;
+        for (int r = 0; r < reads; r++) seen |= decoded[r] == blk;
+        if (seen) continue;
+        decoded[reads++] = blk;
+        for (int k = 0; k < nq; k++)
+            if (se[k] / block == blk && val[k] < CELL_DRAW && cell_is_win(val[k]) && val[k] > best) best = val[k];
+    }
+    for (;;) {
+        int pick = -1;
+        for (int q = 0; q < nq; q++) {
+            if (used[q]) continue;
+            unsigned bq = win ? gb->low_loss[se[q] / group] : gb->high_win[se[q] / group];
+            if (win ? bq >= CELL_DRAW : bq == 0) continue; /* no loss (no win) in its group: cannot decide */
+            if (pick < 0 || (win ? bq < gb->low_loss[se[pick] / group] : bq > gb->high_win[se[pick] / group])) pick = q;
+        }
+        if (pick < 0) return reads;
+        unsigned bound = win ? gb->low_loss[se[pick] / group] : gb->high_win[se[pick] / group];
+        if (win ? best <= bound : best >= bound) return reads;
+        used[pick] = 1;
+        uint64_t blk = se[pick] / block;
+        int seen = 0;
+        for (int r = 0; r < reads; r++) seen |= decoded[r] == blk;
+        if (seen) continue; /* its value is known already (taken into best below) */
+        decoded[reads++] = blk;
+        for (int k = 0; k < nq; k++) {
+            if (se[k] / block != blk || val[k] >= CELL_DRAW) continue;
             if (win && cell_is_loss(val[k]) && val[k] < best) best = val[k];
             if (!win && cell_is_win(val[k]) && val[k] > best) best = val[k];
         }
@@ -177,14 +272,15 @@ static int hint_bytes(const tb_table *t, int searched, uint64_t block, uint64_t 
 
 /* Counts one entry i of the searched side (value v) into *ty. */
 static void count_entry(const tb_table *t, int searched, uint64_t i, unsigned v, uint64_t dtm_block, uint64_t wdl_block,
-                        const bounds *bd, tally *ty)
+                        const bounds *bd, const bounds *gb, tally *ty)
 {
     xq_board b;
     if (!xq_index_decode(&t->ix, i, &b)) return;
     b.side = (uint8_t)searched;
     xq_move list[XQ_MAX_MOVES];
     int nm = xq_gen_legal(&b, list), nq = 0, win = cell_is_win(v);
-    uint64_t sb[XQ_MAX_MOVES], wb[XQ_MAX_MOVES], all[XQ_MAX_MOVES], deciding[XQ_MAX_MOVES], wdl[XQ_MAX_MOVES];
+    uint64_t se[XQ_MAX_MOVES], sb[XQ_MAX_MOVES], wb[XQ_MAX_MOVES], all[XQ_MAX_MOVES], deciding[XQ_MAX_MOVES],
+        wdl[XQ_MAX_MOVES];
     unsigned val[XQ_MAX_MOVES];
     for (int k = 0; k < nm; k++) {
         if (b.sq[move_to(list[k])]) {
@@ -195,6 +291,7 @@ static void count_entry(const tb_table *t, int searched, uint64_t i, unsigned v,
         xq_make_move(&b, list[k], &u);
         uint64_t j = xq_index_encode(&t->ix, &b, 0);
         xq_unmake_move(&b, list[k], &u);
+        se[nq] = j;
         sb[nq] = j / dtm_block;
         wb[nq] = j / wdl_block;
         val[nq++] = cell_get(t->cells[searched ^ 1], t->width, j);
@@ -211,6 +308,14 @@ static void count_entry(const tb_table *t, int searched, uint64_t i, unsigned v,
     ty->deciding += (uint64_t)ndec;
     ty->wdl += (uint64_t)nwdl;
     ty->bounded += (uint64_t)bounded_reads(bd, win, all, nall, sb, val, nq);
+    for (int g = 0; g < NGROUPS; g++) {
+        uint64_t sum[XQ_MAX_MOVES];
+        int nsum = 0;
+        for (int k = 0; k < nq; k++) add_distinct(sum, &nsum, se[k] / GROUP[g] / SUMMARY_BLOCK);
+        ty->summary[g] += (uint64_t)nsum;
+        ty->grouped[g] += (uint64_t)grouped_reads(&gb[g], GROUP[g], dtm_block, win, 0, se, val, nq);
+        ty->proven[g] += (uint64_t)grouped_reads(&gb[g], GROUP[g], dtm_block, win, 1, se, val, nq);
+    }
     /* a piece hint: the blocks of that piece's quiet moves */
     int move, piece, nbp = 0, q = 0;
     uint64_t by_piece[XQ_MAX_MOVES];
@@ -260,8 +365,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench_searched: %s\n", set ? err : "out of memory");
         return 1;
     }
-    bounds bd;
-    if (bounds_of(t, searched ^ 1, (uint64_t)dtm_block, &bd)) {
+    bounds bd, gb[NGROUPS];
+    int gfail = 0;
+    for (int g = 0; g < NGROUPS; g++) gfail |= bounds_of(t, searched ^ 1, GROUP[g], &gb[g]);
+    if (gfail || bounds_of(t, searched ^ 1, (uint64_t)dtm_block, &bd)) {
         fprintf(stderr, "bench_searched: out of memory\n");
         return 1;
     }
@@ -273,7 +380,8 @@ int main(int argc, char **argv)
         state = state * 6364136223846793005ull + 1442695040888963407ull;
         uint64_t i = (state >> 11) % t->ix.size;
         unsigned v = cell_get(t->cells[searched], t->width, i);
-        if (v < CELL_DRAW && v > 0) count_entry(t, searched, i, v, (uint64_t)dtm_block, (uint64_t)wdl_block, &bd, &ty);
+        if (v < CELL_DRAW && v > 0)
+            count_entry(t, searched, i, v, (uint64_t)dtm_block, (uint64_t)wdl_block, &bd, gb, &ty);
     }
     if (ty.positions == 0) {
         fprintf(stderr, "bench_searched: %s has no decided entry of its searched side\n", name);
@@ -298,8 +406,23 @@ int main(int argc, char **argv)
     printf("%-10s hints: the move %llu bytes, the piece %llu bytes (the DTM file %ld bytes); DTM blocks a probe "
            "with the piece hint %.2f\n",
            name, (unsigned long long)hints[0], (unsigned long long)hints[1], dtm_bytes, (double)ty.by_piece / n);
+    for (int g = 0; g < NGROUPS; g++) {
+        int64_t sbytes = summary_bytes(&gb[g], (t->ix.size + GROUP[g] - 1) / GROUP[g], SUMMARY_BLOCK);
+        if (sbytes < 0) {
+            fprintf(stderr, "bench_searched: out of memory\n");
+            return 1;
+        }
+        printf("%-10s bounds per %llu entries: summary %lld bytes (%.3f of the DTM file), summary blocks of %d a probe "
+               "%.2f, DTM blocks a probe %.2f (%.2f with losses proven by groups of wins)\n",
+               name, (unsigned long long)GROUP[g], (long long)sbytes, (double)sbytes / (double)dtm_bytes, SUMMARY_BLOCK,
+               (double)ty.summary[g] / n, (double)ty.grouped[g] / n, (double)ty.proven[g] / n);
+        free(gb[g].low_loss);
+        free(gb[g].high_win);
+        free(gb[g].all_wins);
+    }
     free(bd.low_loss);
     free(bd.high_win);
+    free(bd.all_wins);
     tb_set_free(set);
     return 0;
 }
