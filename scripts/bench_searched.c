@@ -26,8 +26,20 @@
  * legal moves), after which a probe decodes one block of the stored side,
  * and the piece that makes it (its place among the side's pieces), after
  * which a probe decodes the blocks of that piece's quiet moves (counted
- * over the sample).  Entries without an ordinary win or loss get 0.  The values come from the table the generator
- * rebuilds from the files of DIR (unpack.c).
+ * over the sample).  Entries without an ordinary win or loss get 0.
+ *
+ * Last, bounds per group of G entries (16, 64, 256) of the stored side:
+ * the group's lowest loss and highest win, a summary small enough to hold
+ * in memory.  A search guided by them takes the successors in order of
+ * their group's bound and decodes a successor's block only while that
+ * bound could still improve the value; it counts those blocks, once with
+ * the entry's result known (a win: its shortest loss; a loss: its longest
+ * win), once more with a loss's successors skipped only in groups of
+ * ordinary wins (what a search that does not read every block must prove).
+ * Printed with the summary's bytes (two bytes a group, compressed in
+ * blocks of 4,096 groups) and the summary blocks its successors fall in.
+ * The values come from the table the generator rebuilds from the files of
+ * DIR (unpack.c).
  *
  *   bench_searched DIR MATERIAL [N]      N: entries sampled (default 20,000)
  */
