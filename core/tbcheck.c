@@ -40,27 +40,51 @@ static int fail(xqf_check_report *r, int status, const char *why)
 }
 
 /* Checks 10-11 of docs/FORMAT.md on one block: it decompresses to exactly
- * its symbols, and each symbol is one a reader accepts there. */
+ * its symbols, and each symbol is one a reader accepts there.  A block of
+ * the stored side is folded into `bounds` (NULL: not wanted), the search
+ * bounds as the blocks give them (check 12). */
 static int block_content_ok(const xqf_info *f, const void *ddict, uint64_t k, const uint8_t *data, uint8_t *out,
-                            void **dctx)
+                            void **dctx, uint8_t *bounds)
 {
     uint64_t len = xqf_block_end(f, k) - xqf_block_begin(f, k), want = xqf_block_symbol_bytes(f, k);
     if (xqf_block_decode(f, ddict, data, len, out, want, dctx) != XQF_OK) return 0;
     if (f->symbol_bytes == 0) return xqf_wdl_bytes_sound(out, want);
     /* a block of the stored side never says "search" */
     int stored = (int)(k / f->blocks) != f->searched;
+    uint64_t first = (k % f->blocks) * f->block_entries;
     for (uint64_t i = 0; i + f->symbol_bytes <= want; i += f->symbol_bytes) {
         unsigned sym = f->symbol_bytes == 1 ? out[i] : (unsigned)out[i] | (unsigned)out[i + 1] << 8;
         if (sym >= f->nsymbols) return 0;
-        if (stored && ((unsigned)f->map[2 * sym] | (unsigned)f->map[2 * sym + 1] << 8) == XQF_SEARCH) return 0;
+        unsigned v = (unsigned)f->map[2 * sym] | (unsigned)f->map[2 * sym + 1] << 8;
+        if (stored && v == XQF_SEARCH) return 0;
+        if (stored && bounds) xqf_bounds_fold(bounds, f->entries, first + i / f->symbol_bytes, v);
     }
     return 1;
 }
 
+/* Check 12, first part, at every depth: the search bounds decompress to
+ * their size (the library does so when it opens the file).  Into *raw
+ * (malloc'd; NULL for a file without them). */
+static int bounds_decode_ok(xqf_check_report *r, uint8_t **raw)
+{
+    *raw = NULL;
+    if (!r->info.bounds_bytes) return XQF_OK;
+    if (!(*raw = malloc((size_t)xqf_bounds_raw_bytes(r->info.entries)))) return fail(r, XQF_NOMEM, "out of memory");
+    int rc = xqf_bounds_decode(&r->info, *raw);
+    if (rc == XQF_OK) return XQF_OK;
+    free(*raw);
+    *raw = NULL;
+    return fail(r, rc, rc == XQF_NOMEM ? "out of memory" : "the search bounds are damaged");
+}
+
 /* Every block, in runs of whole blocks read at once. */
-static int check_blocks(int fd, xqf_check_report *r, int deep)
+static int check_blocks(int fd, xqf_check_report *r, int deep, const uint8_t *bounds)
 {
     const xqf_info *f = &r->info;
+    /* check 12, second part (deep): the bounds are the stored side's */
+    uint8_t *again = deep && bounds ? malloc((size_t)xqf_bounds_raw_bytes(f->entries)) : NULL;
+    if (deep && bounds && !again) return fail(r, XQF_NOMEM, "out of memory");
+    if (again) xqf_bounds_clear(again, f->entries);
     uint64_t nblocks = 2 * (uint64_t)f->blocks;
     size_t cap = CHUNK + (size_t)xqf_max_compressed_bytes();
     /* the decoding context is made here, so that running out of memory
@@ -70,6 +94,7 @@ static int check_blocks(int fd, xqf_check_report *r, int deep)
     if (!buf || (deep && !out) || (deep && f->codec == XQF_CODEC_ZSTD && !dctx)) {
         free(buf);
         free(out);
+        free(again);
         xqf_dctx_free(dctx);
         return fail(r, XQF_NOMEM, "out of memory");
     }
@@ -82,6 +107,7 @@ static int check_blocks(int fd, xqf_check_report *r, int deep)
     if (drc != XQF_OK) {
         free(buf);
         free(out);
+        free(again);
         xqf_dctx_free(dctx);
         return fail(r, drc, drc == XQF_NOMEM ? "out of memory" : "the codec dictionary is damaged");
     }
@@ -94,6 +120,7 @@ static int check_blocks(int fd, xqf_check_report *r, int deep)
         if (xqf_read_at(fd, buf, (size_t)len, begin)) {
             free(buf);
             free(out);
+            free(again);
             xqf_dctx_free(dctx);
             xqf_ddict_free(ddict);
             snprintf(r->why, sizeof r->why, "cannot read block %llu (file shrank while checked?)",
@@ -104,7 +131,8 @@ static int check_blocks(int fd, xqf_check_report *r, int deep)
         for (; k < e; k++) {
             const uint8_t *data = buf + (xqf_block_begin(f, k) - begin);
             r->blocks++;
-            if (xqf_block_sound(f, k, data) && (!deep || block_content_ok(f, ddict, k, data, out, &dctx))) continue;
+            if (xqf_block_sound(f, k, data) && (!deep || block_content_ok(f, ddict, k, data, out, &dctx, again)))
+                continue;
             if (!r->bad_blocks++) first_bad = k;
         }
     }
@@ -112,6 +140,9 @@ static int check_blocks(int fd, xqf_check_report *r, int deep)
     free(out);
     xqf_dctx_free(dctx);
     xqf_ddict_free(ddict);
+    int bounds_differ = again && !r->bad_blocks && memcmp(again, bounds, (size_t)xqf_bounds_raw_bytes(f->entries));
+    free(again);
+    if (bounds_differ) return fail(r, XQF_CORRUPT, "the search bounds disagree with the blocks");
     if (!r->bad_blocks) return XQF_OK;
     snprintf(r->why, sizeof r->why, "%llu of %llu blocks damaged, the first block %llu (%s to move, entries from %llu)",
              (unsigned long long)r->bad_blocks, (unsigned long long)nblocks, (unsigned long long)first_bad,
@@ -149,17 +180,20 @@ int xqf_check_file(const char *path, int kind, const char *name, uint64_t entrie
             rc = xqf_check_meta(&r->info, meta, r->why);
             /* a file built otherwise is still checked block by block: it
              * may be damaged as well, which is the worse news */
+            uint8_t *bounds = NULL;
+            if (rc == XQF_OK) rc = bounds_decode_ok(r, &bounds);
             if (rc == XQF_OK || rc == XQF_MISMATCH) {
                 char why[XQF_WHY_MAX];
                 memcpy(why, r->why, sizeof why);
-                int brc = check_blocks(fd, r, deep);
+                int brc = check_blocks(fd, r, deep, bounds);
                 if (brc == XQF_OK && rc == XQF_MISMATCH) memcpy(r->why, why, sizeof why);
                 if (brc != XQF_OK) rc = brc;
             }
+            free(bounds);
         }
     }
     /* the pointers into meta must not outlive it */
-    r->info.map = r->info.dict = r->info.offsets = r->info.checksums = NULL;
+    r->info.map = r->info.dict = r->info.offsets = r->info.checksums = r->info.bounds = NULL;
     free(meta);
     close(fd);
     return fail(r, rc, NULL);

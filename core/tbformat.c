@@ -83,9 +83,6 @@ int xqf_parse_header(xqf_info *f, const uint8_t *h, uint64_t size, int kind, con
     if (strcmp(fname, name)) return refuse(XQF_CORRUPT, why, "the header names another material");
     if (xqf_get64(h + XQF_OFF_ENTRIES) != entries)
         return refuse(XQF_CORRUPT, why, "the header's entry count is not the size of %s's index", name);
-    /* 4 */
-    for (int i = XQF_OFF_RESERVED; i < XQF_HEADER_SIZE; i++)
-        if (h[i]) return refuse(XQF_CORRUPT, why, "reserved header bytes are not zero");
     f->kind = kind;
     f->size = size;
     f->entries = entries;
@@ -117,9 +114,16 @@ int xqf_parse_header(xqf_info *f, const uint8_t *h, uint64_t size, int kind, con
                       (unsigned long long)size, (unsigned long long)xqf_get64(h + XQF_OFF_FILE_SIZE));
     f->dict_bytes = xqf_get32(h + XQF_OFF_DICT_BYTES);
     if (f->dict_bytes > XQF_MAX_DICT_BYTES) return refuse(XQF_CORRUPT, why, "bad dictionary size");
+    /* 4: search bounds only where there is a search, and no larger than
+     * their frame can be */
+    f->bounds_bytes = xqf_get32(h + XQF_OFF_BOUNDS_BYTES);
+    if (f->bounds_bytes && (kind != XQF_KIND_DTM || f->searched < 0 ||
+                            f->bounds_bytes > ZSTD_compressBound((size_t)xqf_bounds_raw_bytes(entries))))
+        return refuse(XQF_CORRUPT, why, "bad search bounds size");
     uint64_t map_bytes = kind != XQF_KIND_WDL ? xqf_pad8((uint64_t)f->nsymbols * 2) : 0;
     uint64_t nblocks = 2 * (uint64_t)f->blocks;
-    f->meta_bytes = XQF_HEADER_SIZE + map_bytes + xqf_pad8(f->dict_bytes) + (nblocks + 1) * 8 + nblocks * 8;
+    f->meta_bytes = XQF_HEADER_SIZE + map_bytes + xqf_pad8(f->dict_bytes) + (nblocks + 1) * 8 + nblocks * 8 +
+                    xqf_pad8(f->bounds_bytes);
     if (f->meta_bytes > size) return refuse(XQF_CORRUPT, why, "the block tables do not fit in the file");
     return XQF_OK;
 }
@@ -176,6 +180,7 @@ int xqf_check_meta(xqf_info *f, const uint8_t *meta, char why[XQF_WHY_MAX])
     f->dict = f->map + map_bytes;
     f->offsets = f->dict + xqf_pad8(f->dict_bytes);
     f->checksums = f->offsets + (nblocks + 1) * 8;
+    f->bounds = f->bounds_bytes ? f->checksums + nblocks * 8 : NULL;
     /* 8 */
     if (xqf_get64(f->offsets) != f->meta_bytes) return refuse(XQF_CORRUPT, why, "the first block is misplaced");
     uint64_t prev = f->meta_bytes, bound = xqf_max_compressed_bytes();
@@ -275,6 +280,40 @@ int xqf_block_decode(const xqf_info *f, const void *ddict, const uint8_t *src, u
     if (f->dict_bytes && !ddict) return XQF_CORRUPT;
     size_t got = ddict ? ZSTD_decompress_usingDDict(*dctx, out, (size_t)want, src, (size_t)len, ddict)
                        : ZSTD_decompressDCtx(*dctx, out, (size_t)want, src, (size_t)len);
+    return !ZSTD_isError(got) && got == want ? XQF_OK : XQF_CORRUPT;
+}
+
+void xqf_bounds_clear(uint8_t *raw, uint64_t entries)
+{
+    uint64_t g = xqf_bounds_groups(entries);
+    memset(raw, XQF_BOUND_NONE, g);
+    memset(raw + g, 0, g);
+    memset(raw + 2 * g, 0xFF, (g + 7) / 8);
+}
+
+void xqf_bounds_fold(uint8_t *raw, uint64_t entries, uint64_t i, unsigned v)
+{
+    uint64_t groups = xqf_bounds_groups(entries), g = i / XQF_BOUNDS_GROUP;
+    if ((v & XQF_DTM_RULED) || !(v & 1))
+        raw[2 * groups + g / 8] &= (uint8_t) ~(1u << (g % 8)); /* not an ordinary win */
+    if (v & XQF_DTM_RULED) return;                             /* a ruled result, or a draw */
+    if (!(v & 1)) {
+        unsigned b = v / 2 > XQF_BOUND_CAP ? XQF_BOUND_CAP : v / 2;
+        if (b < raw[g]) raw[g] = (uint8_t)b;
+    } else {
+        unsigned b = (v - 1) / 2 + 1 >= XQF_BOUND_OPEN ? XQF_BOUND_OPEN : (v - 1) / 2 + 1;
+        if (b > raw[groups + g]) raw[groups + g] = (uint8_t)b;
+    }
+}
+
+int xqf_bounds_decode(const xqf_info *f, uint8_t *raw)
+{
+    if (!f->bounds_bytes) return XQF_CORRUPT;
+    ZSTD_DCtx *d = ZSTD_createDCtx();
+    if (!d) return XQF_NOMEM;
+    size_t want = (size_t)xqf_bounds_raw_bytes(f->entries);
+    size_t got = ZSTD_decompressDCtx(d, raw, want, f->bounds, f->bounds_bytes);
+    ZSTD_freeDCtx(d);
     return !ZSTD_isError(got) && got == want ? XQF_OK : XQF_CORRUPT;
 }
 

@@ -17,7 +17,10 @@
  * file's codec (Zstandard or LZ4, named in its header).  In a DTM or DTC
  * file most entries of one side to move (the searched side) may say only
  * "search": their value follows from a one-ply search over the other
- * side's entries and the subtables, which is what halves those files.
+ * side's entries and the subtables, which is what halves those files.  A
+ * DTM file with a searched side also carries bounds on its stored side's
+ * values, per group of entries, that let that search read only the blocks
+ * that can decide it.
  */
 #ifndef XQ_TBFORMAT_H
 #define XQ_TBFORMAT_H
@@ -52,8 +55,8 @@ enum {
     /* format version this code reads and writes (1: LZ4 only, no codec
      * field; 2: every entry of both sides stored, no searched side; 3: a
      * WDL entry holds its value, with no capture search; 4: no codec
-     * dictionary) */
-    XQF_VERSION = 5,
+     * dictionary; 5: no search bounds) */
+    XQF_VERSION = 6,
     XQF_HEADER_SIZE = 128,
     XQF_NAME_SIZE = 36,
     XQF_INDEX_LAYOUT = 2,          /* core/index.c's numbering of entries (docs/FORMAT.md, "Index layout 2") */
@@ -172,7 +175,7 @@ enum {
     XQF_OFF_CODEC = 112,         /* u32: XQF_CODEC_LZ4 or XQF_CODEC_ZSTD */
     XQF_OFF_SEARCHED_SIDE = 116, /* u32: XQF_SEARCHED_NONE, _RED or _BLACK */
     XQF_OFF_DICT_BYTES = 120,    /* u32: D, bytes of the codec dictionary (0: none) */
-    XQF_OFF_RESERVED = 124,      /* 4 bytes, zero */
+    XQF_OFF_BOUNDS_BYTES = 124,  /* u32: S, bytes of the search bounds (0: none) */
 };
 
 /* After the header, in order:
@@ -183,6 +186,9 @@ enum {
  *   offsets      (2 * blocks + 1) x u64: block k (side * blocks + i) is
  *                bytes [offsets[k], offsets[k+1]) of the file
  *   checksums    2 * blocks x u64: XXH64 (seed 0) of each compressed block
+ *   bounds       S bytes, a Zstandard frame of the search bounds (below),
+ *                padded with zeros to a multiple of 8 bytes; absent when
+ *                S is 0, and S is 0 but in a DTM file with a searched side
  *   blocks       compressed data (an LZ4 block, or a Zstandard frame),
  *                back to back; offsets[0] is where they start
  * The meta hash covers the header (but itself) and everything up to the
@@ -231,15 +237,16 @@ typedef struct {
     uint64_t size;    /* bytes of the whole file */
     uint64_t entries; /* N, per side to move */
     uint32_t block_entries, blocks, symbol_bytes, nsymbols;
-    int32_t max_dtm;     /* longest DTM (DTC in a DTC file), -1 if none */
-    uint32_t rules;      /* repetition rule field */
-    uint32_t limit;      /* move limit field, plies (0 = none) */
-    uint32_t codec;      /* XQF_CODEC_LZ4 or XQF_CODEC_ZSTD */
-    int searched;        /* side to move (0 red, 1 black) whose entries may be searched, -1 none */
-    uint32_t dict_bytes; /* D: the codec dictionary's bytes, 0 if none */
-    uint64_t meta_bytes; /* header, map, dictionary, offsets and checksums: [0, meta_bytes) */
+    int32_t max_dtm;       /* longest DTM (DTC in a DTC file), -1 if none */
+    uint32_t rules;        /* repetition rule field */
+    uint32_t limit;        /* move limit field, plies (0 = none) */
+    uint32_t codec;        /* XQF_CODEC_LZ4 or XQF_CODEC_ZSTD */
+    int searched;          /* side to move (0 red, 1 black) whose entries may be searched, -1 none */
+    uint32_t dict_bytes;   /* D: the codec dictionary's bytes, 0 if none */
+    uint32_t bounds_bytes; /* S: the search bounds' compressed bytes, 0 if none */
+    uint64_t meta_bytes;   /* header, map, dictionary, offsets and checksums: [0, meta_bytes) */
     /* Into the metadata, once xqf_check_meta has accepted it. */
-    const uint8_t *map, *dict, *offsets, *checksums;
+    const uint8_t *map, *dict, *offsets, *checksums, *bounds;
 } xqf_info;
 
 /* x rounded up to a multiple of 8: how the DTM map and the dictionary are
@@ -295,5 +302,56 @@ int xqf_block_decode(const xqf_info *f, const void *ddict, const uint8_t *src, u
                      uint64_t want, void **dctx);
 void *xqf_dctx_new(void); /* NULL if out of memory */
 void xqf_dctx_free(void *dctx);
+
+/* ---- search bounds ---------------------------------------------------------
+ * Of a DTM file's stored side (the side not searched), per group of
+ * XQF_BOUNDS_GROUP consecutive entries: the shortest ordinary loss, the
+ * longest ordinary win, and whether every entry is an ordinary win, each
+ * taken over the values the blocks hold (the fillers of illegal entries
+ * included, so that a reader can recompute them from the blocks).  A
+ * searched entry's one-ply search reads a successor's block only while the
+ * successor's group can still change the value (docs/FORMAT.md, "Search
+ * bounds").  Decompressed, with G groups (entries / 64, rounded up):
+ *   loss      G bytes: b for a shortest loss of 2b plies (b capped at
+ *             XQF_BOUND_CAP: the shortest is then at least 2 * cap),
+ *             XQF_BOUND_NONE if the group holds no ordinary loss;
+ *   win       G bytes: b + 1 for a longest win of 2b + 1 plies, 0 if the
+ *             group holds no ordinary win, XQF_BOUND_OPEN if b + 1 would
+ *             be XQF_BOUND_OPEN or more (no bound);
+ *   all wins  ceil(G / 8) bytes: bit g % 8 of byte g / 8 set if every
+ *             entry of group g is an ordinary win. */
+enum { XQF_BOUNDS_GROUP = 64, XQF_BOUND_NONE = 0xFF, XQF_BOUND_OPEN = 0xFF, XQF_BOUND_CAP = 0xFE };
+
+static inline uint64_t xqf_bounds_groups(uint64_t entries)
+{
+    return (entries + XQF_BOUNDS_GROUP - 1) / XQF_BOUNDS_GROUP;
+}
+static inline uint64_t xqf_bounds_raw_bytes(uint64_t entries)
+{
+    uint64_t g = xqf_bounds_groups(entries);
+    return 2 * g + (g + 7) / 8;
+}
+/* Bounds of no value yet (xqf_bounds_raw_bytes(entries) bytes at raw). */
+void xqf_bounds_clear(uint8_t *raw, uint64_t entries);
+/* Folds DTM-map value v of entry i into the bounds. */
+void xqf_bounds_fold(uint8_t *raw, uint64_t entries, uint64_t i, unsigned v);
+/* Decompresses the bounds of a file xqf_check_meta accepted into raw
+ * (xqf_bounds_raw_bytes(f->entries) bytes).  XQF_OK, XQF_CORRUPT if they do
+ * not decode to exactly that many bytes, XQF_NOMEM. */
+int xqf_bounds_decode(const xqf_info *f, uint8_t *raw);
+
+/* The least DTM an ordinary loss in group g may have, -1 if none. */
+static inline int xqf_bound_loss(const uint8_t *raw, uint64_t g) { return raw[g] == XQF_BOUND_NONE ? -1 : 2 * raw[g]; }
+/* The greatest DTM an ordinary win in group g may have, -1 if none,
+ * INT32_MAX if unbounded; `groups` as xqf_bounds_groups. */
+static inline int32_t xqf_bound_win(const uint8_t *raw, uint64_t groups, uint64_t g)
+{
+    uint8_t b = raw[groups + g];
+    return b == 0 ? -1 : b == XQF_BOUND_OPEN ? INT32_MAX : 2 * (b - 1) + 1;
+}
+static inline int xqf_bound_all_wins(const uint8_t *raw, uint64_t groups, uint64_t g)
+{
+    return raw[2 * groups + g / 8] >> (g % 8) & 1;
+}
 
 #endif

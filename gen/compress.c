@@ -538,6 +538,44 @@ static int build_kind(const kind_facts *f, int searched, uint32_t block_entries,
     return 0;
 }
 
+/* The search bounds of a DTM file with a searched side (tbformat.h), over
+ * the stored side's values as its blocks hold them (fillers included, so
+ * that a reader can recompute them), compressed into *out (malloc'd): its
+ * length, or 0 for none (no searched side, not DTM), -1 out of memory. */
+static int64_t search_bounds(const symbol_coder *c, int kind, uint32_t block_entries, uint8_t **out)
+{
+    *out = NULL;
+    if (kind != XQF_KIND_DTM || c->searched < 0) return 0;
+    const tb_table *t = c->t;
+    int stored = c->searched ^ 1;
+    uint64_t n = t->ix.size, raw_bytes = xqf_bounds_raw_bytes(n);
+    uint8_t *raw = malloc(raw_bytes), *block = malloc(xqf_block_bytes(c->symbol_bytes, block_entries));
+    size_t cap = ZSTD_compressBound((size_t)raw_bytes);
+    uint8_t *dst = malloc(cap);
+    int64_t len = -1;
+    if (raw && block && dst) {
+        xqf_bounds_clear(raw, n);
+        for (uint64_t first = 0; first < n; first += block_entries) {
+            uint64_t count = n - first < block_entries ? n - first : block_entries;
+            encode_block(c, stored, first, count, block);
+            for (uint64_t k = 0; k < count; k++) {
+                uint32_t sym =
+                    c->symbol_bytes == 1 ? block[k] : (uint32_t)block[2 * k] | (uint32_t)block[2 * k + 1] << 8;
+                xqf_bounds_fold(raw, n, first + k, c->map[sym]);
+            }
+        }
+        size_t got = ZSTD_compress(dst, cap, raw, (size_t)raw_bytes, TB_ZSTD_LEVEL);
+        if (!ZSTD_isError(got)) len = (int64_t)got;
+    }
+    free(raw);
+    free(block);
+    if (len > 0)
+        *out = dst;
+    else
+        free(dst);
+    return len;
+}
+
 /* Writes the file of one kind from its blocks. */
 static int write_kind_file(const tb_table *t, const char *dir, int kind, uint32_t block_entries, int codec,
                            const kind_blocks *kb, const uint8_t *dict, uint32_t dict_bytes, uint64_t *file_bytes,
@@ -546,9 +584,13 @@ static int write_kind_file(const tb_table *t, const char *dir, int kind, uint32_
     const symbol_coder *coder = kb->coder;
     uint64_t nblocks = 2 * (uint64_t)kb->blocks;
     uint64_t map_bytes = kind != XQF_KIND_WDL ? xqf_pad8((uint64_t)coder->nsymbols * 2) : 0;
-    uint64_t meta = XQF_HEADER_SIZE + map_bytes + xqf_pad8(dict_bytes) + (nblocks + 1) * 8 + nblocks * 8;
-    uint8_t *m = calloc(1, meta);
+    uint8_t *bounds;
+    int64_t bounds_bytes = search_bounds(coder, kind, block_entries, &bounds);
+    uint64_t meta = XQF_HEADER_SIZE + map_bytes + xqf_pad8(dict_bytes) + (nblocks + 1) * 8 + nblocks * 8 +
+                    xqf_pad8(bounds_bytes > 0 ? (uint64_t)bounds_bytes : 0);
+    uint8_t *m = bounds_bytes >= 0 ? calloc(1, meta) : NULL;
     if (!m) {
+        free(bounds);
         snprintf(err, XQ_ERR_MAX, "out of memory compressing");
         return -1;
     }
@@ -570,7 +612,8 @@ static int write_kind_file(const tb_table *t, const char *dir, int kind, uint32_
     xqf_put32(m + XQF_OFF_CODEC, (uint32_t)codec);
     xqf_put32(m + XQF_OFF_SEARCHED_SIDE, (uint32_t)(coder->searched + 1));
     xqf_put32(m + XQF_OFF_DICT_BYTES, dict_bytes);
-    /* DTM map, dictionary, offsets, checksums */
+    xqf_put32(m + XQF_OFF_BOUNDS_BYTES, (uint32_t)bounds_bytes);
+    /* DTM map, dictionary, offsets, checksums, search bounds */
     uint8_t *p = m + XQF_HEADER_SIZE;
     for (uint32_t i = 0; kind != XQF_KIND_WDL && i < coder->nsymbols; i++) {
         p[2 * i] = (uint8_t)coder->map[i];
@@ -586,6 +629,9 @@ static int write_kind_file(const tb_table *t, const char *dir, int kind, uint32_
     }
     p += (nblocks + 1) * 8;
     for (uint64_t k = 0; k < nblocks; k++) xqf_put64(p + 8 * k, XXH64(kb->job.data[k], kb->job.size[k], 0));
+    p += nblocks * 8;
+    if (bounds_bytes > 0) memcpy(p, bounds, (size_t)bounds_bytes);
+    free(bounds);
     xqf_put64(m + XQF_OFF_FILE_SIZE, off);
     xqf_put64(m + XQF_OFF_META_HASH, xqf_meta_hash(m, meta));
 

@@ -47,6 +47,19 @@ static int hold_decoded(xqf_file *f)
     return rc;
 }
 
+/* Decompresses the file's search bounds into f->bounds. */
+static int hold_bounds(xqf_file *f)
+{
+    f->bounds_groups = xqf_bounds_groups(f->info.entries);
+    if (!(f->bounds = malloc((size_t)xqf_bounds_raw_bytes(f->info.entries)))) return XQTB_ERR_NOMEM;
+    int rc = status_of(xqf_bounds_decode(&f->info, f->bounds));
+    if (rc != XQTB_OK) {
+        free(f->bounds);
+        f->bounds = NULL;
+    }
+    return rc;
+}
+
 int xqf_open(xqf_file *f, const char *path, int kind, const char *name, uint64_t entries, size_t whole_max)
 {
     memset(f, 0, sizeof *f);
@@ -71,6 +84,7 @@ int xqf_open(xqf_file *f, const char *path, int kind, const char *name, uint64_t
     if (rc == XQTB_OK) rc = status_of(xqf_check_meta(&f->info, f->meta, NULL));
     if (rc == XQTB_OK) rc = status_of(xqf_ddict_new(&f->info, &f->ddict));
     if (rc == XQTB_OK && kind == XQF_KIND_WDL && f->whole && xqf_wdl_resident(entries)) rc = hold_decoded(f);
+    if (rc == XQTB_OK && f->info.bounds_bytes) rc = hold_bounds(f);
     if (rc != XQTB_OK || f->whole) close(fd);
     if (rc != XQTB_OK) {
         xqf_ddict_free(f->ddict);
@@ -93,6 +107,7 @@ void xqf_close(xqf_file *f)
     xqf_ddict_free(f->ddict);
     free(f->meta);
     free(f->resident);
+    free(f->bounds);
     memset(f, 0, sizeof *f);
     f->fd = -1;
 }

@@ -33,6 +33,10 @@ typedef struct {
      * byte resident_side on.  NULL otherwise: blocks go through the cache. */
     uint8_t *resident;
     uint64_t resident_side;
+    /* A DTM file's search bounds (tbformat.h), decompressed when the file
+     * is opened, NULL if it has none. */
+    uint8_t *bounds;
+    uint64_t bounds_groups;
     int fd; /* open for the handle's life, -1 if whole or closed */
     /* What the file was when it was opened. */
     dev_t dev;
@@ -63,6 +67,9 @@ void xqf_scratch_free(xqf_scratch *scratch);
  * whole there and then (xqf_wdl_resident; every block checked first, a
  * damaged one failing the open with XQTB_ERR_CORRUPT). */
 int xqf_open(xqf_file *f, const char *path, int kind, const char *name, uint64_t entries, size_t whole_max);
+/* A file's search bounds are decompressed by xqf_open as well: a frame
+ * that does not decode to the size they must have fails the open with
+ * XQTB_ERR_CORRUPT. */
 void xqf_close(xqf_file *f);
 
 /* Reads block k (0 .. 2*blocks-1) through scratch, checks its checksum and

@@ -441,19 +441,28 @@ static int probe_raw(xqtb_handle *h, const xq_board *b, int kind, unsigned *valu
 }
 
 /* probe_raw once the board's table e (flipped or not) is known. */
+static int probe_entry_at(xqtb_handle *h, tb_entry *e, int kind, int side, uint64_t idx, unsigned *value);
+
 static int probe_entry(xqtb_handle *h, tb_entry *e, int flip, const xq_board *b, int kind, unsigned *value)
 {
     int st = ensure_open(h, e, kind);
     if (st != 1) return st;
-    xqf_file *f = &e->file[kind];
     uint64_t idx = xq_index_encode(&e->ix, b, flip ? XQ_INDEX_FLIP : 0);
-    if (idx >= f->info.entries) return XQTB_ERR_INVALID;
+    if (idx >= e->file[kind].info.entries) return XQTB_ERR_INVALID;
+    return probe_entry_at(h, e, kind, b->side ^ flip, idx, value);
+}
+
+/* probe_entry once the file (open) and the entry are known: entry idx of
+ * side `side` (the file's, after any flip). */
+static int probe_entry_at(xqtb_handle *h, tb_entry *e, int kind, int side, uint64_t idx, unsigned *value)
+{
+    xqf_file *f = &e->file[kind];
     unsigned sym;
     int rc = XQTB_OK;
     if (f->resident)
-        sym = xqf_resident_symbol(f, b->side ^ flip, idx);
+        sym = xqf_resident_symbol(f, side, idx);
     else
-        rc = xq_cache_symbol(h->cache, f, e->file_id[kind], b->side ^ flip, idx, &sym);
+        rc = xq_cache_symbol(h->cache, f, e->file_id[kind], side, idx, &sym);
     if (rc != XQTB_OK) {
         /* A file changed under the handle answers nothing more, not even
          * from blocks still cached, so that no probe mixes two files. */
@@ -470,7 +479,7 @@ static int probe_entry(xqtb_handle *h, tb_entry *e, int flip, const xq_board *b,
     /* Only the searched side may say "search" (docs/FORMAT.md, check 11):
      * this is what bounds the searches, since every move from a searched
      * entry reaches the other side, which is stored, or a smaller table. */
-    if (*value == XQF_SEARCH && (int)(b->side ^ flip) != f->info.searched) return XQTB_ERR_CORRUPT;
+    if (*value == XQF_SEARCH && side != f->info.searched) return XQTB_ERR_CORRUPT;
     return XQTB_OK;
 }
 
@@ -541,23 +550,134 @@ static int probe_dtc_value(xqtb_handle *h, const xq_board *b, int win, unsigned 
     return rc;
 }
 
+/* A quiet successor of a searched entry: its entry in the stored side,
+ * and its group's bounds. */
+typedef struct {
+    uint64_t idx;
+    int loss, win, all_wins; /* xqf_bound_loss, _win, _all_wins of its group */
+} search_move;
+
+/* Adds the value of the position after move m from b to the search. */
+static int search_add(xqtb_handle *h, xq_board *b, xq_move m, xqf_dtm_search *acc)
+{
+    xq_undo u;
+    unsigned s;
+    xq_make_move(b, m, &u);
+    int rc = probe_dtm_value(h, b, &s);
+    xq_unmake_move(b, m, &u);
+    if (rc == XQTB_OK) xqf_dtm_search_add(acc, s);
+    return rc;
+}
+
+/* Adds the value of quiet successor m, stored entry m->idx of e's DTM
+ * file (side `stored`), to the search. */
+static int search_add_stored(xqtb_handle *h, tb_entry *e, int stored, const search_move *m, xqf_dtm_search *acc)
+{
+    unsigned s;
+    int rc = probe_entry_at(h, e, XQF_KIND_DTM, stored, m->idx, &s);
+    /* the stored side holds values, never "search" (probe_entry_at checks) */
+    if (rc == XQTB_OK) xqf_dtm_search_add(acc, s);
+    return rc;
+}
+
+/* Sorts q[0, n) by key, ascending (a few dozen moves: insertion sort). */
+static void sort_moves(search_move *q, int n, int by_win)
+{
+    for (int i = 1; i < n; i++) {
+        search_move x = q[i];
+        int kx = by_win ? -x.win : x.loss, j = i;
+        while (j > 0 && (by_win ? -q[j - 1].win : q[j - 1].loss) > kx) {
+            q[j] = q[j - 1];
+            j--;
+        }
+        q[j] = x;
+    }
+}
+
 /* DTM of a searched entry: its successors' values through the rule that
- * core/tbformat.c writes once for the reader and the writer. */
+ * core/tbformat.c writes once for the reader and the writer
+ * (xqf_dtm_search_result).  With the file's search bounds (tbformat.h) it
+ * reads only the successors that can change the result, which that rule
+ * makes few:
+ *   - an ordinary loss among the successors makes the entry a win in one
+ *     more than the shortest, whatever the others are: the successors in
+ *     groups holding a loss are read shortest bound first, until the
+ *     shortest loss found is no longer than the next group's bound; the
+ *     others cannot be ordinary losses;
+ *   - without one, every successor that may be something other than an
+ *     ordinary win is read; if one is (a draw, a ruled result), the
+ *     ordinary wins change nothing;
+ *   - else the entry is an ordinary loss, one more than its longest win:
+ *     the rest, all in groups of ordinary wins, are read longest bound
+ *     first, until the longest found is at least the next bound.
+ * Captures lead to other tables and are always read.  The value is the
+ * same as a search of every move (tests/test_probe.c checks every entry). */
 static int search_dtm(xqtb_handle *h, const xq_board *pos, unsigned *v)
 {
     xq_board b = *pos;
     xq_move list[XQ_MAX_MOVES];
-    int n = xq_gen_legal(&b, list);
+    int n = xq_gen_legal(&b, list), flip, nq = 0, rc;
     xqf_dtm_search acc;
     xqf_dtm_search_init(&acc);
+    tb_entry *e = find_entry(h, pos, &flip);
+    /* e's DTM file is open: it said "search" */
+    const xqf_file *df = e ? &e->file[XQF_KIND_DTM] : NULL;
+    const uint8_t *bd = df ? df->bounds : NULL;
+    int stored = df ? df->info.searched ^ 1 : 0;
+    search_move q[XQ_MAX_MOVES];
     for (int i = 0; i < n; i++) {
+        if (!bd || b.sq[move_to(list[i])]) {
+            if ((rc = search_add(h, &b, list[i], &acc)) != XQTB_OK) return rc;
+            continue;
+        }
         xq_undo u;
-        unsigned s;
         xq_make_move(&b, list[i], &u);
-        int rc = probe_dtm_value(h, &b, &s);
+        uint64_t idx = xq_index_encode(&e->ix, &b, flip ? XQ_INDEX_FLIP : 0);
         xq_unmake_move(&b, list[i], &u);
-        if (rc != XQTB_OK) return rc;
-        xqf_dtm_search_add(&acc, s);
+        if (idx >= df->info.entries) return XQTB_ERR_INVALID;
+        uint64_t g = idx / XQF_BOUNDS_GROUP, groups = df->bounds_groups;
+        q[nq++] =
+            (search_move){idx, xqf_bound_loss(bd, g), xqf_bound_win(bd, groups, g), xqf_bound_all_wins(bd, groups, g)};
+    }
+    /* The entry's WDL value says which case it is: a draw needs no read
+     * at all, and a loss has no successor that is a loss (a ruled result
+     * is a win or a loss in the WDL file, a draw only a draw).  It is the
+     * better of the WDL symbol and the best capture (docs/FORMAT.md,
+     * "Captures in WDL files"), and every capture is in acc already. */
+    unsigned wdl = XQF_WDL_WIN;
+    if (nq && probe_raw(h, pos, XQF_KIND_WDL, &wdl) != XQTB_OK) wdl = XQF_WDL_WIN; /* no answer: assume nothing */
+    if (acc.shortest_loss != XQF_DTM_RULED || acc.loss_order < 64)
+        wdl = XQF_WDL_WIN;
+    else if (acc.draws && wdl < XQF_WDL_DRAW)
+        wdl = XQF_WDL_DRAW;
+    if (nq && wdl == XQF_WDL_DRAW) {
+        *v = XQF_DTM_DRAW;
+        return XQTB_OK;
+    }
+    /* the successors whose group holds an ordinary loss, shortest first */
+    sort_moves(q, nq, 0);
+    int k = wdl == XQF_WDL_LOSS ? nq : 0;
+    while (k < nq && q[k].loss < 0) k++;
+    for (; k < nq; k++) {
+        if (acc.shortest_loss != XQF_DTM_RULED && acc.shortest_loss <= (unsigned)q[k].loss) break;
+        if ((rc = search_add_stored(h, e, stored, &q[k], &acc)) != XQTB_OK) return rc;
+        q[k].all_wins = -1; /* read */
+    }
+    if (acc.shortest_loss == XQF_DTM_RULED) {
+        /* no ordinary loss: read whatever may not be an ordinary win */
+        for (k = 0; k < nq; k++)
+            if (!q[k].all_wins) {
+                if ((rc = search_add_stored(h, e, stored, &q[k], &acc)) != XQTB_OK) return rc;
+                q[k].all_wins = -1;
+            }
+        int other = acc.loss_order < 64 || acc.draws || acc.win_order;
+        /* then, if all were ordinary wins, the longest of the rest */
+        sort_moves(q, nq, 1);
+        for (k = 0; k < nq && !other; k++) {
+            if (q[k].all_wins != 1) continue;
+            if (acc.moves && acc.longest_win >= (unsigned)q[k].win) break;
+            if ((rc = search_add_stored(h, e, stored, &q[k], &acc)) != XQTB_OK) return rc;
+        }
     }
     return xqf_dtm_search_result(&acc, v) ? XQTB_ERR_CORRUPT : XQTB_OK;
 }

@@ -37,7 +37,7 @@ extern "C" {
 #endif
 
 #define XQTB_VERSION_MAJOR 0
-#define XQTB_VERSION_MINOR 7
+#define XQTB_VERSION_MINOR 8
 #define XQTB_VERSION_PATCH 0
 #define XQTB_VERSION_NUMBER (XQTB_VERSION_MAJOR * 10000 + XQTB_VERSION_MINOR * 100 + XQTB_VERSION_PATCH)
 
@@ -380,11 +380,14 @@ xqtb_status xqtb_probe_wdl_trusted(xqtb_handle *h, const xqtb_position *pos, xqt
  * or the DTM file of a table a capture leads to: see below).
  * NOTES: DTM and DTC files store one side to move's entries only where a
  * one-ply search cannot find them (docs/FORMAT.md, "Searched entries"),
- * which halves their size or better.  A position of that side is found by
- * probing every legal move's result, which needs the files of the same
- * kind of every table a capture leads to (and for DTC their WDL files):
- * tens of warm probes, and a cold one reads several blocks.  `xqtb gen
- * --store-both` writes files that never search. */
+ * which halves their size or better.  A position of that side is found
+ * from its legal moves' results, which needs the files of the same kind of
+ * every table a capture leads to (and for DTC their WDL files).  A DTM
+ * search reads the position's WDL value first, then, guided by the DTM
+ * file's search bounds (docs/FORMAT.md, "Search bounds"), only the moves
+ * that can decide it: one to three blocks for an ordinary result, none for
+ * a draw, more for a result decided by a ruling.  A DTC search probes every
+ * move.  `xqtb gen --store-both` writes files that never search. */
 xqtb_status xqtb_probe_dtm(xqtb_handle *h, const xqtb_position *pos, xqtb_wdl *wdl, int *dtm);
 
 /* Results under the natural move limit (docs/RULES.md, "The move limit"),

@@ -23,6 +23,7 @@
 
 #include <cmocka.h>
 #include <xxhash.h>
+#include <zstd.h>
 
 #include "runxqtb.h"
 #include "tb.h"
@@ -266,6 +267,54 @@ static void test_damaged_files(void **state)
     assert_restored(dir);
     assert_no_raw(dir);
     assert_int_equal(run_xqtb("check -q -d %s", dir), 0);
+}
+
+/* KRKN's DTM file with its search bounds forged and the file re-signed (so
+ * that only a recomputation can tell): one group's shortest loss changed,
+ * the frame compressed again into the same room.  The quick check
+ * finds a sound frame; --deep recomputes the bounds from the blocks and
+ * calls the file damaged. */
+static void test_forged_search_bounds(void **state)
+{
+    (void)state;
+    const char *dir = fresh_copy("forged-bounds");
+    char p[2048];
+    path_of(p, sizeof p, dir, "KRKN.xqd");
+    char *buf;
+    long len;
+    testgen_read_file(p, &buf, &len);
+    uint8_t *f = (uint8_t *)buf;
+    uint32_t sb = xqf_get32(f + XQF_OFF_BOUNDS_BYTES);
+    assert_true(sb > 0); /* a default DTM file has a searched side */
+    uint64_t entries = xqf_get64(f + XQF_OFF_ENTRIES), raw_bytes = xqf_bounds_raw_bytes(entries);
+    uint64_t at = xqf_get64(f + XQF_HEADER_SIZE + xqf_pad8((uint64_t)xqf_get32(f + XQF_OFF_SYMBOLS) * 2)) -
+                  xqf_pad8(sb); /* the bounds end where the first block starts */
+    uint8_t *raw = malloc(raw_bytes), *frame = malloc(ZSTD_compressBound(raw_bytes));
+    assert_non_null(raw);
+    assert_non_null(frame);
+    assert_int_equal(ZSTD_decompress(raw, raw_bytes, f + at, sb), raw_bytes);
+    /* group 0 made to claim a loss in 0 (or none); compressed harder than
+     * the writer does, the frame leaves room for a skippable frame (RFC
+     * 8878, 3.1.2) that fills the section to its old size */
+    raw[0] = raw[0] == XQF_BOUND_NONE ? 0 : XQF_BOUND_NONE;
+    size_t n = ZSTD_compress(frame, ZSTD_compressBound(raw_bytes), raw, raw_bytes, ZSTD_maxCLevel());
+    assert_false(ZSTD_isError(n));
+    assert_true(n + 8 <= sb);
+    memcpy(f + at, frame, n);
+    xqf_put32(f + at + n, 0x184D2A50u);
+    xqf_put32(f + at + n + 4, (uint32_t)(sb - n - 8));
+    memset(f + at + n + 8, 0, sb - n - 8);
+    xqf_put64(f + XQF_OFF_META_HASH, xqf_meta_hash(f, at + xqf_pad8(sb)));
+    FILE *o = fopen(p, "wb");
+    assert_non_null(o);
+    assert_int_equal(fwrite(f, 1, (size_t)len, o), (size_t)len);
+    assert_int_equal(fclose(o), 0);
+    free(raw);
+    free(frame);
+    free(buf);
+    assert_int_equal(run_xqtb("check -d %s KRKN", dir), 0);
+    assert_int_equal(run_xqtb("check --deep -d %s KRKN", dir), 3);
+    assert_output_has("KRKN         DTM  damaged         the search bounds disagree with the blocks");
 }
 
 /* A FIFO under a table's name once hung gen, stats and verify. */
@@ -550,11 +599,17 @@ static void test_bad_arguments(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_sound_set),       cmocka_unit_test(test_lost_dtc_file),
-        cmocka_unit_test(test_damaged_files),   cmocka_unit_test(test_fifo_never_hangs),
-        cmocka_unit_test(test_mixed_and_stale), cmocka_unit_test(test_old_index_layout),
-        cmocka_unit_test(test_bad_arguments),   cmocka_unit_test(test_compact_raw),
-        cmocka_unit_test(test_without_raw),     cmocka_unit_test(test_lost_dtm_file_without_raw),
+        cmocka_unit_test(test_sound_set),
+        cmocka_unit_test(test_lost_dtc_file),
+        cmocka_unit_test(test_damaged_files),
+        cmocka_unit_test(test_fifo_never_hangs),
+        cmocka_unit_test(test_mixed_and_stale),
+        cmocka_unit_test(test_old_index_layout),
+        cmocka_unit_test(test_bad_arguments),
+        cmocka_unit_test(test_compact_raw),
+        cmocka_unit_test(test_without_raw),
+        cmocka_unit_test(test_lost_dtm_file_without_raw),
+        cmocka_unit_test(test_forged_search_bounds),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

@@ -847,6 +847,58 @@ static void test_ruled_results(void **state)
  * rulings are partly found by the search (gen/searched.c) and partly
  * stored (orders the search does not give); every one of them, and every
  * 7th other legal entry, answers exactly through the library. */
+/* The search bounds (docs/FORMAT.md, "Search bounds") change which
+ * successors a searched DTM probe reads, never its value: KRKN under rules
+ * full, each side searched in turn, every legal position probed (both
+ * sides to move, every 5th under the sanitizers) against the generator,
+ * rulings and orders included.  The DTM file must carry the bounds. */
+static void test_search_bounds_every_entry(void **state)
+{
+    (void)state;
+    tb_set *set;
+    tb_table *t = testgen_load_rules("KRKN", XQ_RULES_FULL, &set);
+    char dir[512], path[600];
+    snprintf(dir, sizeof dir, "%s/rules-%d", test_tmpdir(), XQ_RULES_FULL);
+    uint64_t stride = test_sanitized() ? 5 : 1;
+    for (int searched = TB_SEARCH_RED; searched <= TB_SEARCH_BLACK; searched++) {
+        testgen_rewrite_compressed(t, dir, searched);
+        snprintf(path, sizeof path, "%s/KRKN.xqd", dir);
+        char *file;
+        long len;
+        testgen_read_file(path, &file, &len);
+        assert_true(len > XQF_HEADER_SIZE && xqf_get32((uint8_t *)file + XQF_OFF_BOUNDS_BYTES) > 0);
+        free(file);
+        int st;
+        xqtb_handle *h = xqtb_open(dir, NULL, &st);
+        assert_non_null(h);
+        uint64_t probed = 0, ruled = 0;
+        for (uint64_t i = 0; i < t->ix.size; i += stride)
+            for (int s = 0; s < 2; s++) {
+                if (cell_get(t->cells[s], t->width, i) == CELL_ILLEGAL) continue;
+                xq_board b;
+                xq_index_decode(&t->ix, i, &b);
+                b.side = (uint8_t)s;
+                tb_value want = tb_value_of(t, &b);
+                xqtb_position p;
+                to_position(&b, &p);
+                xqtb_result res;
+                assert_int_equal(xqtb_probe(h, &p, &res), XQTB_OK);
+                int dtm = want.by_rule || !want.wdl ? XQTB_NO_DISTANCE : want.dtm, order = want.by_rule ? want.dtm : 0;
+                if (res.wdl != want.wdl || (int)res.by_rule != want.by_rule || res.dtm != dtm || res.order != order) {
+                    char fen[XQ_FEN_MAX];
+                    xq_fen_write(&b, fen);
+                    fail_msg("%s searched %d: probe %d/%d rule %d order %d, generator %d/%d rule %d order %d", fen,
+                             searched, res.wdl, res.dtm, res.by_rule, res.order, want.wdl, dtm, want.by_rule, order);
+                }
+                probed++;
+                ruled += want.by_rule != 0;
+            }
+        assert_true(probed > 0 && ruled > 0);
+        xqtb_close(h);
+    }
+    tb_set_free(set);
+}
+
 static void test_ruled_results_searched(void **state)
 {
     (void)state;
@@ -915,6 +967,7 @@ int main(void)
         cmocka_unit_test(test_wdl_small_file_one_block),
         cmocka_unit_test(test_ruled_results),
         cmocka_unit_test(test_ruled_results_searched),
+        cmocka_unit_test(test_search_bounds_every_entry),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -92,8 +92,8 @@ static void spill(const char *path, const uint8_t *data, size_t size)
 
 /* The layout of a table file, read with the format's own definitions. */
 typedef struct {
-    uint32_t block_entries, blocks, nsymbols, symbol_bytes, codec, dict_bytes;
-    uint64_t dict_at, offsets_at, checksums_at, data_start;
+    uint32_t block_entries, blocks, nsymbols, symbol_bytes, codec, dict_bytes, bounds_bytes;
+    uint64_t dict_at, offsets_at, checksums_at, bounds_at, data_start;
 } layout;
 
 static layout layout_of(const uint8_t *f, int kind)
@@ -105,11 +105,13 @@ static layout layout_of(const uint8_t *f, int kind)
     l.symbol_bytes = xqf_get32(f + XQF_OFF_SYMBOL_BYTES);
     l.codec = xqf_get32(f + XQF_OFF_CODEC);
     l.dict_bytes = xqf_get32(f + XQF_OFF_DICT_BYTES);
+    l.bounds_bytes = xqf_get32(f + XQF_OFF_BOUNDS_BYTES);
     uint64_t map_bytes = kind == D ? xqf_pad8((uint64_t)l.nsymbols * 2) : 0;
     l.dict_at = XQF_HEADER_SIZE + map_bytes;
     l.offsets_at = l.dict_at + xqf_pad8(l.dict_bytes);
     l.checksums_at = l.offsets_at + (2 * (uint64_t)l.blocks + 1) * 8;
-    l.data_start = l.checksums_at + 2 * (uint64_t)l.blocks * 8;
+    l.bounds_at = l.checksums_at + 2 * (uint64_t)l.blocks * 8;
+    l.data_start = l.bounds_at + xqf_pad8(l.bounds_bytes);
     assert_int_equal(xqf_get64(f + l.offsets_at), l.data_start);
     return l;
 }
@@ -172,7 +174,7 @@ typedef struct {
     layout lay[2];
     sample *s;
     size_t n;
-    uint8_t *reachable[2]; /* per block of each file: some sample reads it */
+    uint8_t *reachable[2]; /* per block of each file: 2 some sample reads it, 1 some search may (reads_block) */
     size_t refused_stride; /* when the whole file must be refused, probe every n-th sample */
 } subject;
 
@@ -211,11 +213,14 @@ static uint64_t block_of(const subject *sj, int kind, const sample *s)
     return (uint64_t)s->side * sj->lay[kind].blocks + s->entry / sj->lay[kind].block_entries;
 }
 
-/* Whether a probe of the sample's kind reads block k of that file. */
+/* Whether a probe of the sample's kind reads block k of that file: 2 if
+ * it must (its own block), 1 if it may (a successor's block, which the
+ * search reads only if the search bounds leave it in doubt), 0 if not. */
 static int reads_block(const subject *sj, int kind, const sample *s, uint64_t k)
 {
-    if (kind == W) return block_of(sj, W, s) == k;
-    for (uint32_t i = 0; i < s->nreads; i++)
+    if (kind == W) return block_of(sj, W, s) == k ? 2 : 0;
+    if (s->reads[0] == k) return 2;
+    for (uint32_t i = 1; i < s->nreads; i++)
         if (s->reads[i] == k) return 1;
     return 0;
 }
@@ -348,8 +353,9 @@ static void subject_init(subject *sj, tb_set *set, const char *name, const char 
         sj->reachable[k] = calloc(2 * (size_t)sj->lay[k].blocks, 1);
         assert_non_null(sj->reachable[k]);
         for (size_t i = 0; i < sj->n; i++) {
-            sj->reachable[k][block_of(sj, k, &sj->s[i])] = 1;
-            for (uint32_t r = 0; k == D && r < sj->s[i].nreads; r++) sj->reachable[k][sj->s[i].reads[r]] = 1;
+            sj->reachable[k][block_of(sj, k, &sj->s[i])] = 2;
+            for (uint32_t r = 1; k == D && r < sj->s[i].nreads; r++)
+                if (!sj->reachable[k][sj->s[i].reads[r]]) sj->reachable[k][sj->s[i].reads[r]] = 1;
         }
     }
     /* Baseline: the undamaged files answer every sample correctly. */
@@ -393,9 +399,10 @@ static void judge(const subject *sj, const sample *s, int c, int kind, int damag
     int must_fail = 0, may_fail = 0;
     if (damaged) {
         if (e->mode == ALL_FAIL) must_fail = 1;
-        if (e->mode == BLOCK_FAIL) must_fail = reads_block(sj, kind, s, e->bad_block);
+        int reads = e->mode == BLOCK_FAIL ? reads_block(sj, kind, s, e->bad_block) : 0;
+        if (e->mode == BLOCK_FAIL) must_fail = reads == 2;
         if (e->mode == SEARCHED_FAIL) must_fail = s->searched;
-        may_fail = must_fail || e->mode == OK_OR_FAIL;
+        may_fail = must_fail || reads == 1 || e->mode == OK_OR_FAIL;
     }
     const char *probe = kind == W ? "probe_wdl" : "probe_dtm";
     if (rc == XQTB_OK) {
@@ -531,7 +538,7 @@ static void flip_bytes(subject *sj, int kind, uint64_t stride, tally *t)
     uint8_t *buf = malloc(size);
     assert_non_null(buf);
     memcpy(buf, sj->orig[kind], size);
-    uint64_t block_flips = 0, block_flips_caught = 0, meta_flips = 0, unreachable_flips = 0;
+    uint64_t block_flips = 0, block_flips_caught = 0, meta_flips = 0, unreachable_flips = 0, maybe_flips = 0;
     uint64_t k = 0;
     for (size_t at = 0; at < size; at++) {
         int in_blocks = at >= l->data_start;
@@ -555,9 +562,11 @@ static void flip_bytes(subject *sj, int kind, uint64_t stride, tally *t)
             int held = run_case(sj, kind, buf, size, &e, t);
             buf[at] ^= masks[mi];
             if (in_blocks) {
-                if (sj->reachable[kind][k] || held) {
+                if (sj->reachable[kind][k] == 2 || held) {
                     block_flips++;
                     block_flips_caught += t->failed > failed_before;
+                } else if (sj->reachable[kind][k] == 1) {
+                    maybe_flips++; /* only searches may read it: caught or not, never a wrong answer */
                 } else {
                     unreachable_flips++;
                     assert_int_equal(t->failed, failed_before);
@@ -574,9 +583,9 @@ static void flip_bytes(subject *sj, int kind, uint64_t stride, tally *t)
     assert_int_equal(block_flips_caught, block_flips);
     assert_true(meta_flips >= 3 * XQF_HEADER_SIZE);
     print_message("    %s.%s (%zu bytes, %u blocks/side): %llu metadata flips, %llu block flips all caught, %llu flips "
-                  "in blocks no legal position reads\n",
+                  "in blocks only searches may read, %llu in blocks no legal position reads\n",
                   sj->name, ext[kind], size, l->blocks, (unsigned long long)meta_flips, (unsigned long long)block_flips,
-                  (unsigned long long)unreachable_flips);
+                  (unsigned long long)maybe_flips, (unsigned long long)unreachable_flips);
     free(buf);
 }
 
@@ -713,7 +722,10 @@ static void resigned_header(subject *sj, int kind, uint64_t stride, tally *t)
         {"symbols 0", XQF_OFF_SYMBOLS, 0, kind == W ? XQTB_OK : XQTB_ERR_CORRUPT},
         {"symbols 65537", XQF_OFF_SYMBOLS, 65537, XQTB_ERR_CORRUPT},
         {"file size - 1", XQF_OFF_FILE_SIZE, (uint32_t)size - 1, XQTB_ERR_CORRUPT},
-        {"reserved byte", XQF_OFF_RESERVED, 1, XQTB_ERR_CORRUPT},
+        /* search bounds in a file without a search, or a frame cut short
+         * (or one the size field takes past the offsets) */
+        {"search bounds bytes + 1", XQF_OFF_BOUNDS_BYTES, l->bounds_bytes + 1, XQTB_ERR_CORRUPT},
+        {"search bounds bytes - 1", XQF_OFF_BOUNDS_BYTES, l->bounds_bytes ? l->bounds_bytes - 1 : 1, XQTB_ERR_CORRUPT},
         {"dictionary bytes above the bound", XQF_OFF_DICT_BYTES, XQF_MAX_DICT_BYTES + 1, XQTB_ERR_CORRUPT},
         /* the tables then start elsewhere (or the dictionary's bytes are
          * the offsets'): never a file that reads */
@@ -756,7 +768,7 @@ static void resigned_header(subject *sj, int kind, uint64_t stride, tally *t)
     /* Every byte of the offsets and checksums flipped and re-signed: the
      * blocks whose bounds or checksum changed fail, the others still
      * answer, and no answer is wrong. */
-    for (uint64_t at = l->offsets_at; at < l->data_start; at += stride) {
+    for (uint64_t at = l->offsets_at; at < l->bounds_at; at += stride) {
         memcpy(buf, sj->orig[kind], size);
         buf[at] ^= (uint8_t)(1u << (at % 8));
         resign_meta(buf, l);
@@ -769,10 +781,10 @@ static void resigned_header(subject *sj, int kind, uint64_t stride, tally *t)
         uint64_t nblocks = 2 * (uint64_t)l->blocks;
         int read = 0;
         if (at >= l->checksums_at) {
-            read = sj->reachable[kind][(at - l->checksums_at) / 8];
+            read = sj->reachable[kind][(at - l->checksums_at) / 8] == 2;
         } else {
             uint64_t j = (at - l->offsets_at) / 8; /* end of block j-1, start of block j */
-            read = j == 0 || j == nblocks || sj->reachable[kind][j - 1] || sj->reachable[kind][j];
+            read = j == 0 || j == nblocks || sj->reachable[kind][j - 1] == 2 || sj->reachable[kind][j] == 2;
         }
         if (read) assert_true(t->failed > failed);
     }
@@ -799,7 +811,7 @@ static void forged_blocks(subject *sj, int kind, tally *t)
 {
     const layout *l = &sj->lay[kind];
     uint64_t k = l->blocks; /* black to move: its first block any legal position reads */
-    while (!sj->reachable[kind][k]) k++;
+    while (sj->reachable[kind][k] != 2) k++;
     uint64_t entries = xqf_get64(sj->orig[kind] + XQF_OFF_ENTRIES);
     uint64_t first = (k - l->blocks) * l->block_entries;
     uint64_t n = entries - first < l->block_entries ? entries - first : l->block_entries;
