@@ -9,7 +9,8 @@
  * at most four pieces, else KRK.  It is tried twice: as it is, and
  * "re-signed" (file size field, every block checksum and the meta hash
  * recomputed), so that mutations get past the checksums into the layout
- * checks, block decoding (LZ4 or Zstandard) and symbol decoding.  Each time:
+ * checks, block decoding (LZ4 or Zstandard), symbol decoding, and a DTM
+ * file's search bounds, which then steer the probes' searches.  Each time:
  *   - xqf_open checks it; if accepted, every block is read with
  *     xqf_read_block, which must fill exactly the block's size or fail;
  *   - a fresh handle probes a spread of that material's legal positions
@@ -146,7 +147,7 @@ static void resign(uint8_t *f, size_t size, int dtm)
     uint64_t map = dtm ? xqf_pad8((uint64_t)xqf_get32(f + XQF_OFF_SYMBOLS) * 2) : 0;
     uint64_t dict = xqf_pad8(xqf_get32(f + XQF_OFF_DICT_BYTES));
     uint64_t offsets = XQF_HEADER_SIZE + map + dict, checksums = offsets + (blocks + 1) * 8,
-             meta = checksums + blocks * 8;
+             meta = checksums + blocks * 8 + xqf_pad8(xqf_get32(f + XQF_OFF_BOUNDS_BYTES));
     if (meta > size) return;
     for (uint64_t k = 0; k < blocks; k++) {
         uint64_t b = xqf_get64(f + offsets + 8 * k), e = xqf_get64(f + offsets + 8 * k + 8);
