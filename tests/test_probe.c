@@ -847,6 +847,25 @@ static void test_ruled_results(void **state)
  * rulings are partly found by the search (gen/searched.c) and partly
  * stored (orders the search does not give); every one of them, and every
  * 7th other legal entry, answers exactly through the library. */
+/* xqtb_probe of board b through h must give the generator's value of b in
+ * t: result, ruling, order and DTM.  Returns whether b's result is ruled. */
+static int assert_probe_is_generators(xqtb_handle *h, const tb_table *t, const xq_board *b)
+{
+    tb_value want = tb_value_of(t, b);
+    xqtb_position p;
+    to_position(b, &p);
+    xqtb_result res;
+    assert_int_equal(xqtb_probe(h, &p, &res), XQTB_OK);
+    int dtm = want.by_rule || !want.wdl ? XQTB_NO_DISTANCE : want.dtm, order = want.by_rule ? want.dtm : 0;
+    if (res.wdl != want.wdl || (int)res.by_rule != want.by_rule || res.dtm != dtm || res.order != order) {
+        char fen[XQ_FEN_MAX];
+        xq_fen_write(b, fen);
+        fail_msg("%s: probe %d/%d rule %d order %d, generator %d/%d rule %d order %d", fen, res.wdl, res.dtm,
+                 res.by_rule, res.order, want.wdl, dtm, want.by_rule, order);
+    }
+    return want.by_rule != 0;
+}
+
 /* The search bounds (docs/FORMAT.md, "Search bounds") change which
  * successors a searched DTM probe reads, never its value: KRKN under rules
  * full, each side searched in turn, every legal position probed (both
@@ -878,22 +897,13 @@ static void test_search_bounds_every_entry(void **state)
                 xq_board b;
                 xq_index_decode(&t->ix, i, &b);
                 b.side = (uint8_t)s;
-                tb_value want = tb_value_of(t, &b);
-                xqtb_position p;
-                to_position(&b, &p);
-                xqtb_result res;
-                assert_int_equal(xqtb_probe(h, &p, &res), XQTB_OK);
-                int dtm = want.by_rule || !want.wdl ? XQTB_NO_DISTANCE : want.dtm, order = want.by_rule ? want.dtm : 0;
-                if (res.wdl != want.wdl || (int)res.by_rule != want.by_rule || res.dtm != dtm || res.order != order) {
-                    char fen[XQ_FEN_MAX];
-                    xq_fen_write(&b, fen);
-                    fail_msg("%s searched %d: probe %d/%d rule %d order %d, generator %d/%d rule %d order %d", fen,
-                             searched, res.wdl, res.dtm, res.by_rule, res.order, want.wdl, dtm, want.by_rule, order);
-                }
+                ruled += (uint64_t)assert_probe_is_generators(h, t, &b);
                 probed++;
-                ruled += want.by_rule != 0;
             }
         assert_true(probed > 0 && ruled > 0);
+        print_message("KRKN, %s searched: %llu positions probed, %llu of them ruled\n",
+                      searched == TB_SEARCH_RED ? "red" : "black", (unsigned long long)probed,
+                      (unsigned long long)ruled);
         xqtb_close(h);
     }
     tb_set_free(set);
@@ -929,18 +939,7 @@ static void test_ruled_results_searched(void **state)
             } else {
                 others++;
             }
-            tb_value want = tb_value_of(t, &b);
-            xqtb_position p;
-            to_position(&b, &p);
-            xqtb_result res;
-            assert_int_equal(xqtb_probe(h, &p, &res), XQTB_OK);
-            int dtm = want.by_rule || !want.wdl ? XQTB_NO_DISTANCE : want.dtm, order = want.by_rule ? want.dtm : 0;
-            if (res.wdl != want.wdl || (int)res.by_rule != want.by_rule || res.dtm != dtm || res.order != order) {
-                char fen[XQ_FEN_MAX];
-                xq_fen_write(&b, fen);
-                fail_msg("%s: probe %d/%d rule %d order %d, generator %d/%d rule %d order %d", fen, res.wdl, res.dtm,
-                         res.by_rule, res.order, want.wdl, dtm, want.by_rule, order);
-            }
+            assert_probe_is_generators(h, t, &b);
         }
     print_message("KRKNAA, black searched: ruled results of black %llu found by the search, %llu stored; %llu "
                   "other entries\n",
