@@ -897,7 +897,12 @@ static uint64_t kind_work_bytes(uint64_t entries, int kind, uint32_t symbol_byte
     uint64_t meta = XQF_HEADER_SIZE + ((symbols * 2 + 7) / 8) * 8 + (blocks + 1) * 8 + blocks * 8;
     /* malloc's own header on each block (glibc: 16 bytes, rounded to 16) */
     uint64_t block = compressed_bound(codec, raw_cap) + 32;
-    uint64_t job = blocks * (sizeof(uint8_t *) + sizeof(uint32_t)) + meta + blocks * block +
+    /* a DTM file's search bounds: raw, their frame, and a block to fold from */
+    uint64_t bounds_raw = xqf_bounds_raw_bytes(entries);
+    uint64_t bounds = kind == XQF_KIND_DTM ? bounds_raw + ZSTD_compressBound((size_t)bounds_raw) + raw_cap +
+                                                 codec_state_bytes(XQF_CODEC_ZSTD, TB_ZSTD_LEVEL, bounds_raw)
+                                           : 0;
+    uint64_t job = blocks * (sizeof(uint8_t *) + sizeof(uint32_t)) + meta + bounds + blocks * block +
                    (uint64_t)threads * (raw_cap + codec_state_bytes(codec, level, raw_cap));
     uint64_t counting = kind == XQF_KIND_WDL ? 0 : (uint64_t)SLOTS * (sizeof(uint64_t) + 2 * sizeof(uint32_t));
     uint64_t rank = kind == XQF_KIND_WDL ? 0 : (uint64_t)SLOTS * sizeof(uint32_t);
