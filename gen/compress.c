@@ -58,6 +58,7 @@ typedef struct {
     uint32_t nsymbols;
     uint32_t *rank;                 /* a code's slot (code_slot) -> symbol (DTM, DTC) */
     int searched;                   /* side to move whose entries may be XQF_SEARCH, -1 none */
+    unsigned fill;                  /* code of a block without a legal entry (encode_block) */
     const struct kind_facts *facts; /* what write_wdl or write_kind worked out for the kind */
 } symbol_coder;
 
@@ -260,6 +261,16 @@ static int coder_init(symbol_coder *c, int searched, const kind_facts *f)
         c->map[k] = map_value(slot_code(kind, order[k]));
         c->rank[order[k]] = k;
     }
+    /* A block without a legal entry holds a draw (DTC: "none"), or where
+     * no entry holds one, the commonest value: a code without a symbol
+     * would come out as symbol 0, "search" in most files, which is damage
+     * in the stored side (`check --deep` found it in KRNK's files). */
+    c->fill = kind == XQF_KIND_DTC ? DTC_CODE + DTC_NONE : CELL_DRAW;
+    for (uint32_t k = 0; k < n && !count[code_slot(c->fill)]; k++)
+        if (order[k] != SEARCH_SLOT) {
+            c->fill = slot_code(kind, order[k]);
+            break;
+        }
     c->nsymbols = n ? n : 1;
     c->symbol_bytes = c->nsymbols <= 256 ? 1 : 2;
     free(order);
@@ -346,7 +357,7 @@ static void encode_block(const symbol_coder *c, int side, uint64_t first, uint64
         unsigned v = coder_code(c, side, i);
         if (v != CELL_ILLEGAL) prev = v;
     }
-    if (prev == CELL_UNKNOWN) prev = c->kind == XQF_KIND_DTC ? DTC_CODE + DTC_NONE : CELL_DRAW;
+    if (prev == CELL_UNKNOWN) prev = c->fill;
     for (uint64_t k = 0; k < n; k++) {
         unsigned v = coder_code(c, side, first + k);
         if (v == CELL_ILLEGAL || v == CELL_UNKNOWN)

@@ -317,6 +317,22 @@ static void test_forged_search_bounds(void **state)
     assert_output_has("KRKN         DTM  damaged         the search bounds disagree with the blocks");
 }
 
+/* KRNK's stored side has blocks without a legal entry, and no draw: their
+ * filler once took a code no entry holds, which came out as symbol 0,
+ * "search" (damage in the stored side, check 11), in DTM and DTC alike.
+ * A fresh set passes the deep check. */
+static void test_fillers_pass_deep_check(void **state)
+{
+    (void)state;
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s/fillers", test_tmpdir());
+    assert_int_equal(mkdir(dir, 0755), 0);
+    assert_int_equal(run_xqtb("gen -q -d %s KRNK", dir), 0);
+    assert_int_equal(run_xqtb("check --deep -d %s KRNK", dir), 0);
+    assert_output_has("KRNK         DTM  sound");
+    assert_output_has("KRNK         DTC  sound");
+}
+
 /* A FIFO under a table's name once hung gen, stats and verify. */
 static void test_fifo_never_hangs(void **state)
 {
@@ -610,6 +626,7 @@ int main(void)
         cmocka_unit_test(test_without_raw),
         cmocka_unit_test(test_lost_dtm_file_without_raw),
         cmocka_unit_test(test_forged_search_bounds),
+        cmocka_unit_test(test_fillers_pass_deep_check),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }
