@@ -38,8 +38,11 @@
  * ordinary wins (what a search that does not read every block must prove).
  * Printed with the summary's bytes (two bytes a group, compressed in
  * blocks of 4,096 groups) and the summary blocks its successors fall in.
- * The values come from the table the generator rebuilds from the files of
- * DIR (unpack.c).
+ * Then the wins by a ruling of the searched side, which that search reads
+ * nearly whole: the blocks it reads, and those it would read if the entry
+ * said it is ruled and each group kept its smallest ruled-loss order
+ * (ruled_wins).  The values come from the table the generator rebuilds
+ * from the files of DIR (unpack.c).
  *
  *   bench_searched DIR MATERIAL [N]      N: entries sampled (default 20,000)
  */
@@ -341,6 +344,93 @@ static void count_entry(const tb_table *t, int searched, uint64_t i, unsigned v,
     ty->by_piece += (uint64_t)nbp;
 }
 
+/* Wins by a ruling of the searched side: the DTM blocks their search
+ * reads with the file's search bounds (format 6: every successor in a
+ * group holding an ordinary loss or not all ordinary wins), and what it
+ * would read if the entry said it is ruled (a second "search" symbol) and
+ * each group of 64 stored entries kept its smallest ruled-loss order: the
+ * successors in order of that bound, until the smallest order found is
+ * below the next bound (or equal to it, once a check ruling has it).
+ * Prints the sample's averages and the order bytes' compressed size. */
+static int ruled_wins(const tb_table *t, int searched, uint64_t block, const bounds *gb64, long want)
+{
+    int stored = searched ^ 1;
+    uint64_t groups = (t->ix.size + 63) / 64;
+    uint8_t *order = malloc(groups);
+    if (!order) return -1;
+    memset(order, 0xFF, groups);
+    for (uint64_t i = 0; i < t->ix.size; i++) {
+        unsigned r = tb_ruled(t, stored, i);
+        if (r != RULED_NONE && !ruled_is_win(r) && (r >> 2) < order[i / 64]) order[i / 64] = (uint8_t)(r >> 2);
+    }
+    uint64_t state = 0x2545F4914F6CDD1Dull, tries = 0, n = 0, now = 0, with = 0;
+    while ((long)n < want && tries++ < 1000 * (uint64_t)want) {
+        state = state * 6364136223846793005ull + 1442695040888963407ull;
+        uint64_t i = (state >> 11) % t->ix.size;
+        unsigned r = tb_ruled(t, searched, i);
+        xq_board b;
+        if (r == RULED_NONE || !ruled_is_win(r) || !xq_index_decode(&t->ix, i, &b)) continue;
+        b.side = (uint8_t)searched;
+        xq_move list[XQ_MAX_MOVES];
+        int nm = xq_gen_legal(&b, list), nq = 0;
+        uint64_t se[XQ_MAX_MOVES], read_now[XQ_MAX_MOVES], read_with[XQ_MAX_MOVES];
+        int n_now = 0, n_with = 0, used[XQ_MAX_MOVES] = {0};
+        for (int k = 0; k < nm; k++) {
+            if (b.sq[move_to(list[k])]) continue;
+            xq_undo u;
+            xq_make_move(&b, list[k], &u);
+            se[nq++] = xq_index_encode(&t->ix, &b, 0);
+            xq_unmake_move(&b, list[k], &u);
+        }
+        for (int k = 0; k < nq; k++)
+            if (gb64->low_loss[se[k] / 64] < CELL_DRAW || !gb64->all_wins[se[k] / 64])
+                add_distinct(read_now, &n_now, se[k] / block);
+        unsigned best = 64, check = 0;
+        for (;;) {
+            int pick = -1;
+            for (int k = 0; k < nq; k++)
+                if (!used[k] && order[se[k] / 64] != 0xFF && (pick < 0 || order[se[k] / 64] < order[se[pick] / 64]))
+                    pick = k;
+            if (pick < 0) break;
+            unsigned bound = order[se[pick] / 64];
+            if (best < bound || (best == bound && check)) break;
+            used[pick] = 1;
+            add_distinct(read_with, &n_with, se[pick] / block);
+            for (int k = 0; k < nq; k++) {
+                if (se[k] / block != se[pick] / block) continue;
+                unsigned rk = tb_ruled(t, stored, se[k]);
+                if (rk == RULED_NONE || ruled_is_win(rk)) continue;
+                if ((rk >> 2) < best) best = rk >> 2, check = 0;
+                if ((rk >> 2) == best) check |= !(rk & 2);
+            }
+        }
+        n++;
+        now += (uint64_t)n_now;
+        with += (uint64_t)n_with;
+    }
+    size_t cap = ZSTD_compressBound(4096);
+    uint8_t *dst = malloc(cap);
+    uint64_t bytes = 0;
+    for (uint64_t g = 0; dst && g < groups; g += 4096) {
+        size_t len = groups - g < 4096 ? (size_t)(groups - g) : 4096;
+        size_t got = ZSTD_compress(dst, cap, order + g, len, TB_ZSTD_LEVEL);
+        if (ZSTD_isError(got)) break;
+        bytes += got;
+    }
+    char name[XQ_MATERIAL_MAX];
+    xq_material_name(&t->mat, name);
+    if (n)
+        printf("%-10s ruled wins of the searched side: %llu sampled; DTM blocks a probe with format 6's bounds %.2f, "
+               "knowing it ruled with the smallest ruled-loss order per 64 entries %.2f (the orders: %llu bytes)\n",
+               name, (unsigned long long)n, (double)now / (double)n, (double)with / (double)n,
+               (unsigned long long)bytes);
+    else
+        printf("%-10s no ruled win of the searched side\n", name);
+    free(dst);
+    free(order);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3 || argc > 4) {
@@ -418,6 +508,10 @@ int main(int argc, char **argv)
     printf("%-10s hints: the move %llu bytes, the piece %llu bytes (the DTM file %ld bytes); DTM blocks a probe "
            "with the piece hint %.2f\n",
            name, (unsigned long long)hints[0], (unsigned long long)hints[1], dtm_bytes, (double)ty.by_piece / n);
+    if (ruled_wins(t, searched, (uint64_t)dtm_block, &gb[1], want)) {
+        fprintf(stderr, "bench_searched: out of memory\n");
+        return 1;
+    }
     for (int g = 0; g < NGROUPS; g++) {
         int64_t sbytes = summary_bytes(&gb[g], (t->ix.size + GROUP[g] - 1) / GROUP[g], SUMMARY_BLOCK);
         if (sbytes < 0) {
