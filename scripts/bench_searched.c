@@ -94,6 +94,17 @@ enum { SUMMARY_BLOCK = 4096 };
 
 /* Per DTM block of the stored side: the lowest loss and the highest win
  * it holds (cell values), the bounds of the branch-and-bound search. */
+/* Bytes of n bytes at src compressed alone with Zstandard at the writer's
+ * level, as a file's block would be; -1 on failure. */
+static int64_t zstd_bytes(const uint8_t *src, size_t n)
+{
+    size_t cap = ZSTD_compressBound(n);
+    void *dst = malloc(cap);
+    size_t got = dst ? ZSTD_compress(dst, cap, src, n, TB_ZSTD_LEVEL) : 0;
+    free(dst);
+    return !dst || ZSTD_isError(got) ? -1 : (int64_t)got;
+}
+
 typedef struct {
     unsigned *low_loss, *high_win;
     uint8_t *all_wins; /* every legal entry an ordinary win (per group; NULL per block) */
@@ -159,23 +170,18 @@ static int bounded_reads(const bounds *bd, int win, const uint64_t *blk, int n, 
 static int64_t summary_bytes(const bounds *bd, uint64_t groups, uint64_t block)
 {
     uint8_t *raw = malloc(2 * block);
-    size_t cap = ZSTD_compressBound((size_t)(2 * block));
-    void *dst = malloc(cap);
-    int64_t total = 0;
-    if (!raw || !dst) return -1;
-    for (uint64_t first = 0; first < groups; first += block) {
+    int64_t total = raw ? 0 : -1;
+    for (uint64_t first = 0; raw && total >= 0 && first < groups; first += block) {
         uint64_t len = groups - first < block ? groups - first : block;
         for (uint64_t g = first; g < first + len; g++) {
             unsigned lo = bd->low_loss[g], hi = bd->high_win[g];
             raw[g - first] = (uint8_t)(lo >= CELL_DRAW ? 255 : lo > 254 ? 254 : lo);
             raw[len + g - first] = (uint8_t)(hi > 254 ? 254 : hi);
         }
-        size_t got = ZSTD_compress(dst, cap, raw, (size_t)(2 * len), TB_ZSTD_LEVEL);
-        if (ZSTD_isError(got)) return -1;
-        total += (int64_t)got;
+        int64_t got = zstd_bytes(raw, (size_t)(2 * len));
+        total = got < 0 ? -1 : total + got;
     }
     free(raw);
-    free(dst);
     return total;
 }
 
@@ -254,11 +260,9 @@ static int hint_bytes(const tb_table *t, int searched, uint64_t block, uint64_t 
 {
     uint64_t n = t->ix.size;
     uint8_t *raw[2] = {malloc(block), malloc(block)};
-    size_t cap = ZSTD_compressBound((size_t)block);
-    void *dst = malloc(cap);
-    if (!raw[0] || !raw[1] || !dst) return -1;
+    int rc = raw[0] && raw[1] ? 0 : -1;
     out[0] = out[1] = 0;
-    for (uint64_t first = 0; first < n; first += block) {
+    for (uint64_t first = 0; rc == 0 && first < n; first += block) {
         uint64_t len = n - first < block ? n - first : block;
         for (uint64_t i = first; i < first + len; i++) {
             unsigned v = cell_get(t->cells[searched], t->width, i);
@@ -273,16 +277,15 @@ static int hint_bytes(const tb_table *t, int searched, uint64_t block, uint64_t 
             raw[0][i - first] = (uint8_t)move;
             raw[1][i - first] = (uint8_t)piece;
         }
-        for (int h = 0; h < 2; h++) {
-            size_t got = ZSTD_compress(dst, cap, raw[h], (size_t)len, TB_ZSTD_LEVEL);
-            if (ZSTD_isError(got)) return -1;
-            out[h] += got;
+        for (int h = 0; h < 2 && rc == 0; h++) {
+            int64_t got = zstd_bytes(raw[h], (size_t)len);
+            if (got < 0) rc = -1;
+            out[h] += (uint64_t)(got < 0 ? 0 : got);
         }
     }
     free(raw[0]);
     free(raw[1]);
-    free(dst);
-    return 0;
+    return rc;
 }
 
 /* Counts one entry i of the searched side (value v) into *ty. */
@@ -408,14 +411,10 @@ static int ruled_wins(const tb_table *t, int searched, uint64_t block, const bou
         now += (uint64_t)n_now;
         with += (uint64_t)n_with;
     }
-    size_t cap = ZSTD_compressBound(4096);
-    uint8_t *dst = malloc(cap);
-    uint64_t bytes = 0;
-    for (uint64_t g = 0; dst && g < groups; g += 4096) {
-        size_t len = groups - g < 4096 ? (size_t)(groups - g) : 4096;
-        size_t got = ZSTD_compress(dst, cap, order + g, len, TB_ZSTD_LEVEL);
-        if (ZSTD_isError(got)) break;
-        bytes += got;
+    int64_t bytes = 0;
+    for (uint64_t g = 0; bytes >= 0 && g < groups; g += 4096) {
+        int64_t got = zstd_bytes(order + g, groups - g < 4096 ? (size_t)(groups - g) : 4096);
+        bytes = got < 0 ? -1 : bytes + got;
     }
     char name[XQ_MATERIAL_MAX];
     xq_material_name(&t->mat, name);
@@ -426,9 +425,8 @@ static int ruled_wins(const tb_table *t, int searched, uint64_t block, const bou
                (unsigned long long)bytes);
     else
         printf("%-10s no ruled win of the searched side\n", name);
-    free(dst);
     free(order);
-    return 0;
+    return bytes < 0 ? -1 : 0;
 }
 
 int main(int argc, char **argv)
