@@ -56,7 +56,7 @@ static int block_content_ok(const xqf_info *f, const void *ddict, uint64_t k, co
         unsigned sym = f->symbol_bytes == 1 ? out[i] : (unsigned)out[i] | (unsigned)out[i + 1] << 8;
         if (sym >= f->nsymbols) return 0;
         unsigned v = (unsigned)f->map[2 * sym] | (unsigned)f->map[2 * sym + 1] << 8;
-        if (stored && v == XQF_SEARCH) return 0;
+        if (stored && xqf_is_search(f->kind, v)) return 0;
         if (stored && bounds) xqf_bounds_fold(bounds, f->entries, first + i / f->symbol_bytes, v);
     }
     return 1;

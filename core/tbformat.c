@@ -133,7 +133,7 @@ static int check_map(const xqf_info *f, char *why)
 {
     for (uint32_t i = 0; i < f->nsymbols; i++) {
         unsigned v = (unsigned)f->map[2 * i] | (unsigned)f->map[2 * i + 1] << 8;
-        if (v == XQF_SEARCH) {
+        if (xqf_is_search(f->kind, v)) {
             if (f->searched < 0) return refuse(XQF_CORRUPT, why, "a search symbol in a file without a searched side");
         } else if (f->kind == XQF_KIND_DTC) {
             if (v != XQF_DTC_NONE && (int64_t)(v & ~(unsigned)XQF_DTC_BEYOND) > f->max_dtm)
@@ -159,7 +159,9 @@ static int check_map_rulings(const xqf_info *f, char *why)
     if (f->kind != XQF_KIND_DTM) return XQF_OK;
     for (uint32_t i = 0; i < f->nsymbols; i++) {
         unsigned v = (unsigned)f->map[2 * i] | (unsigned)f->map[2 * i + 1] << 8;
-        if (v == XQF_SEARCH || v == XQF_DTM_DRAW || !(v & XQF_DTM_RULED)) continue;
+        if (v == XQF_SEARCH_RULED && f->rules == XQ_RULES_NONE)
+            return refuse(XQF_CORRUPT, why, "a ruled search symbol in a file of rule set none");
+        if (xqf_is_search(f->kind, v) || v == XQF_DTM_DRAW || !(v & XQF_DTM_RULED)) continue;
         int chase = (v & 2) != 0;
         if (f->rules == XQ_RULES_NONE || (f->rules == XQ_RULES_CHECK && chase) || (f->rules == XQ_RULES_CXA && !chase))
             return refuse(XQF_CORRUPT, why, "ruled map value %u in a file of rule set %s", v,
@@ -289,6 +291,7 @@ void xqf_bounds_clear(uint8_t *raw, uint64_t entries)
     memset(raw, XQF_BOUND_NONE, g);
     memset(raw + g, 0, g);
     memset(raw + 2 * g, 0xFF, (g + 7) / 8);
+    memset(raw + 2 * g + (g + 7) / 8, XQF_BOUND_NONE, g);
 }
 
 void xqf_bounds_fold(uint8_t *raw, uint64_t entries, uint64_t i, unsigned v)
@@ -296,7 +299,11 @@ void xqf_bounds_fold(uint8_t *raw, uint64_t entries, uint64_t i, unsigned v)
     uint64_t groups = xqf_bounds_groups(entries), g = i / XQF_BOUNDS_GROUP;
     if ((v & XQF_DTM_RULED) || !(v & 1))
         raw[2 * groups + g / 8] &= (uint8_t) ~(1u << (g % 8)); /* not an ordinary win */
-    if (v & XQF_DTM_RULED) return;                             /* a ruled result, or a draw */
+    if (v != XQF_DTM_DRAW && (v & XQF_DTM_RULED) && !(v & 1)) {
+        uint8_t *order = raw + 2 * groups + (groups + 7) / 8 + g; /* a loss by a ruling */
+        if (((v & 0xFF) >> 2) < *order) *order = (uint8_t)((v & 0xFF) >> 2);
+    }
+    if (v & XQF_DTM_RULED) return; /* a ruled result, or a draw */
     if (!(v & 1)) {
         unsigned b = v / 2 > XQF_BOUND_CAP ? XQF_BOUND_CAP : v / 2;
         if (b < raw[g]) raw[g] = (uint8_t)b;

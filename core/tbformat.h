@@ -55,8 +55,9 @@ enum {
     /* format version this code reads and writes (1: LZ4 only, no codec
      * field; 2: every entry of both sides stored, no searched side; 3: a
      * WDL entry holds its value, with no capture search; 4: no codec
-     * dictionary; 5: no search bounds) */
-    XQF_VERSION = 6,
+     * dictionary; 5: no search bounds; 6: no ruled search symbol, and
+     * bounds without ruled-loss orders) */
+    XQF_VERSION = 7,
     XQF_HEADER_SIZE = 128,
     XQF_NAME_SIZE = 36,
     XQF_INDEX_LAYOUT = 2,          /* core/index.c's numbering of entries (docs/FORMAT.md, "Index layout 2") */
@@ -119,6 +120,23 @@ enum { XQF_DTM_DRAW = 0xFFFF, XQF_DTM_RULED = 0x8000 };
  * what its successors give (docs/FORMAT.md, "Searched entries").  In no
  * other entry, and never in a WDL file. */
 enum { XQF_SEARCH = 0xFFFE };
+
+/* A DTM-map entry (DTM files only: in a DTC file the same value is a
+ * distance) for a searched entry that is no ordinary win: a reader's search
+ * gives it the same value as XQF_SEARCH, but one whose WDL value is a win
+ * is a win by a ruling, so its search need only find the smallest order of
+ * the ruled losses its moves reach, with no proof that none reaches an
+ * ordinary loss (which reads every successor in a group holding one).  The
+ * writer gives it to every searched win by a ruling, and to the searched
+ * draws and losses where it continues a run of it; an ordinary win says
+ * XQF_SEARCH (docs/FORMAT.md, "Searched entries"). */
+enum { XQF_SEARCH_RULED = 0xFFFD };
+
+/* Whether DTM- or DTC-map value v of a file of `kind` says "search". */
+static inline int xqf_is_search(int kind, unsigned v)
+{
+    return v == XQF_SEARCH || (kind == XQF_KIND_DTM && v == XQF_SEARCH_RULED);
+}
 
 /* The value of a searched DTM entry (docs/FORMAT.md, "Searched entries"),
  * from its successors' DTM-map values: start with xqf_dtm_search_init, add
@@ -319,7 +337,10 @@ void xqf_dctx_free(void *dctx);
  *             group holds no ordinary win, XQF_BOUND_OPEN if b + 1 would
  *             be XQF_BOUND_OPEN or more (no bound);
  *   all wins  ceil(G / 8) bytes: bit g % 8 of byte g / 8 set if every
- *             entry of group g is an ordinary win. */
+ *             entry of group g is an ordinary win;
+ *   ruled     G bytes: the smallest order of a loss by a ruling in the
+ *             group (1-63), XQF_BOUND_NONE if it holds none, which is
+ *             what a search for a ruled win (XQF_SEARCH_RULED) reads by. */
 enum { XQF_BOUNDS_GROUP = 64, XQF_BOUND_NONE = 0xFF, XQF_BOUND_OPEN = 0xFF, XQF_BOUND_CAP = 0xFE };
 
 static inline uint64_t xqf_bounds_groups(uint64_t entries)
@@ -329,7 +350,7 @@ static inline uint64_t xqf_bounds_groups(uint64_t entries)
 static inline uint64_t xqf_bounds_raw_bytes(uint64_t entries)
 {
     uint64_t g = xqf_bounds_groups(entries);
-    return 2 * g + (g + 7) / 8;
+    return 3 * g + (g + 7) / 8;
 }
 /* Bounds of no value yet (xqf_bounds_raw_bytes(entries) bytes at raw). */
 void xqf_bounds_clear(uint8_t *raw, uint64_t entries);
@@ -352,6 +373,12 @@ static inline int32_t xqf_bound_win(const uint8_t *raw, uint64_t groups, uint64_
 static inline int xqf_bound_all_wins(const uint8_t *raw, uint64_t groups, uint64_t g)
 {
     return raw[2 * groups + g / 8] >> (g % 8) & 1;
+}
+/* The least order a loss by a ruling in group g may have, 64 if none. */
+static inline int xqf_bound_ruled_loss(const uint8_t *raw, uint64_t groups, uint64_t g)
+{
+    uint8_t b = raw[2 * groups + (groups + 7) / 8 + g];
+    return b == XQF_BOUND_NONE ? 64 : b;
 }
 
 #endif

@@ -66,25 +66,31 @@ typedef struct {
  * a result the repetition rulings decided, RULED_CODE + its ruled byte
  * (cell.h); for DTC, DTC_CODE + its DTC code (dtc.h).  Illegal entries are
  * CELL_ILLEGAL in every kind. */
-enum { RULED_CODE = 0x10000, DTC_CODE = 0x20000, SEARCH_CODE = DTC_CODE + 0x10000 };
+enum {
+    RULED_CODE = 0x10000,
+    DTC_CODE = 0x20000,
+    SEARCH_CODE = DTC_CODE + 0x10000, /* XQF_SEARCH */
+    SEARCH_RULED_CODE,                /* XQF_SEARCH_RULED */
+    SEARCH_ANY_CODE,                  /* either, chosen by encode_block; counted as SEARCH_CODE */
+};
 
 /* Codes are counted and ranked in a denser space of slots: a DTM file's
- * codes are cell codes, ruled ones (a byte) and SEARCH_CODE, a DTC file's
- * CELL_ILLEGAL, distances (never CELL_ILLEGAL's value: dtc.h) and
- * SEARCH_CODE, so one kind's codes never share a slot, and slots keep the
- * codes' order. */
-enum { RULED_SLOT = 0x10000, SEARCH_SLOT = RULED_SLOT + 0x100, SLOTS = SEARCH_SLOT + 1 };
+ * codes are cell codes, ruled ones (a byte) and the two search codes, a
+ * DTC file's CELL_ILLEGAL, distances (never CELL_ILLEGAL's value: dtc.h)
+ * and SEARCH_CODE, so one kind's codes never share a slot, and slots keep
+ * the codes' order. */
+enum { RULED_SLOT = 0x10000, SEARCH_SLOT = RULED_SLOT + 0x100, SEARCH_RULED_SLOT, SLOTS };
 
 static inline uint32_t code_slot(unsigned code)
 {
     if (code < RULED_CODE) return code;
     if (code < DTC_CODE) return RULED_SLOT + (code - RULED_CODE);
-    return code < SEARCH_CODE ? code - DTC_CODE : SEARCH_SLOT;
+    return code < SEARCH_CODE ? code - DTC_CODE : SEARCH_SLOT + (code - SEARCH_CODE);
 }
 
 static unsigned slot_code(int kind, uint32_t slot)
 {
-    if (slot == SEARCH_SLOT) return SEARCH_CODE;
+    if (slot >= SEARCH_SLOT) return SEARCH_CODE + (slot - SEARCH_SLOT);
     if (kind == XQF_KIND_DTC) return slot == CELL_ILLEGAL ? CELL_ILLEGAL : DTC_CODE + slot;
     return slot < RULED_SLOT ? slot : RULED_CODE + (slot - RULED_SLOT);
 }
@@ -99,10 +105,13 @@ static unsigned entry_code(const tb_table *t, int kind, int side, uint64_t i)
     return v;
 }
 
-/* What an entry of the searched side stores: SEARCH_CODE where a reader's
- * one-ply search finds the value (docs/FORMAT.md, "Searched entries"),
- * and for illegal entries, which no reader looks up; the entry's own code
- * otherwise.  The search rests on the Bellman conditions tb_verify checks
+/* What an entry of the searched side stores where a reader's one-ply
+ * search finds the value (docs/FORMAT.md, "Searched entries"): in a DTM
+ * file, SEARCH_RULED_CODE for a win by a ruling, SEARCH_CODE for an
+ * ordinary win, and SEARCH_ANY_CODE (either, as encode_block likes) for
+ * the rest, which are no ordinary win, and for illegal entries, which no
+ * reader looks up; in a DTC file, SEARCH_CODE.  The entry's own code where
+ * the search does not find it.  The search rests on the Bellman conditions tb_verify checks
  * (verify.c): the DTM of a position that is not ruled follows from its
  * successors' DTMs with ruled results read as draws, and a DTC that holds
  * from its successors' WDL and DTC, as does "none" for a result of the
@@ -114,11 +123,13 @@ static unsigned entry_code(const tb_table *t, int kind, int side, uint64_t i)
 static unsigned searched_code(const tb_table *t, int kind, uint8_t *const *found, int side, uint64_t i)
 {
     unsigned v = cell_get(t->cells[side], t->width, i);
-    if (v == CELL_ILLEGAL) return SEARCH_CODE;
+    if (v == CELL_ILLEGAL) return kind == XQF_KIND_DTM ? SEARCH_ANY_CODE : SEARCH_CODE;
     if (kind == XQF_KIND_DTC) return dtc_beyond(tb_dtc(t, side, i)) ? entry_code(t, kind, side, i) : SEARCH_CODE;
     int ruled = v == CELL_DRAW && tb_ruled(t, side, i) != RULED_NONE;
     int is_found = ruled && found && (found[side][i / 8] >> (i % 8) & 1);
-    return ruled && !is_found ? entry_code(t, kind, side, i) : SEARCH_CODE;
+    if (ruled && !is_found) return entry_code(t, kind, side, i);
+    if (ruled && ruled_is_win(tb_ruled(t, side, i))) return SEARCH_RULED_CODE;
+    return cell_is_win(v) ? SEARCH_CODE : SEARCH_ANY_CODE;
 }
 
 static unsigned wdl_symbol(unsigned code)
@@ -131,6 +142,7 @@ static unsigned wdl_symbol(unsigned code)
 static uint16_t map_value(unsigned code)
 {
     if (code == SEARCH_CODE) return XQF_SEARCH;
+    if (code == SEARCH_RULED_CODE) return XQF_SEARCH_RULED;
     if (code >= DTC_CODE) return (uint16_t)(code - DTC_CODE);
     if (code == CELL_DRAW) return XQF_DTM_DRAW;
     if (code >= RULED_CODE) return (uint16_t)(XQF_DTM_RULED | (code - RULED_CODE));
@@ -170,7 +182,8 @@ static void count_side(void *arg, uint64_t begin, uint64_t end, int thread)
         uint64_t *stored = f->n[s][0], *searched = f->n[s][1];
         for (uint64_t i = 0; i < t->ix.size; i++) {
             stored[code_slot(entry_code(t, f->kind, (int)s, i))]++;
-            searched[code_slot(searched_code(t, f->kind, f->found, (int)s, i))]++;
+            unsigned sc = searched_code(t, f->kind, f->found, (int)s, i);
+            searched[code_slot(sc == SEARCH_ANY_CODE ? SEARCH_CODE : sc)]++;
         }
     }
 }
@@ -267,7 +280,7 @@ static int coder_init(symbol_coder *c, int searched, const kind_facts *f)
      * in the stored side (`check --deep` found it in KRNK's files). */
     c->fill = kind == XQF_KIND_DTC ? DTC_CODE + DTC_NONE : CELL_DRAW;
     for (uint32_t k = 0; k < n && !count[code_slot(c->fill)]; k++)
-        if (order[k] != SEARCH_SLOT) {
+        if (order[k] < SEARCH_SLOT) {
             c->fill = slot_code(kind, order[k]);
             break;
         }
@@ -355,12 +368,15 @@ static void encode_block(const symbol_coder *c, int side, uint64_t first, uint64
     /* start the don't-care fill with the block's first legal value */
     for (uint64_t i = first; i < first + n && prev == CELL_UNKNOWN; i++) {
         unsigned v = coder_code(c, side, i);
-        if (v != CELL_ILLEGAL) prev = v;
+        if (v != CELL_ILLEGAL && v != SEARCH_ANY_CODE) prev = v;
     }
     if (prev == CELL_UNKNOWN) prev = c->fill;
     for (uint64_t k = 0; k < n; k++) {
         unsigned v = coder_code(c, side, first + k);
-        if (v == CELL_ILLEGAL || v == CELL_UNKNOWN)
+        /* either search symbol, whichever continues the run */
+        if (v == SEARCH_ANY_CODE)
+            v = prev = prev == SEARCH_RULED_CODE ? prev : SEARCH_CODE;
+        else if (v == CELL_ILLEGAL || v == CELL_UNKNOWN)
             v = prev;
         else
             prev = v;

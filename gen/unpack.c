@@ -151,6 +151,13 @@ static int map_value(const xqf_info *f, const uint8_t *sym, uint64_t k, unsigned
     return 0;
 }
 
+/* The ruled byte an entry saying XQF_SEARCH_RULED holds until searched: a
+ * win of order 0, which no result has (cell.h). */
+enum { RULED_SEARCHED_WIN = 1 };
+
+/* Whether DTM-map value v is an ordinary win. */
+static int dtm_ordinary_win(unsigned v) { return !(v & XQF_DTM_RULED) && (v & 1); }
+
 /* Puts a DTM-map value v into entry i of side s; 0, or -1 if v cannot be
  * the value of a legal entry of this table. */
 static int put_dtm(tb_table *t, int s, uint64_t i, unsigned v)
@@ -197,7 +204,9 @@ static void block_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
             unsigned v = XQF_DTM_DRAW;
             int bad = map_value(f, sym, e, &v);
             if (f->kind == XQF_KIND_DTM) {
-                if (v == XQF_SEARCH)
+                if (v == XQF_SEARCH_RULED && t->ruled[0])
+                    t->ruled[s][i] = RULED_SEARCHED_WIN; /* what the search must find */
+                if (v == XQF_SEARCH || (v == XQF_SEARCH_RULED && t->ruled[0]))
                     bad = bad || s != j->searched; /* the cell stays unknown until searched */
                 else
                     bad = bad || put_dtm(t, s, i, v);
@@ -282,8 +291,10 @@ static void search_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
                                              : cell == CELL_DRAW ? XQF_DTM_DRAW
                                                                  : cell);
                 }
+                /* an entry that says XQF_SEARCH_RULED is no ordinary win */
+                int said_ruled = t->ruled[0] && t->ruled[s][i] == RULED_SEARCHED_WIN;
                 unsigned v;
-                if (xqf_dtm_search_result(&acc, &v) || put_dtm(t, s, i, v)) {
+                if (xqf_dtm_search_result(&acc, &v) || (said_ruled && dtm_ordinary_win(v)) || put_dtm(t, s, i, v)) {
                     job_fail(j, "entry %llu: its successors give no value it can have", (unsigned long long)i);
                     break;
                 }

@@ -479,7 +479,7 @@ static int probe_entry_at(xqtb_handle *h, tb_entry *e, int kind, int side, uint6
     /* Only the searched side may say "search" (docs/FORMAT.md, check 11):
      * this is what bounds the searches, since every move from a searched
      * entry reaches the other side, which is stored, or a smaller table. */
-    if (*value == XQF_SEARCH && side != f->info.searched) return XQTB_ERR_CORRUPT;
+    if (xqf_is_search(kind, *value) && side != f->info.searched) return XQTB_ERR_CORRUPT;
     return XQTB_OK;
 }
 
@@ -530,14 +530,14 @@ static int probe_wdl_value(xqtb_handle *h, const xq_board *b, unsigned *sym)
  * pieces, so the recursion ends within as many levels as there are
  * captures; a file whose searched entries contradict the search is
  * damaged. */
-static int search_dtm(xqtb_handle *h, const xq_board *pos, unsigned *v);
+static int search_dtm(xqtb_handle *h, const xq_board *pos, int ruled, unsigned *v);
 static int search_dtc(xqtb_handle *h, const xq_board *pos, int win, unsigned *v);
 
 /* The DTM-map value of a legal board. */
 static int probe_dtm_value(xqtb_handle *h, const xq_board *b, unsigned *v)
 {
     int rc = probe_raw(h, b, XQF_KIND_DTM, v);
-    if (rc == XQTB_OK && *v == XQF_SEARCH) rc = search_dtm(h, b, v);
+    if (rc == XQTB_OK && xqf_is_search(XQF_KIND_DTM, *v)) rc = search_dtm(h, b, *v == XQF_SEARCH_RULED, v);
     return rc;
 }
 
@@ -554,7 +554,7 @@ static int probe_dtc_value(xqtb_handle *h, const xq_board *b, int win, unsigned 
  * and its group's bounds. */
 typedef struct {
     uint64_t idx;
-    int loss, win, all_wins; /* xqf_bound_loss, _win, _all_wins of its group */
+    int loss, win, all_wins, ruled; /* xqf_bound_loss, _win, _all_wins, _ruled_loss of its group */
 } search_move;
 
 /* Adds the value of the position after move m from b to the search. */
@@ -580,18 +580,49 @@ static int search_add_stored(xqtb_handle *h, tb_entry *e, int stored, const sear
     return rc;
 }
 
+/* The keys moves are sorted by: a group's shortest ordinary loss, its
+ * longest ordinary win (longest first), its smallest ruled-loss order. */
+enum { BY_LOSS, BY_WIN, BY_RULED };
+
+static int move_key(const search_move *m, int by)
+{
+    return by == BY_LOSS ? m->loss : by == BY_WIN ? -m->win : m->ruled;
+}
+
 /* Sorts q[0, n) by key, ascending (a few dozen moves: insertion sort). */
-static void sort_moves(search_move *q, int n, int by_win)
+static void sort_moves(search_move *q, int n, int by)
 {
     for (int i = 1; i < n; i++) {
         search_move x = q[i];
-        int kx = by_win ? -x.win : x.loss, j = i;
-        while (j > 0 && (by_win ? -q[j - 1].win : q[j - 1].loss) > kx) {
+        int kx = move_key(&x, by), j = i;
+        while (j > 0 && move_key(&q[j - 1], by) > kx) {
             q[j] = q[j - 1];
             j--;
         }
         q[j] = x;
     }
+}
+
+/* The rest of the search of an entry that says it is a win by a ruling
+ * (XQF_SEARCH_RULED): none of its moves reaches an ordinary loss, so its
+ * value is the smallest ruled-loss order its moves reach, by the check
+ * ruling if any move of that order reaches a result of it.  The quiet
+ * moves are read in order of their group's smallest ruled-loss order,
+ * until that bound is above the order found, or equal to it once a check
+ * ruling has it.  Anything but a ruled win is damage. */
+static int search_ruled_win(xqtb_handle *h, tb_entry *e, int stored, search_move *q, int nq, xqf_dtm_search *acc,
+                            unsigned *v)
+{
+    sort_moves(q, nq, BY_RULED);
+    for (int k = 0; k < nq && q[k].ruled < 64; k++) {
+        if (acc->loss_order < (unsigned)q[k].ruled || (acc->loss_order == (unsigned)q[k].ruled && acc->loss_check))
+            break;
+        int rc = search_add_stored(h, e, stored, &q[k], acc);
+        if (rc != XQTB_OK) return rc;
+    }
+    if (xqf_dtm_search_result(acc, v) || *v == XQF_DTM_DRAW || (*v & (XQF_DTM_RULED | 1)) != (XQF_DTM_RULED | 1))
+        return XQTB_ERR_CORRUPT;
+    return XQTB_OK;
 }
 
 /* DTM of a searched entry: its successors' values through the rule that
@@ -612,7 +643,7 @@ static void sort_moves(search_move *q, int n, int by_win)
  *     first, until the longest found is at least the next bound.
  * Captures lead to other tables and are always read.  The value is the
  * same as a search of every move (tests/test_probe.c checks every entry). */
-static int search_dtm(xqtb_handle *h, const xq_board *pos, unsigned *v)
+static int search_dtm(xqtb_handle *h, const xq_board *pos, int ruled, unsigned *v)
 {
     xq_board b = *pos;
     xq_move list[XQ_MAX_MOVES];
@@ -636,8 +667,8 @@ static int search_dtm(xqtb_handle *h, const xq_board *pos, unsigned *v)
         xq_unmake_move(&b, list[i], &u);
         if (idx >= df->info.entries) return XQTB_ERR_INVALID;
         uint64_t g = idx / XQF_BOUNDS_GROUP, groups = df->bounds_groups;
-        q[nq++] =
-            (search_move){idx, xqf_bound_loss(bd, g), xqf_bound_win(bd, groups, g), xqf_bound_all_wins(bd, groups, g)};
+        q[nq++] = (search_move){idx, xqf_bound_loss(bd, g), xqf_bound_win(bd, groups, g),
+                                xqf_bound_all_wins(bd, groups, g), xqf_bound_ruled_loss(bd, groups, g)};
     }
     /* The entry's WDL value says which case it is: a draw needs no read
      * at all, and a loss has no successor that is a loss (a ruled result
@@ -645,7 +676,8 @@ static int search_dtm(xqtb_handle *h, const xq_board *pos, unsigned *v)
      * better of the WDL symbol and the best capture (docs/FORMAT.md,
      * "Captures in WDL files"), and every capture is in acc already. */
     unsigned wdl = XQF_WDL_WIN;
-    if (nq && probe_raw(h, pos, XQF_KIND_WDL, &wdl) != XQTB_OK) wdl = XQF_WDL_WIN; /* no answer: assume nothing */
+    int known = nq && probe_raw(h, pos, XQF_KIND_WDL, &wdl) == XQTB_OK;
+    if (!known) wdl = XQF_WDL_WIN; /* no answer: assume nothing */
     if (acc.shortest_loss != XQF_DTM_RULED || acc.loss_order < 64)
         wdl = XQF_WDL_WIN;
     else if (acc.draws && wdl < XQF_WDL_DRAW)
@@ -654,8 +686,10 @@ static int search_dtm(xqtb_handle *h, const xq_board *pos, unsigned *v)
         *v = XQF_DTM_DRAW;
         return XQTB_OK;
     }
+    /* a win that is no ordinary win is one by a ruling */
+    if (ruled && known && wdl == XQF_WDL_WIN) return search_ruled_win(h, e, stored, q, nq, &acc, v);
     /* the successors whose group holds an ordinary loss, shortest first */
-    sort_moves(q, nq, 0);
+    sort_moves(q, nq, BY_LOSS);
     int k = wdl == XQF_WDL_LOSS ? nq : 0;
     while (k < nq && q[k].loss < 0) k++;
     for (; k < nq; k++) {
@@ -672,14 +706,16 @@ static int search_dtm(xqtb_handle *h, const xq_board *pos, unsigned *v)
             }
         int other = acc.loss_order < 64 || acc.draws || acc.win_order;
         /* then, if all were ordinary wins, the longest of the rest */
-        sort_moves(q, nq, 1);
+        sort_moves(q, nq, BY_WIN);
         for (k = 0; k < nq && !other; k++) {
             if (q[k].all_wins != 1) continue;
             if (acc.moves && acc.longest_win >= (unsigned)q[k].win) break;
             if ((rc = search_add_stored(h, e, stored, &q[k], &acc)) != XQTB_OK) return rc;
         }
     }
-    return xqf_dtm_search_result(&acc, v) ? XQTB_ERR_CORRUPT : XQTB_OK;
+    if (xqf_dtm_search_result(&acc, v)) return XQTB_ERR_CORRUPT;
+    /* an entry that says XQF_SEARCH_RULED is no ordinary win */
+    return ruled && !(*v & XQF_DTM_RULED) && (*v & 1) ? XQTB_ERR_CORRUPT : XQTB_OK;
 }
 
 /* DTC of a searched entry whose WDL says win (win = 1) or loss, under the

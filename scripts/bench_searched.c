@@ -350,8 +350,9 @@ static void count_entry(const tb_table *t, int searched, uint64_t i, unsigned v,
 /* Wins by a ruling of the searched side: the DTM blocks their search
  * reads with the file's search bounds (format 6: every successor in a
  * group holding an ordinary loss or not all ordinary wins), and what it
- * would read if the entry said it is ruled (a second "search" symbol) and
- * each group of 64 stored entries kept its smallest ruled-loss order: the
+ * would read if the entry said it is ruled (a second "search" symbol, which
+ * format 7 has) and each group of 64 stored entries kept its smallest
+ * ruled-loss order (format 7's ruled bounds): the
  * successors in order of that bound, until the smallest order found is
  * below the next bound (or equal to it, once a check ruling has it).
  * Prints the sample's averages and the order bytes' compressed size. */

@@ -871,6 +871,15 @@ static int assert_probe_is_generators(xqtb_handle *h, const tb_table *t, const x
  * full, each side searched in turn, every legal position probed (both
  * sides to move, every 5th under the sanitizers) against the generator,
  * rulings and orders included.  The DTM file must carry the bounds. */
+/* Whether the DTM map of file p (len bytes) holds value v. */
+static int map_holds(const uint8_t *p, long len, unsigned v)
+{
+    uint32_t m = xqf_get32(p + XQF_OFF_SYMBOLS);
+    for (uint32_t k = 0; k < m && XQF_HEADER_SIZE + 2 * (long)k + 2 <= len; k++)
+        if ((unsigned)(p[XQF_HEADER_SIZE + 2 * k] | p[XQF_HEADER_SIZE + 2 * k + 1] << 8) == v) return 1;
+    return 0;
+}
+
 static void test_search_bounds_every_entry(void **state)
 {
     (void)state;
@@ -879,6 +888,7 @@ static void test_search_bounds_every_entry(void **state)
     char dir[512], path[600];
     snprintf(dir, sizeof dir, "%s/rules-%d", test_tmpdir(), XQ_RULES_FULL);
     uint64_t stride = test_sanitized() ? 5 : 1;
+    int marked = 0; /* files whose searched wins by a ruling say so (XQF_SEARCH_RULED) */
     for (int searched = TB_SEARCH_RED; searched <= TB_SEARCH_BLACK; searched++) {
         testgen_rewrite_compressed(t, dir, searched);
         snprintf(path, sizeof path, "%s/KRKN.xqd", dir);
@@ -886,6 +896,7 @@ static void test_search_bounds_every_entry(void **state)
         long len;
         testgen_read_file(path, &file, &len);
         assert_true(len > XQF_HEADER_SIZE && xqf_get32((uint8_t *)file + XQF_OFF_BOUNDS_BYTES) > 0);
+        marked += map_holds((uint8_t *)file, len, XQF_SEARCH_RULED);
         free(file);
         int st;
         xqtb_handle *h = xqtb_open(dir, NULL, &st);
@@ -906,7 +917,62 @@ static void test_search_bounds_every_entry(void **state)
                       (unsigned long long)ruled);
         xqtb_close(h);
     }
+    print_message("KRKN: %d of 2 DTM files mark searched wins by a ruling\n", marked);
+    assert_true(marked > 0);
     tb_set_free(set);
+}
+
+/* KRKN's DTM file with red searched, its XQF_SEARCH symbol forged into
+ * XQF_SEARCH_RULED and the file re-signed: red's ordinary wins then claim
+ * to be none.  Every check of the file passes (only a search can tell), so
+ * the generator's loader, which searches every entry (gen/unpack.c),
+ * refuses the table: `gen` and `verify` never build on such a file. */
+static void test_forged_ruled_mark(void **state)
+{
+    (void)state;
+    tb_set *set;
+    tb_table *t = testgen_load_rules("KRKN", XQ_RULES_FULL, &set);
+    uint64_t wins = 0;
+    for (uint64_t i = 0; i < t->ix.size; i++) wins += cell_is_win(cell_get(t->cells[0], t->width, i));
+    assert_true(wins > 0); /* red has ordinary wins, which must say XQF_SEARCH */
+    char dir[512], path[600];
+    snprintf(dir, sizeof dir, "%s/forged-mark", test_tmpdir());
+    assert_int_equal(mkdir(dir, 0755), 0);
+    testgen_rewrite_compressed(t, dir, TB_SEARCH_RED);
+    tb_set_free(set);
+    snprintf(path, sizeof path, "%s/KRKN.xqd", dir);
+    char *buf;
+    long len;
+    testgen_read_file(path, &buf, &len);
+    uint8_t *f = (uint8_t *)buf;
+    uint32_t m = xqf_get32(f + XQF_OFF_SYMBOLS), forged = 0;
+    for (uint32_t k = 0; k < m; k++)
+        if ((unsigned)(f[XQF_HEADER_SIZE + 2 * k] | f[XQF_HEADER_SIZE + 2 * k + 1] << 8) == XQF_SEARCH) {
+            f[XQF_HEADER_SIZE + 2 * k] = XQF_SEARCH_RULED & 0xFF;
+            forged++;
+        }
+    assert_int_equal(forged, 1);
+    uint64_t offsets = XQF_HEADER_SIZE + xqf_pad8((uint64_t)m * 2) + xqf_pad8(xqf_get32(f + XQF_OFF_DICT_BYTES));
+    xqf_put64(f + XQF_OFF_META_HASH, xqf_meta_hash(f, xqf_get64(f + offsets)));
+    FILE *o = fopen(path, "wb");
+    assert_non_null(o);
+    assert_int_equal(fwrite(f, 1, (size_t)len, o), (size_t)len);
+    assert_int_equal(fclose(o), 0);
+    free(buf);
+    /* the library opens it: the file's own checks cannot tell */
+    int st;
+    xqtb_handle *h = xqtb_open(dir, NULL, &st);
+    assert_non_null(h);
+    xqtb_close(h);
+    char err[XQ_ERR_MAX] = "";
+    xq_material mat;
+    assert_int_equal(xq_material_parse("KRKN", &mat, err), 0);
+    tb_set *forged_set = tb_set_new(dir);
+    assert_non_null(forged_set);
+    assert_null(tb_set_get(forged_set, &mat, err));
+    print_message("forged mark: %s\n", err);
+    assert_non_null(strstr(err, "successors give no value"));
+    tb_set_free(forged_set);
 }
 
 static void test_ruled_results_searched(void **state)
@@ -967,6 +1033,7 @@ int main(void)
         cmocka_unit_test(test_ruled_results),
         cmocka_unit_test(test_ruled_results_searched),
         cmocka_unit_test(test_search_bounds_every_entry),
+        cmocka_unit_test(test_forged_ruled_mark),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
