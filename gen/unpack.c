@@ -293,6 +293,7 @@ static void search_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
                 }
                 /* an entry that says XQF_SEARCH_RULED is no ordinary win */
                 int said_ruled = t->ruled[0] && t->ruled[s][i] == RULED_SEARCHED_WIN;
+                if (said_ruled) t->ruled[s][i] = RULED_NONE; /* put_dtm sets it again for a ruled result */
                 unsigned v;
                 if (xqf_dtm_search_result(&acc, &v) || (said_ruled && dtm_ordinary_win(v)) || put_dtm(t, s, i, v)) {
                     job_fail(j, "entry %llu: its successors give no value it can have", (unsigned long long)i);
