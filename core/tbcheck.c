@@ -57,7 +57,7 @@ static int block_content_ok(const xqf_info *f, const void *ddict, uint64_t k, co
         if (sym >= f->nsymbols) return 0;
         unsigned v = (unsigned)f->map[2 * sym] | (unsigned)f->map[2 * sym + 1] << 8;
         if (stored && xqf_is_search(f->kind, v)) return 0;
-        if (stored && bounds) xqf_bounds_fold(bounds, f->entries, first + i / f->symbol_bytes, v);
+        if (stored && bounds) xqf_bounds_fold(bounds, f->kind, f->entries, first + i / f->symbol_bytes, v);
     }
     return 1;
 }
@@ -69,7 +69,8 @@ static int bounds_decode_ok(xqf_check_report *r, uint8_t **raw)
 {
     *raw = NULL;
     if (!r->info.bounds_bytes) return XQF_OK;
-    if (!(*raw = malloc((size_t)xqf_bounds_raw_bytes(r->info.entries)))) return fail(r, XQF_NOMEM, "out of memory");
+    if (!(*raw = malloc((size_t)xqf_bounds_raw_bytes(r->info.kind, r->info.entries))))
+        return fail(r, XQF_NOMEM, "out of memory");
     int rc = xqf_bounds_decode(&r->info, *raw);
     if (rc == XQF_OK) return XQF_OK;
     free(*raw);
@@ -82,9 +83,9 @@ static int check_blocks(int fd, xqf_check_report *r, int deep, const uint8_t *bo
 {
     const xqf_info *f = &r->info;
     /* check 12, second part (deep): the bounds are the stored side's */
-    uint8_t *again = deep && bounds ? malloc((size_t)xqf_bounds_raw_bytes(f->entries)) : NULL;
+    uint8_t *again = deep && bounds ? malloc((size_t)xqf_bounds_raw_bytes(f->kind, f->entries)) : NULL;
     if (deep && bounds && !again) return fail(r, XQF_NOMEM, "out of memory");
-    if (again) xqf_bounds_clear(again, f->entries);
+    if (again) xqf_bounds_clear(again, f->kind, f->entries);
     uint64_t nblocks = 2 * (uint64_t)f->blocks;
     size_t cap = CHUNK + (size_t)xqf_max_compressed_bytes();
     /* the decoding context is made here, so that running out of memory
@@ -140,7 +141,8 @@ static int check_blocks(int fd, xqf_check_report *r, int deep, const uint8_t *bo
     free(out);
     xqf_dctx_free(dctx);
     xqf_ddict_free(ddict);
-    int bounds_differ = again && !r->bad_blocks && memcmp(again, bounds, (size_t)xqf_bounds_raw_bytes(f->entries));
+    int bounds_differ =
+        again && !r->bad_blocks && memcmp(again, bounds, (size_t)xqf_bounds_raw_bytes(f->kind, f->entries));
     free(again);
     if (bounds_differ) return fail(r, XQF_CORRUPT, "the search bounds disagree with the blocks");
     if (!r->bad_blocks) return XQF_OK;

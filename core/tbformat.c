@@ -117,8 +117,8 @@ int xqf_parse_header(xqf_info *f, const uint8_t *h, uint64_t size, int kind, con
     /* 4: search bounds only where there is a search, and no larger than
      * their frame can be */
     f->bounds_bytes = xqf_get32(h + XQF_OFF_BOUNDS_BYTES);
-    if (f->bounds_bytes && (kind != XQF_KIND_DTM || f->searched < 0 ||
-                            f->bounds_bytes > ZSTD_compressBound((size_t)xqf_bounds_raw_bytes(entries))))
+    if (f->bounds_bytes && (kind == XQF_KIND_WDL || f->searched < 0 ||
+                            f->bounds_bytes > ZSTD_compressBound((size_t)xqf_bounds_raw_bytes(kind, entries))))
         return refuse(XQF_CORRUPT, why, "bad search bounds size");
     uint64_t map_bytes = kind != XQF_KIND_WDL ? xqf_pad8((uint64_t)f->nsymbols * 2) : 0;
     uint64_t nblocks = 2 * (uint64_t)f->blocks;
@@ -285,18 +285,34 @@ int xqf_block_decode(const xqf_info *f, const void *ddict, const uint8_t *src, u
     return !ZSTD_isError(got) && got == want ? XQF_OK : XQF_CORRUPT;
 }
 
-void xqf_bounds_clear(uint8_t *raw, uint64_t entries)
+void xqf_bounds_clear(uint8_t *raw, int kind, uint64_t entries)
 {
     uint64_t g = xqf_bounds_groups(entries);
     memset(raw, XQF_BOUND_NONE, g);
     memset(raw + g, 0, g);
     memset(raw + 2 * g, 0xFF, (g + 7) / 8);
-    memset(raw + 2 * g + (g + 7) / 8, XQF_BOUND_NONE, g);
+    if (kind == XQF_KIND_DTM) memset(raw + 2 * g + (g + 7) / 8, XQF_BOUND_NONE, g);
 }
 
-void xqf_bounds_fold(uint8_t *raw, uint64_t entries, uint64_t i, unsigned v)
+/* A DTC code into the bounds of its group g. */
+static void dtc_bounds_fold(uint8_t *raw, uint64_t groups, uint64_t g, unsigned v)
+{
+    if (v == XQF_DTC_NONE || (v & XQF_DTC_BEYOND)) {
+        raw[2 * groups + g / 8] &= (uint8_t) ~(1u << (g % 8)); /* not every entry holds */
+        return;
+    }
+    unsigned near = v > XQF_BOUND_CAP ? XQF_BOUND_CAP : v, far = v + 1 >= XQF_BOUND_OPEN ? XQF_BOUND_OPEN : v + 1;
+    if (near < raw[g]) raw[g] = (uint8_t)near;
+    if (far > raw[groups + g]) raw[groups + g] = (uint8_t)far;
+}
+
+void xqf_bounds_fold(uint8_t *raw, int kind, uint64_t entries, uint64_t i, unsigned v)
 {
     uint64_t groups = xqf_bounds_groups(entries), g = i / XQF_BOUNDS_GROUP;
+    if (kind == XQF_KIND_DTC) {
+        dtc_bounds_fold(raw, groups, g, v);
+        return;
+    }
     if ((v & XQF_DTM_RULED) || !(v & 1))
         raw[2 * groups + g / 8] &= (uint8_t) ~(1u << (g % 8)); /* not an ordinary win */
     if (v != XQF_DTM_DRAW && (v & XQF_DTM_RULED) && !(v & 1)) {
@@ -318,7 +334,7 @@ int xqf_bounds_decode(const xqf_info *f, uint8_t *raw)
     if (!f->bounds_bytes) return XQF_CORRUPT;
     ZSTD_DCtx *d = ZSTD_createDCtx();
     if (!d) return XQF_NOMEM;
-    size_t want = (size_t)xqf_bounds_raw_bytes(f->entries);
+    size_t want = (size_t)xqf_bounds_raw_bytes(f->kind, f->entries);
     size_t got = ZSTD_decompressDCtx(d, raw, want, f->bounds, f->bounds_bytes);
     ZSTD_freeDCtx(d);
     return !ZSTD_isError(got) && got == want ? XQF_OK : XQF_CORRUPT;

@@ -18,9 +18,9 @@
  * file most entries of one side to move (the searched side) may say only
  * "search": their value follows from a one-ply search over the other
  * side's entries and the subtables, which is what halves those files.  A
- * DTM file with a searched side also carries bounds on its stored side's
- * values, per group of entries, that let that search read only the blocks
- * that can decide it.
+ * DTM or DTC file with a searched side also carries bounds on its stored
+ * side's values, per group of entries, that let that search read only the
+ * blocks that can decide it.
  */
 #ifndef XQ_TBFORMAT_H
 #define XQ_TBFORMAT_H
@@ -206,7 +206,7 @@ enum {
  *   checksums    2 * blocks x u64: XXH64 (seed 0) of each compressed block
  *   bounds       S bytes, a Zstandard frame of the search bounds (below),
  *                padded with zeros to a multiple of 8 bytes; absent when
- *                S is 0, and S is 0 but in a DTM file with a searched side
+ *                S is 0, and S is 0 but in a DTM or DTC file with a searched side
  *   blocks       compressed data (an LZ4 block, or a Zstandard frame),
  *                back to back; offsets[0] is where they start
  * The meta hash covers the header (but itself) and everything up to the
@@ -322,14 +322,14 @@ void *xqf_dctx_new(void); /* NULL if out of memory */
 void xqf_dctx_free(void *dctx);
 
 /* ---- search bounds ---------------------------------------------------------
- * Of a DTM file's stored side (the side not searched), per group of
- * XQF_BOUNDS_GROUP consecutive entries: the shortest ordinary loss, the
- * longest ordinary win, and whether every entry is an ordinary win, each
- * taken over the values the blocks hold (the fillers of illegal entries
- * included, so that a reader can recompute them from the blocks).  A
- * searched entry's one-ply search reads a successor's block only while the
+ * Of the stored side (the side not searched) of a DTM or DTC file with a
+ * searched side, per group of XQF_BOUNDS_GROUP consecutive entries, bounds
+ * on the values the blocks hold (the fillers of illegal entries included,
+ * so that a reader can recompute them from the blocks).  A searched
+ * entry's one-ply search reads a successor's block only while the
  * successor's group can still change the value (docs/FORMAT.md, "Search
- * bounds").  Decompressed, with G groups (entries / 64, rounded up):
+ * bounds").  Decompressed, with G groups (entries / 64, rounded up), a DTM
+ * file's are:
  *   loss      G bytes: b for a shortest loss of 2b plies (b capped at
  *             XQF_BOUND_CAP: the shortest is then at least 2 * cap),
  *             XQF_BOUND_NONE if the group holds no ordinary loss;
@@ -340,25 +340,35 @@ void xqf_dctx_free(void *dctx);
  *             entry of group g is an ordinary win;
  *   ruled     G bytes: the smallest order of a loss by a ruling in the
  *             group (1-63), XQF_BOUND_NONE if it holds none, which is
- *             what a search for a ruled win (XQF_SEARCH_RULED) reads by. */
+ *             what a search for a ruled win (XQF_SEARCH_RULED) reads by.
+ * A DTC file's, over its distances that hold (DTC codes below
+ * XQF_DTC_BEYOND), which a DTC search reads:
+ *   near      G bytes: the smallest such distance d (capped at
+ *             XQF_BOUND_CAP), XQF_BOUND_NONE if the group holds none;
+ *   far       G bytes: d + 1 for the largest, 0 if none, XQF_BOUND_OPEN
+ *             if d + 1 would be XQF_BOUND_OPEN or more;
+ *   all hold  ceil(G / 8) bytes: bit g % 8 of byte g / 8 set if every
+ *             entry of group g holds such a distance (none is "none" or
+ *             a cursed win's or blessed loss's). */
 enum { XQF_BOUNDS_GROUP = 64, XQF_BOUND_NONE = 0xFF, XQF_BOUND_OPEN = 0xFF, XQF_BOUND_CAP = 0xFE };
 
 static inline uint64_t xqf_bounds_groups(uint64_t entries)
 {
     return (entries + XQF_BOUNDS_GROUP - 1) / XQF_BOUNDS_GROUP;
 }
-static inline uint64_t xqf_bounds_raw_bytes(uint64_t entries)
+/* Bytes of the decompressed bounds of a file of `kind` (DTM or DTC). */
+static inline uint64_t xqf_bounds_raw_bytes(int kind, uint64_t entries)
 {
     uint64_t g = xqf_bounds_groups(entries);
-    return 3 * g + (g + 7) / 8;
+    return (kind == XQF_KIND_DTM ? 3 : 2) * g + (g + 7) / 8;
 }
-/* Bounds of no value yet (xqf_bounds_raw_bytes(entries) bytes at raw). */
-void xqf_bounds_clear(uint8_t *raw, uint64_t entries);
-/* Folds DTM-map value v of entry i into the bounds. */
-void xqf_bounds_fold(uint8_t *raw, uint64_t entries, uint64_t i, unsigned v);
+/* Bounds of no value yet (xqf_bounds_raw_bytes(kind, entries) bytes at raw). */
+void xqf_bounds_clear(uint8_t *raw, int kind, uint64_t entries);
+/* Folds map value v (a DTM, or a DTC code) of entry i into the bounds. */
+void xqf_bounds_fold(uint8_t *raw, int kind, uint64_t entries, uint64_t i, unsigned v);
 /* Decompresses the bounds of a file xqf_check_meta accepted into raw
- * (xqf_bounds_raw_bytes(f->entries) bytes).  XQF_OK, XQF_CORRUPT if they do
- * not decode to exactly that many bytes, XQF_NOMEM. */
+ * (xqf_bounds_raw_bytes(f->kind, f->entries) bytes).  XQF_OK, XQF_CORRUPT
+ * if they do not decode to exactly that many bytes, XQF_NOMEM. */
 int xqf_bounds_decode(const xqf_info *f, uint8_t *raw);
 
 /* The least DTM an ordinary loss in group g may have, -1 if none. */
@@ -370,7 +380,9 @@ static inline int32_t xqf_bound_win(const uint8_t *raw, uint64_t groups, uint64_
     uint8_t b = raw[groups + g];
     return b == 0 ? -1 : b == XQF_BOUND_OPEN ? INT32_MAX : 2 * (b - 1) + 1;
 }
-static inline int xqf_bound_all_wins(const uint8_t *raw, uint64_t groups, uint64_t g)
+/* DTM: whether every entry of group g is an ordinary win; DTC: whether
+ * every one holds a distance. */
+static inline int xqf_bound_all(const uint8_t *raw, uint64_t groups, uint64_t g)
 {
     return raw[2 * groups + g / 8] >> (g % 8) & 1;
 }
@@ -379,6 +391,15 @@ static inline int xqf_bound_ruled_loss(const uint8_t *raw, uint64_t groups, uint
 {
     uint8_t b = raw[2 * groups + (groups + 7) / 8 + g];
     return b == XQF_BOUND_NONE ? 64 : b;
+}
+/* DTC: the least distance that holds in group g, -1 if none. */
+static inline int xqf_bound_near(const uint8_t *raw, uint64_t g) { return raw[g] == XQF_BOUND_NONE ? -1 : raw[g]; }
+/* DTC: one more than the greatest distance that holds in group g, 0 if
+ * none, INT32_MAX if unbounded. */
+static inline int32_t xqf_bound_far(const uint8_t *raw, uint64_t groups, uint64_t g)
+{
+    uint8_t b = raw[groups + g];
+    return b == XQF_BOUND_OPEN ? INT32_MAX : b;
 }
 
 #endif

@@ -565,30 +565,31 @@ static int build_kind(const kind_facts *f, int searched, uint32_t block_entries,
     return 0;
 }
 
-/* The search bounds of a DTM file with a searched side (tbformat.h), over
- * the stored side's values as its blocks hold them (fillers included, so
- * that a reader can recompute them), compressed into *out (malloc'd): its
- * length, or 0 for none (no searched side, not DTM), -1 out of memory. */
+/* The search bounds of a DTM or DTC file with a searched side
+ * (tbformat.h), over the stored side's values as its blocks hold them
+ * (fillers included, so that a reader can recompute them), compressed into
+ * *out (malloc'd): its length, or 0 for none (no searched side, WDL), -1
+ * out of memory. */
 static int64_t search_bounds(const symbol_coder *c, int kind, uint32_t block_entries, uint8_t **out)
 {
     *out = NULL;
-    if (kind != XQF_KIND_DTM || c->searched < 0) return 0;
+    if (kind == XQF_KIND_WDL || c->searched < 0) return 0;
     const tb_table *t = c->t;
     int stored = c->searched ^ 1;
-    uint64_t n = t->ix.size, raw_bytes = xqf_bounds_raw_bytes(n);
+    uint64_t n = t->ix.size, raw_bytes = xqf_bounds_raw_bytes(kind, n);
     uint8_t *raw = malloc(raw_bytes), *block = malloc(xqf_block_bytes(c->symbol_bytes, block_entries));
     size_t cap = ZSTD_compressBound((size_t)raw_bytes);
     uint8_t *dst = malloc(cap);
     int64_t len = -1;
     if (raw && block && dst) {
-        xqf_bounds_clear(raw, n);
+        xqf_bounds_clear(raw, kind, n);
         for (uint64_t first = 0; first < n; first += block_entries) {
             uint64_t count = n - first < block_entries ? n - first : block_entries;
             encode_block(c, stored, first, count, block);
             for (uint64_t k = 0; k < count; k++) {
                 uint32_t sym =
                     c->symbol_bytes == 1 ? block[k] : (uint32_t)block[2 * k] | (uint32_t)block[2 * k + 1] << 8;
-                xqf_bounds_fold(raw, n, first + k, c->map[sym]);
+                xqf_bounds_fold(raw, kind, n, first + k, c->map[sym]);
             }
         }
         size_t got = ZSTD_compress(dst, cap, raw, (size_t)raw_bytes, TB_ZSTD_LEVEL);
@@ -924,9 +925,10 @@ static uint64_t kind_work_bytes(uint64_t entries, int kind, uint32_t symbol_byte
     uint64_t meta = XQF_HEADER_SIZE + ((symbols * 2 + 7) / 8) * 8 + (blocks + 1) * 8 + blocks * 8;
     /* malloc's own header on each block (glibc: 16 bytes, rounded to 16) */
     uint64_t block = compressed_bound(codec, raw_cap) + 32;
-    /* a DTM file's search bounds: raw, their frame, and a block to fold from */
-    uint64_t bounds_raw = xqf_bounds_raw_bytes(entries);
-    uint64_t bounds = kind == XQF_KIND_DTM ? bounds_raw + ZSTD_compressBound((size_t)bounds_raw) + raw_cap +
+    /* a DTM or DTC file's search bounds: raw, their frame, and a block to
+     * fold from */
+    uint64_t bounds_raw = kind == XQF_KIND_WDL ? 0 : xqf_bounds_raw_bytes(kind, entries);
+    uint64_t bounds = kind != XQF_KIND_WDL ? bounds_raw + ZSTD_compressBound((size_t)bounds_raw) + raw_cap +
                                                  codec_state_bytes(XQF_CODEC_ZSTD, TB_ZSTD_LEVEL, bounds_raw)
                                            : 0;
     uint64_t job = blocks * (sizeof(uint8_t *) + sizeof(uint32_t)) + meta + bounds + blocks * block +

@@ -667,8 +667,8 @@ static int search_dtm(xqtb_handle *h, const xq_board *pos, int ruled, unsigned *
         xq_unmake_move(&b, list[i], &u);
         if (idx >= df->info.entries) return XQTB_ERR_INVALID;
         uint64_t g = idx / XQF_BOUNDS_GROUP, groups = df->bounds_groups;
-        q[nq++] = (search_move){idx, xqf_bound_loss(bd, g), xqf_bound_win(bd, groups, g),
-                                xqf_bound_all_wins(bd, groups, g), xqf_bound_ruled_loss(bd, groups, g)};
+        q[nq++] = (search_move){idx, xqf_bound_loss(bd, g), xqf_bound_win(bd, groups, g), xqf_bound_all(bd, groups, g),
+                                xqf_bound_ruled_loss(bd, groups, g)};
     }
     /* The entry's WDL value says which case it is: a draw needs no read
      * at all, and a loss has no successor that is a loss (a ruled result
@@ -729,37 +729,120 @@ static int search_dtm(xqtb_handle *h, const xq_board *pos, int ruled, unsigned *
  * none of whose successors is an ordinary loss (DTC not "none"), or a loss
  * some successor of which is not an ordinary win, is one (the Bellman
  * conditions on the cells, gen/verify.c). */
+typedef struct {
+    int best, longest;            /* a win's fastest conversion, a loss's slowest */
+    int ordinary, ruled, escapes; /* moves to an ordinary result, to "none" (a loss's), that do not convert */
+} dtc_search;
+
+/* Adds move m from b to the search of a win (win = 1) or a loss. */
+static int dtc_search_add(xqtb_handle *h, xq_board *b, xq_move m, int win, dtc_search *t)
+{
+    int limit = xqtb_limit(h);
+    xq_undo u;
+    unsigned wdl, s = XQF_DTC_NONE;
+    xq_make_move(b, m, &u);
+    int capture = u.captured != EMPTY;
+    int rc = probe_wdl_value(h, b, &wdl);
+    int right = wdl == (win ? XQF_WDL_LOSS : XQF_WDL_WIN);
+    if (rc == XQTB_OK && right) rc = probe_dtc_value(h, b, !win, &s);
+    xq_unmake_move(b, m, &u);
+    if (rc != XQTB_OK) return rc;
+    t->ordinary += right && s != XQF_DTC_NONE;
+    t->ruled += !win && s == XQF_DTC_NONE;
+    int dist = capture ? 1 : (int)(s & ~(unsigned)XQF_DTC_BEYOND) + 1;
+    int ok = right && s != XQF_DTC_NONE && !(s & XQF_DTC_BEYOND) && dist <= limit;
+    if (win && ok && dist < t->best) t->best = dist;
+    t->escapes += !ok;
+    if (!win && ok && dist > t->longest) t->longest = dist;
+    return XQTB_OK;
+}
+
+/* A quiet move of a searched DTC entry, with its successor's group's
+ * bounds (tbformat.h: the distances that hold there). */
+typedef struct {
+    xq_move m;
+    int near, far, all, read; /* xqf_bound_near, _far, _all; whether added */
+} dtc_move;
+
+/* Sorts q[0, n) by near ascending (groups without one last), or by far
+ * descending. */
+static void sort_dtc_moves(dtc_move *q, int n, int by_far)
+{
+    for (int i = 1; i < n; i++) {
+        dtc_move x = q[i];
+        int kx = by_far ? -x.far : x.near < 0 ? INT32_MAX : x.near, j = i;
+        while (j > 0 && (by_far ? -q[j - 1].far : q[j - 1].near < 0 ? INT32_MAX : q[j - 1].near) > kx) {
+            q[j] = q[j - 1];
+            j--;
+        }
+        q[j] = x;
+    }
+}
+
+static int dtc_read(xqtb_handle *h, xq_board *b, dtc_move *q, int win, dtc_search *t)
+{
+    q->read = 1;
+    return dtc_search_add(h, b, q->m, win, t);
+}
+
+/* With the file's search bounds (docs/FORMAT.md, "Search bounds"), fewer
+ * successors are read, the value the same:
+ *   - a win: the quiet moves in order of their group's nearest distance,
+ *     until the fastest conversion found is no slower than the next
+ *     group's could be; without one found (a win by a ruling, or damage),
+ *     every move;
+ *   - a loss: the quiet moves whose group holds something other than a
+ *     distance that holds (a "none" makes the loss a ruled one), then,
+ *     without such a successor, the rest in order of their group's
+ *     farthest distance, until the slowest found is no faster than the
+ *     next group's could be.
+ * Captures lead to other tables and are always read. */
 static int search_dtc(xqtb_handle *h, const xq_board *pos, int win, unsigned *v)
 {
     int limit = xqtb_limit(h);
     xq_board b = *pos;
     xq_move list[XQ_MAX_MOVES];
-    int n = xq_gen_legal(&b, list), best = INT32_MAX, longest = 0, ordinary = 0, ruled = 0, escapes = 0;
+    int n = xq_gen_legal(&b, list), flip, nq = 0, rc;
+    dtc_search t = {.best = INT32_MAX};
+    tb_entry *e = find_entry(h, pos, &flip);
+    /* e's DTC file is open: it said "search" */
+    const xqf_file *cf = e ? &e->file[XQF_KIND_DTC] : NULL;
+    const uint8_t *bd = cf ? cf->bounds : NULL;
+    dtc_move q[XQ_MAX_MOVES];
     for (int i = 0; i < n; i++) {
+        if (!bd || b.sq[move_to(list[i])]) {
+            if ((rc = dtc_search_add(h, &b, list[i], win, &t)) != XQTB_OK) return rc;
+            continue;
+        }
         xq_undo u;
-        unsigned wdl, s = XQF_DTC_NONE;
         xq_make_move(&b, list[i], &u);
-        int capture = u.captured != EMPTY;
-        int rc = probe_wdl_value(h, &b, &wdl);
-        int right = wdl == (win ? XQF_WDL_LOSS : XQF_WDL_WIN);
-        if (rc == XQTB_OK && right) rc = probe_dtc_value(h, &b, !win, &s);
+        uint64_t idx = xq_index_encode(&e->ix, &b, flip ? XQ_INDEX_FLIP : 0);
         xq_unmake_move(&b, list[i], &u);
-        if (rc != XQTB_OK) return rc;
-        ordinary += right && s != XQF_DTC_NONE;
-        ruled += !win && s == XQF_DTC_NONE;
-        int dist = capture ? 1 : (int)(s & ~(unsigned)XQF_DTC_BEYOND) + 1;
-        int ok = right && s != XQF_DTC_NONE && !(s & XQF_DTC_BEYOND) && dist <= limit;
-        if (win && ok && dist < best) best = dist;
-        escapes += !ok;
-        if (!win && ok && dist > longest) longest = dist;
+        if (idx >= cf->info.entries) return XQTB_ERR_INVALID;
+        uint64_t g = idx / XQF_BOUNDS_GROUP, groups = cf->bounds_groups;
+        q[nq++] =
+            (dtc_move){list[i], xqf_bound_near(bd, g), xqf_bound_far(bd, groups, g), xqf_bound_all(bd, groups, g), 0};
     }
-    if (win ? !ordinary : ruled > 0) {
+    if (win) {
+        sort_dtc_moves(q, nq, 0);
+        for (int k = 0; k < nq && q[k].near >= 0 && t.best > q[k].near + 1; k++)
+            if ((rc = dtc_read(h, &b, &q[k], win, &t)) != XQTB_OK) return rc;
+        for (int k = 0; k < nq && !t.ordinary; k++)
+            if (!q[k].read && (rc = dtc_read(h, &b, &q[k], win, &t)) != XQTB_OK) return rc;
+    } else {
+        for (int k = 0; k < nq; k++)
+            if (!q[k].all && (rc = dtc_read(h, &b, &q[k], win, &t)) != XQTB_OK) return rc;
+        sort_dtc_moves(q, nq, 1);
+        for (int k = 0; k < nq && !t.ruled && t.longest < q[k].far; k++)
+            if (!q[k].read && (rc = dtc_read(h, &b, &q[k], win, &t)) != XQTB_OK) return rc;
+    }
+    if (win ? !t.ordinary : t.ruled > 0) {
         *v = XQF_DTC_NONE;
         return XQTB_OK;
     }
     /* an ordinary result that does not hold should have been stored */
-    if (win ? best > limit : escapes > 0) return XQTB_ERR_CORRUPT;
-    *v = (unsigned)(win ? best : longest);
+    if (win ? t.best > limit : t.escapes > 0) return XQTB_ERR_CORRUPT;
+    *v = (unsigned)(win ? t.best : t.longest);
     return XQTB_OK;
 }
 

@@ -269,24 +269,25 @@ static void test_damaged_files(void **state)
     assert_int_equal(run_xqtb("check -q -d %s", dir), 0);
 }
 
-/* KRKN's DTM file with its search bounds forged and the file re-signed (so
- * that only a recomputation can tell): one group's shortest loss changed,
- * the frame compressed again into the same room.  The quick check
- * finds a sound frame; --deep recomputes the bounds from the blocks and
- * calls the file damaged. */
-static void test_forged_search_bounds(void **state)
+/* KRKN's DTM or DTC file (kind) with its search bounds forged and the
+ * file re-signed (so that only a recomputation can tell): group 0's first
+ * bound (DTM: its shortest loss; DTC: its nearest distance) changed, the
+ * frame compressed again into the same room.  The quick check finds a
+ * sound frame; --deep recomputes the bounds from the blocks and calls the
+ * file damaged. */
+static void forge_search_bounds(int kind)
 {
-    (void)state;
-    const char *dir = fresh_copy("forged-bounds");
-    char p[2048];
-    path_of(p, sizeof p, dir, "KRKN.xqd");
+    const char *dir = fresh_copy(kind == XQF_KIND_DTM ? "forged-bounds-dtm" : "forged-bounds-dtc");
+    char p[2048], name[16];
+    snprintf(name, sizeof name, "KRKN.%s", xqf_kind_ext(kind));
+    path_of(p, sizeof p, dir, name);
     char *buf;
     long len;
     testgen_read_file(p, &buf, &len);
     uint8_t *f = (uint8_t *)buf;
     uint32_t sb = xqf_get32(f + XQF_OFF_BOUNDS_BYTES);
-    assert_true(sb > 0); /* a default DTM file has a searched side */
-    uint64_t entries = xqf_get64(f + XQF_OFF_ENTRIES), raw_bytes = xqf_bounds_raw_bytes(entries);
+    assert_true(sb > 0); /* a default DTM or DTC file has a searched side */
+    uint64_t entries = xqf_get64(f + XQF_OFF_ENTRIES), raw_bytes = xqf_bounds_raw_bytes(kind, entries);
     uint64_t at = xqf_get64(f + XQF_HEADER_SIZE + xqf_pad8((uint64_t)xqf_get32(f + XQF_OFF_SYMBOLS) * 2)) -
                   xqf_pad8(sb); /* the bounds end where the first block starts */
     uint8_t *raw = malloc(raw_bytes), *frame = malloc(ZSTD_compressBound(raw_bytes));
@@ -314,7 +315,17 @@ static void test_forged_search_bounds(void **state)
     free(buf);
     assert_int_equal(run_xqtb("check -d %s KRKN", dir), 0);
     assert_int_equal(run_xqtb("check --deep -d %s KRKN", dir), 3);
-    assert_output_has("KRKN         DTM  damaged         the search bounds disagree with the blocks");
+    char want[128];
+    snprintf(want, sizeof want, "KRKN         %s  damaged         the search bounds disagree with the blocks",
+             xqf_kind_name(kind));
+    assert_output_has(want);
+}
+
+static void test_forged_search_bounds(void **state)
+{
+    (void)state;
+    forge_search_bounds(XQF_KIND_DTM);
+    forge_search_bounds(XQF_KIND_DTC);
 }
 
 /* KRNK's stored side has blocks without a legal entry, and no draw: their

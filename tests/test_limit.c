@@ -238,6 +238,14 @@ static void test_each_side_searched(void **state)
     static const int choice[] = {TB_SEARCH_NONE, TB_SEARCH_RED, TB_SEARCH_BLACK};
     for (int ch = 0; ch < 3; ch++) {
         testgen_rewrite_compressed(t, dir, choice[ch]);
+        /* a DTC file with a searched side carries its search bounds */
+        char path[600], *file;
+        long len;
+        snprintf(path, sizeof path, "%s/KRKN.xqc", dir);
+        testgen_read_file(path, &file, &len);
+        assert_true(len > XQF_HEADER_SIZE);
+        assert_int_equal(xqf_get32((uint8_t *)file + XQF_OFF_BOUNDS_BYTES) > 0, choice[ch] != TB_SEARCH_NONE);
+        free(file);
         int st;
         xqtb_handle *h = xqtb_open(dir, NULL, &st);
         assert_non_null(h);

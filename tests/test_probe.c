@@ -866,11 +866,6 @@ static int assert_probe_is_generators(xqtb_handle *h, const tb_table *t, const x
     return want.by_rule != 0;
 }
 
-/* The search bounds (docs/FORMAT.md, "Search bounds") change which
- * successors a searched DTM probe reads, never its value: KRKN under rules
- * full, each side searched in turn, every legal position probed (both
- * sides to move, every 5th under the sanitizers) against the generator,
- * rulings and orders included.  The DTM file must carry the bounds. */
 /* Whether the DTM map of file p (len bytes) holds value v. */
 static int map_holds(const uint8_t *p, long len, unsigned v)
 {
@@ -880,6 +875,12 @@ static int map_holds(const uint8_t *p, long len, unsigned v)
     return 0;
 }
 
+/* The search bounds (docs/FORMAT.md, "Search bounds") change which
+ * successors a searched DTM probe reads, never its value: KRKN under rules
+ * full, each side searched in turn, every legal position probed (both
+ * sides to move, every 5th under the sanitizers) against the generator,
+ * rulings and orders included.  The DTM file must carry the bounds, and one of the two
+ * must mark searched wins by a ruling (XQF_SEARCH_RULED). */
 static void test_search_bounds_every_entry(void **state)
 {
     (void)state;
