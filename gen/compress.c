@@ -111,25 +111,35 @@ static unsigned entry_code(const tb_table *t, int kind, int side, uint64_t i)
  * ordinary win, and SEARCH_ANY_CODE (either, as encode_block likes) for
  * the rest, which are no ordinary win, and for illegal entries, which no
  * reader looks up; in a DTC file, SEARCH_CODE.  The entry's own code where
- * the search does not find it.  The search rests on the Bellman conditions tb_verify checks
- * (verify.c): the DTM of a position that is not ruled follows from its
- * successors' DTMs with ruled results read as draws, and a DTC that holds
- * from its successors' WDL and DTC, as does "none" for a result of the
- * rulings (no successor of a ruled win is an ordinary loss, some successor
- * of a ruled loss is not an ordinary win).  The DTM of a ruled result (its
+ * the search does not find it.  The search rests on the Bellman conditions
+ * tb_verify checks (verify.c): the DTM of a position that is not ruled
+ * follows from its successors' DTMs with ruled results read as draws, and
+ * a DTC that holds from its successors' WDL and DTC, as does "none" for a
+ * result of the rulings (no successor of a ruled win is an ordinary loss,
+ * some successor of a ruled loss is not an ordinary win).  The DTM of a ruled result (its
  * order, its ruling) is found where searched.c says so; the others, and
  * the DTC of a cursed win or a blessed loss (a distance of another kind),
- * keep their values. */
+ * keep their values.  It follows from the entry's own code (entry_code)
+ * and whether the search finds its ruled result. */
+static unsigned searched_of(int kind, unsigned code, int found)
+{
+    if (code == CELL_ILLEGAL) return kind == XQF_KIND_DTM ? SEARCH_ANY_CODE : SEARCH_CODE;
+    if (kind == XQF_KIND_DTC) return dtc_beyond(code - DTC_CODE) ? code : SEARCH_CODE;
+    if (code >= RULED_CODE) /* a ruled result */
+        return !found ? code : ruled_is_win(code - RULED_CODE) ? SEARCH_RULED_CODE : SEARCH_ANY_CODE;
+    return cell_is_win(code) ? SEARCH_CODE : SEARCH_ANY_CODE;
+}
+
+/* Whether searched.h's bitmaps (NULL: none) say the search finds the
+ * ruled result of entry i of `side`. */
+static int found_by_search(uint8_t *const *found, int side, uint64_t i)
+{
+    return found && (found[side][i / 8] >> (i % 8) & 1);
+}
+
 static unsigned searched_code(const tb_table *t, int kind, uint8_t *const *found, int side, uint64_t i)
 {
-    unsigned v = cell_get(t->cells[side], t->width, i);
-    if (v == CELL_ILLEGAL) return kind == XQF_KIND_DTM ? SEARCH_ANY_CODE : SEARCH_CODE;
-    if (kind == XQF_KIND_DTC) return dtc_beyond(tb_dtc(t, side, i)) ? entry_code(t, kind, side, i) : SEARCH_CODE;
-    int ruled = v == CELL_DRAW && tb_ruled(t, side, i) != RULED_NONE;
-    int is_found = ruled && found && (found[side][i / 8] >> (i % 8) & 1);
-    if (ruled && !is_found) return entry_code(t, kind, side, i);
-    if (ruled && ruled_is_win(tb_ruled(t, side, i))) return SEARCH_RULED_CODE;
-    return cell_is_win(v) ? SEARCH_CODE : SEARCH_ANY_CODE;
+    return searched_of(kind, entry_code(t, kind, side, i), found_by_search(found, side, i));
 }
 
 static unsigned wdl_symbol(unsigned code)
@@ -181,8 +191,9 @@ static void count_side(void *arg, uint64_t begin, uint64_t end, int thread)
     for (uint64_t s = begin; s < end; s++) {
         uint64_t *stored = f->n[s][0], *searched = f->n[s][1];
         for (uint64_t i = 0; i < t->ix.size; i++) {
-            stored[code_slot(entry_code(t, f->kind, (int)s, i))]++;
-            unsigned sc = searched_code(t, f->kind, f->found, (int)s, i);
+            unsigned code = entry_code(t, f->kind, (int)s, i);
+            stored[code_slot(code)]++;
+            unsigned sc = searched_of(f->kind, code, found_by_search(f->found, (int)s, i));
             searched[code_slot(sc == SEARCH_ANY_CODE ? SEARCH_CODE : sc)]++;
         }
     }
