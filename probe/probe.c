@@ -734,8 +734,11 @@ typedef struct {
     int ordinary, ruled, escapes; /* moves to an ordinary result, to "none" (a loss's), that do not convert */
 } dtc_search;
 
-/* Adds move m from b to the search of a win (win = 1) or a loss. */
-static int dtc_search_add(xqtb_handle *h, xq_board *b, xq_move m, int win, dtc_search *t)
+/* Adds move m from b to the search of a win (win = 1) or a loss.  A
+ * quiet move's successor is entry idx of side `stored` of e's DTC file
+ * when e is given (no index encoded again), else it is looked up. */
+static int dtc_search_add(xqtb_handle *h, xq_board *b, xq_move m, int win, dtc_search *t, tb_entry *e, int stored,
+                          uint64_t idx)
 {
     int limit = xqtb_limit(h);
     xq_undo u;
@@ -744,7 +747,8 @@ static int dtc_search_add(xqtb_handle *h, xq_board *b, xq_move m, int win, dtc_s
     int capture = u.captured != EMPTY;
     int rc = probe_wdl_value(h, b, &wdl);
     int right = wdl == (win ? XQF_WDL_LOSS : XQF_WDL_WIN);
-    if (rc == XQTB_OK && right) rc = probe_dtc_value(h, b, !win, &s);
+    if (rc == XQTB_OK && right) /* the stored side holds values, never "search" (probe_entry_at checks) */
+        rc = e ? probe_entry_at(h, e, XQF_KIND_DTC, stored, idx, &s) : probe_dtc_value(h, b, !win, &s);
     xq_unmake_move(b, m, &u);
     if (rc != XQTB_OK) return rc;
     t->ordinary += right && s != XQF_DTC_NONE;
@@ -761,17 +765,21 @@ static int dtc_search_add(xqtb_handle *h, xq_board *b, xq_move m, int win, dtc_s
  * bounds (tbformat.h: the distances that hold there). */
 typedef struct {
     xq_move m;
+    uint64_t idx;             /* the successor's entry in the stored side */
     int near, far, all, read; /* xqf_bound_near, _far, _all; whether added */
 } dtc_move;
 
-/* Sorts q[0, n) by near ascending (groups without one last), or by far
- * descending. */
+/* The key a DTC search sorts by: the nearest distance (groups without one
+ * last), or the farthest, largest first. */
+static int dtc_key(const dtc_move *q, int by_far) { return by_far ? -q->far : q->near < 0 ? INT32_MAX : q->near; }
+
+/* Sorts q[0, n) by dtc_key, ascending. */
 static void sort_dtc_moves(dtc_move *q, int n, int by_far)
 {
     for (int i = 1; i < n; i++) {
         dtc_move x = q[i];
-        int kx = by_far ? -x.far : x.near < 0 ? INT32_MAX : x.near, j = i;
-        while (j > 0 && (by_far ? -q[j - 1].far : q[j - 1].near < 0 ? INT32_MAX : q[j - 1].near) > kx) {
+        int kx = dtc_key(&x, by_far), j = i;
+        while (j > 0 && dtc_key(&q[j - 1], by_far) > kx) {
             q[j] = q[j - 1];
             j--;
         }
@@ -779,10 +787,10 @@ static void sort_dtc_moves(dtc_move *q, int n, int by_far)
     }
 }
 
-static int dtc_read(xqtb_handle *h, xq_board *b, dtc_move *q, int win, dtc_search *t)
+static int dtc_read(xqtb_handle *h, xq_board *b, dtc_move *q, int win, dtc_search *t, tb_entry *e, int stored)
 {
     q->read = 1;
-    return dtc_search_add(h, b, q->m, win, t);
+    return dtc_search_add(h, b, q->m, win, t, e, stored, q->idx);
 }
 
 /* With the file's search bounds (docs/FORMAT.md, "Search bounds"), fewer
@@ -808,10 +816,11 @@ static int search_dtc(xqtb_handle *h, const xq_board *pos, int win, unsigned *v)
     /* e's DTC file is open: it said "search" */
     const xqf_file *cf = e ? &e->file[XQF_KIND_DTC] : NULL;
     const uint8_t *bd = cf ? cf->bounds : NULL;
+    int stored = cf ? cf->info.searched ^ 1 : 0;
     dtc_move q[XQ_MAX_MOVES];
     for (int i = 0; i < n; i++) {
         if (!bd || b.sq[move_to(list[i])]) {
-            if ((rc = dtc_search_add(h, &b, list[i], win, &t)) != XQTB_OK) return rc;
+            if ((rc = dtc_search_add(h, &b, list[i], win, &t, NULL, 0, 0)) != XQTB_OK) return rc;
             continue;
         }
         xq_undo u;
@@ -820,21 +829,21 @@ static int search_dtc(xqtb_handle *h, const xq_board *pos, int win, unsigned *v)
         xq_unmake_move(&b, list[i], &u);
         if (idx >= cf->info.entries) return XQTB_ERR_INVALID;
         uint64_t g = idx / XQF_BOUNDS_GROUP, groups = cf->bounds_groups;
-        q[nq++] =
-            (dtc_move){list[i], xqf_bound_near(bd, g), xqf_bound_far(bd, groups, g), xqf_bound_all(bd, groups, g), 0};
+        q[nq++] = (dtc_move){
+            list[i], idx, xqf_bound_near(bd, g), xqf_bound_far(bd, groups, g), xqf_bound_all(bd, groups, g), 0};
     }
     if (win) {
         sort_dtc_moves(q, nq, 0);
         for (int k = 0; k < nq && q[k].near >= 0 && t.best > q[k].near + 1; k++)
-            if ((rc = dtc_read(h, &b, &q[k], win, &t)) != XQTB_OK) return rc;
+            if ((rc = dtc_read(h, &b, &q[k], win, &t, e, stored)) != XQTB_OK) return rc;
         for (int k = 0; k < nq && !t.ordinary; k++)
-            if (!q[k].read && (rc = dtc_read(h, &b, &q[k], win, &t)) != XQTB_OK) return rc;
+            if (!q[k].read && (rc = dtc_read(h, &b, &q[k], win, &t, e, stored)) != XQTB_OK) return rc;
     } else {
         for (int k = 0; k < nq; k++)
-            if (!q[k].all && (rc = dtc_read(h, &b, &q[k], win, &t)) != XQTB_OK) return rc;
+            if (!q[k].all && (rc = dtc_read(h, &b, &q[k], win, &t, e, stored)) != XQTB_OK) return rc;
         sort_dtc_moves(q, nq, 1);
         for (int k = 0; k < nq && !t.ruled && t.longest < q[k].far; k++)
-            if (!q[k].read && (rc = dtc_read(h, &b, &q[k], win, &t)) != XQTB_OK) return rc;
+            if (!q[k].read && (rc = dtc_read(h, &b, &q[k], win, &t, e, stored)) != XQTB_OK) return rc;
     }
     if (win ? !t.ordinary : t.ruled > 0) {
         *v = XQF_DTC_NONE;
