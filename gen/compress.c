@@ -172,6 +172,9 @@ typedef struct kind_facts {
      * a file's symbols are ranked by the counts of the side it stores and
      * of the side it searches */
     uint64_t *n[2][2]; /* [side][0: stored, 1: searched] */
+    /* the blocks counted: those numbered k % every == 0 of block_entries
+     * entries (every 1: all entries) */
+    uint32_t block_entries, every;
     /* WDL: per entry, two bits (REACH_*): whether a capture reaches the
      * entry's value (capture_wdl), 0 until looked at.  A block's entries
      * fill whole bytes (its size is a multiple of 4), so the thread that
@@ -190,7 +193,12 @@ static void count_side(void *arg, uint64_t begin, uint64_t end, int thread)
     const tb_table *t = f->t;
     for (uint64_t s = begin; s < end; s++) {
         uint64_t *stored = f->n[s][0], *searched = f->n[s][1];
+        uint64_t span = f->every == 1 ? t->ix.size : f->block_entries;
         for (uint64_t i = 0; i < t->ix.size; i++) {
+            if (i % span == 0 && i / span % f->every) { /* a block outside the sample */
+                i += span - 1;
+                continue;
+            }
             unsigned code = entry_code(t, f->kind, (int)s, i);
             stored[code_slot(code)]++;
             unsigned sc = searched_of(f->kind, code, found_by_search(f->found, (int)s, i));
@@ -208,7 +216,19 @@ static void kind_facts_free(kind_facts *f)
     memset(f, 0, sizeof *f);
 }
 
-/* Counts the codes of a DTM or DTC kind; makes WDL's capture memo. */
+/* Counts the codes of a DTM or DTC kind in the blocks of block_entries
+ * numbered k % every == 0 (every 1: all entries). */
+static void kind_facts_count(kind_facts *f, uint32_t block_entries, uint32_t every, int threads)
+{
+    f->block_entries = block_entries;
+    f->every = every > 1 ? every : 1;
+    for (int s = 0; s < 2; s++)
+        for (int k = 0; k < 2; k++) memset(f->n[s][k], 0, SLOTS * sizeof(uint64_t));
+    par_for(threads, 2, 1, count_side, f);
+}
+
+/* Counts the codes of a DTM or DTC kind, every entry; makes WDL's capture
+ * memo. */
 static int kind_facts_init(kind_facts *f, const tb_table *t, int kind, uint8_t *const *found, int threads)
 {
     memset(f, 0, sizeof *f);
@@ -225,7 +245,7 @@ static int kind_facts_init(kind_facts *f, const tb_table *t, int kind, uint8_t *
         kind_facts_free(f);
         return -1;
     }
-    if (kind != XQF_KIND_WDL) par_for(threads, 2, 1, count_side, f);
+    if (kind != XQF_KIND_WDL) kind_facts_count(f, 0, 1, threads);
     return 0;
 }
 
@@ -426,6 +446,24 @@ int tb_symbol_stream(const tb_table *t, int kind, int side, uint32_t block_entri
     return sb;
 }
 
+/* ---- search bounds ------------------------------------------------------ */
+
+/* Folds one encoded block of the stored side, entries [first, first + n),
+ * into raw search bounds (tbformat.h): over the values as the block holds
+ * them, fillers included, so that a reader can recompute them. */
+static void fold_block_bounds(const symbol_coder *c, uint64_t first, uint64_t n, const uint8_t *block, uint8_t *raw)
+{
+    for (uint64_t k = 0; k < n; k++) {
+        uint32_t sym = c->symbol_bytes == 1 ? block[k] : (uint32_t)block[2 * k] | (uint32_t)block[2 * k + 1] << 8;
+        xqf_bounds_fold(raw, c->kind, c->t->ix.size, first + k, c->map[sym]);
+    }
+}
+
+/* Whether blocks of block_entries can be folded into the bounds by
+ * several threads at once: each block then covers whole bytes of every
+ * bounds array (a group's bytes, and the all-hold bits, 8 groups a byte). */
+static int bounds_foldable(uint32_t block_entries) { return block_entries % (8 * XQF_BOUNDS_GROUP) == 0; }
+
 /* ---- blocks ------------------------------------------------------------- */
 typedef struct {
     const symbol_coder *coder;
@@ -436,6 +474,10 @@ typedef struct {
     uint8_t **data;          /* compressed block k */
     uint32_t *size;
     ZSTD_CCtx *cctx[PAR_MAX_THREADS]; /* per thread, made at its first block */
+    /* the search bounds (search_bounds), folded from the stored side's
+     * blocks as they are encoded; NULL where not wanted or not foldable
+     * in parallel (bounds_foldable) */
+    uint8_t *bounds;
     int failed;
 } block_job;
 
@@ -488,6 +530,7 @@ static void compress_blocks(void *arg, uint64_t begin, uint64_t end, int thread)
         size_t len = 0;
         if (raw && room) {
             encode_block(j->coder, side, first, n, raw);
+            if (j->bounds && side != j->coder->searched) fold_block_bounds(j->coder, first, n, raw, j->bounds);
             len = compress_one(j, thread, raw, (size_t)xqf_block_bytes(j->coder->symbol_bytes, n), room, bound);
         }
         uint8_t *dst = len ? malloc(len) : NULL;
@@ -529,6 +572,7 @@ static void kind_blocks_free(kind_blocks *kb)
     for (uint64_t k = 0; kb->job.data && k < 2 * (uint64_t)kb->blocks; k++) free(kb->job.data[k]);
     free(kb->job.data);
     free(kb->job.size);
+    free(kb->job.bounds);
     if (kb->coder) coder_free(kb->coder);
     free(kb->coder);
     memset(kb, 0, sizeof *kb);
@@ -537,7 +581,10 @@ static void kind_blocks_free(kind_blocks *kb)
 /* Encodes and compresses the blocks of one kind, `searched` side to move
  * (or -1) holding XQF_SEARCH where it may: every block, or with every > 1
  * a sample (one block in `every` at the same places on both sides), whose
- * sizes side_bytes then sums. */
+ * sizes side_bytes then sums.  A whole DTM or DTC file with a searched
+ * side folds its search bounds on the way, where the block size lets the
+ * threads share the work (otherwise search_bounds encodes the blocks a
+ * second time). */
 static int build_kind(const kind_facts *f, int searched, uint32_t block_entries, uint32_t every, int codec, int level,
                       const ZSTD_CDict *cdict, int threads, kind_blocks *kb, char err[XQ_ERR_MAX])
 {
@@ -561,7 +608,10 @@ static int build_kind(const kind_facts *f, int searched, uint32_t block_entries,
                           .cdict = cdict,
                           .data = calloc(nblocks, sizeof(uint8_t *)),
                           .size = calloc(nblocks, sizeof(uint32_t))};
-    if (!kb->job.data || !kb->job.size) {
+    int fold = every == 1 && f->kind != XQF_KIND_WDL && kb->coder->searched >= 0 && bounds_foldable(block_entries);
+    if (fold && (kb->job.bounds = malloc(xqf_bounds_raw_bytes(f->kind, t->ix.size))))
+        xqf_bounds_clear(kb->job.bounds, f->kind, t->ix.size);
+    if (!kb->job.data || !kb->job.size || (fold && !kb->job.bounds)) {
         kind_blocks_free(kb);
         snprintf(err, XQ_ERR_MAX, "out of memory compressing");
         return -1;
@@ -580,30 +630,30 @@ static int build_kind(const kind_facts *f, int searched, uint32_t block_entries,
  * (tbformat.h), over the stored side's values as its blocks hold them
  * (fillers included, so that a reader can recompute them), compressed into
  * *out (malloc'd): its length, or 0 for none (no searched side, WDL), -1
- * out of memory. */
-static int64_t search_bounds(const symbol_coder *c, int kind, uint32_t block_entries, uint8_t **out)
+ * out of memory.  build_kind folded them already unless the block size
+ * kept it from it. */
+static int64_t search_bounds(const kind_blocks *kb, int kind, uint32_t block_entries, uint8_t **out)
 {
+    const symbol_coder *c = kb->coder;
     *out = NULL;
     if (kind == XQF_KIND_WDL || c->searched < 0) return 0;
-    const tb_table *t = c->t;
-    int stored = c->searched ^ 1;
-    uint64_t n = t->ix.size, raw_bytes = xqf_bounds_raw_bytes(kind, n);
-    uint8_t *raw = malloc(raw_bytes), *block = malloc(xqf_block_bytes(c->symbol_bytes, block_entries));
-    size_t cap = ZSTD_compressBound((size_t)raw_bytes);
-    uint8_t *dst = malloc(cap);
-    int64_t len = -1;
-    if (raw && block && dst) {
+    uint64_t n = c->t->ix.size, raw_bytes = xqf_bounds_raw_bytes(kind, n);
+    uint8_t *raw = kb->job.bounds ? NULL : malloc(raw_bytes);
+    uint8_t *block = kb->job.bounds ? NULL : malloc(xqf_block_bytes(c->symbol_bytes, block_entries));
+    if (raw && block) {
         xqf_bounds_clear(raw, kind, n);
         for (uint64_t first = 0; first < n; first += block_entries) {
             uint64_t count = n - first < block_entries ? n - first : block_entries;
-            encode_block(c, stored, first, count, block);
-            for (uint64_t k = 0; k < count; k++) {
-                uint32_t sym =
-                    c->symbol_bytes == 1 ? block[k] : (uint32_t)block[2 * k] | (uint32_t)block[2 * k + 1] << 8;
-                xqf_bounds_fold(raw, kind, n, first + k, c->map[sym]);
-            }
+            encode_block(c, c->searched ^ 1, first, count, block);
+            fold_block_bounds(c, first, count, block, raw);
         }
-        size_t got = ZSTD_compress(dst, cap, raw, (size_t)raw_bytes, TB_ZSTD_LEVEL);
+    }
+    const uint8_t *folded = kb->job.bounds ? kb->job.bounds : raw;
+    size_t cap = ZSTD_compressBound((size_t)raw_bytes);
+    uint8_t *dst = folded ? malloc(cap) : NULL;
+    int64_t len = -1;
+    if (dst) {
+        size_t got = ZSTD_compress(dst, cap, folded, (size_t)raw_bytes, TB_ZSTD_LEVEL);
         if (!ZSTD_isError(got)) len = (int64_t)got;
     }
     free(raw);
@@ -624,7 +674,7 @@ static int write_kind_file(const tb_table *t, const char *dir, int kind, uint32_
     uint64_t nblocks = 2 * (uint64_t)kb->blocks;
     uint64_t map_bytes = kind != XQF_KIND_WDL ? xqf_pad8((uint64_t)coder->nsymbols * 2) : 0;
     uint8_t *bounds;
-    int64_t bounds_bytes = search_bounds(coder, kind, block_entries, &bounds);
+    int64_t bounds_bytes = search_bounds(kb, kind, block_entries, &bounds);
     uint64_t meta = XQF_HEADER_SIZE + map_bytes + xqf_pad8(dict_bytes) + (nblocks + 1) * 8 + nblocks * 8 +
                     xqf_pad8(bounds_bytes > 0 ? (uint64_t)bounds_bytes : 0);
     uint8_t *m = bounds_bytes >= 0 ? calloc(1, meta) : NULL;
@@ -704,21 +754,29 @@ enum { SIDE_SAMPLE_BLOCKS = 256 };
  * results of the rulings the search cannot find, and otherwise the side
  * whose distances vary more).  The choice depends on the table alone, so
  * the file does not depend on the thread count. */
-static int write_kind(const tb_table *t, const char *dir, int kind, int searched, uint8_t *const *found,
+static int write_kind(const tb_table *t, const char *dir, int kind, int searched, uint8_t **found,
                       uint32_t block_entries, int codec, int level, int threads, uint64_t *file_bytes,
                       uint64_t *raw_bytes, char err[XQ_ERR_MAX])
 {
     int side = searched == TB_SEARCH_RED ? 0 : searched == TB_SEARCH_BLACK ? 1 : -1;
+    uint64_t blocks = (t->ix.size + block_entries - 1) / block_entries;
+    uint32_t every = blocks > SIDE_SAMPLE_BLOCKS ? (uint32_t)(blocks / SIDE_SAMPLE_BLOCKS) : 1;
+    /* Which ruled results the search finds takes a one-ply search of each
+     * (on KRPKR a quarter of its files' time): for a choice made on a
+     * sample, it is worked out for the sample's blocks, which are ranked by
+     * their own counts, and then for the whole of the side chosen. */
+    int sampled = found && searched == TB_SEARCH_AUTO && every > 1 && block_entries % 8 == 0;
+    if (found) tb_ruled_found_by_search(t, threads, side, block_entries, sampled ? every : 1, found);
     kind_facts f;
     if (kind_facts_init(&f, t, kind, found, threads)) {
         snprintf(err, XQ_ERR_MAX, "out of memory compressing");
         return -1;
     }
+    if (sampled) kind_facts_count(&f, block_entries, every, threads);
     kind_blocks kb;
     int built = 0, rc = -1;
     if (searched == TB_SEARCH_AUTO) {
-        uint64_t blocks = (t->ix.size + block_entries - 1) / block_entries, bytes[2];
-        uint32_t every = blocks > SIDE_SAMPLE_BLOCKS ? (uint32_t)(blocks / SIDE_SAMPLE_BLOCKS) : 1;
+        uint64_t bytes[2];
         for (int s = 0; s < 2; s++) {
             if (build_kind(&f, s, block_entries, every, codec, level, NULL, threads, &kb, err)) goto out;
             bytes[s] = kb.side_bytes[0] + kb.side_bytes[1];
@@ -728,6 +786,10 @@ static int write_kind(const tb_table *t, const char *dir, int kind, int searched
             if (!built) kind_blocks_free(&kb);
         }
         side = bytes[1] < bytes[0];
+    }
+    if (sampled) {
+        tb_ruled_found_by_search(t, threads, side, block_entries, 1, found);
+        kind_facts_count(&f, block_entries, 1, threads);
     }
     if (!built && build_kind(&f, side, block_entries, 1, codec, level, NULL, threads, &kb, err)) goto out;
     rc = write_kind_file(t, dir, kind, block_entries, codec, &kb, NULL, 0, file_bytes, raw_bytes, err);
@@ -1043,15 +1105,14 @@ int tb_compress_write(const tb_table *t, const char *dir, const tb_compress_opti
     uint64_t found_bytes = (t->ix.size + 7) / 8;
     uint8_t *found[2] = {NULL, NULL};
     if (tb_has_ruled(t) && sr != TB_SEARCH_NONE) {
-        found[0] = malloc(found_bytes);
-        found[1] = malloc(found_bytes);
+        found[0] = calloc(found_bytes, 1);
+        found[1] = calloc(found_bytes, 1);
         if (!found[0] || !found[1]) {
             free(found[0]);
             free(found[1]);
             snprintf(err, XQ_ERR_MAX, "out of memory compressing");
             return -1;
         }
-        tb_ruled_found_by_search(t, threads, found);
     }
     int rc = write_kind(t, dir, XQF_KIND_DTM, sr, found[0] ? found : NULL, db, dc, dl, threads, &r->dtm_bytes,
                         &r->dtm_raw, err);

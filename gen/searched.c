@@ -60,20 +60,21 @@ unsigned tb_ruled_by_search(const tb_table *t, xq_board *b)
 typedef struct {
     const tb_table *t;
     uint8_t **found;
+    int side;                      /* -1: both */
+    uint32_t block_entries, every; /* every > 1: a task is a sampled block */
 } found_job;
 
 /* Bytes [begin, end) of the bitmaps: 8 entries a byte, so no two threads
  * write one byte. */
-static void found_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
+static void found_bytes(const found_job *j, uint64_t begin, uint64_t end)
 {
-    (void)thread;
-    found_job *j = arg;
     const tb_table *t = j->t;
     xq_board b;
     xq_index_site site;
     xq_index_site_clear(&site);
     for (uint64_t byte = begin; byte < end; byte++)
         for (int s = 0; s < 2; s++) {
+            if (j->side >= 0 && s != j->side) continue;
             uint8_t bits = 0;
             for (uint64_t i = byte * 8; i < byte * 8 + 8 && i < t->ix.size; i++) {
                 unsigned r = tb_ruled(t, s, i);
@@ -86,14 +87,37 @@ static void found_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
         }
 }
 
-void tb_ruled_found_by_search(const tb_table *t, int threads, uint8_t *found[2])
+static void found_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
+{
+    (void)thread;
+    const found_job *j = arg;
+    if (j->every == 1) {
+        found_bytes(j, begin, end);
+        return;
+    }
+    /* tasks are sampled blocks, whose bytes no other sampled block shares
+     * (a multiple of 8 entries each, one block or more apart) */
+    for (uint64_t k = begin; k < end; k++) {
+        uint64_t first = k * j->every * j->block_entries, last = first + j->block_entries;
+        if (last > j->t->ix.size) last = j->t->ix.size;
+        found_bytes(j, first / 8, (last + 7) / 8);
+    }
+}
+
+void tb_ruled_found_by_search(const tb_table *t, int threads, int side, uint32_t block_entries, uint32_t every,
+                              uint8_t *found[2])
 {
     uint64_t bytes = (t->ix.size + 7) / 8;
     if (!tb_has_ruled(t)) {
         for (int s = 0; s < 2; s++)
-            for (uint64_t k = 0; k < bytes; k++) found[s][k] = 0;
+            for (uint64_t k = 0; k < bytes && (side < 0 || s == side); k++) found[s][k] = 0;
         return;
     }
-    found_job j = {t, found};
-    par_for(threads, bytes, 1 << 10, found_chunk, &j);
+    found_job j = {t, found, side, block_entries, every > 1 ? every : 1};
+    if (j.every == 1) {
+        par_for(threads, bytes, 1 << 10, found_chunk, &j);
+        return;
+    }
+    uint64_t blocks = (t->ix.size + block_entries - 1) / block_entries;
+    par_for(threads, (blocks + j.every - 1) / j.every, 1, found_chunk, &j);
 }

@@ -10,12 +10,16 @@
 
 #include "tb.h"
 
-/* Marks, for each side to move s, bit i % 8 of found[s][i / 8] when entry
- * i is a result of the rulings whose ruled byte (win or loss, ruling,
- * order: cell.h) is exactly what the reader's search gives; found[s] must
- * hold (t->ix.size + 7) / 8 bytes.  Deterministic for any thread count.
- * A table without rulings marks nothing. */
-void tb_ruled_found_by_search(const tb_table *t, int threads, uint8_t *found[2]);
+/* Marks, for side to move `side` (-1: both), bit i % 8 of found[s][i / 8]
+ * when entry i is a result of the rulings whose ruled byte (win or loss,
+ * ruling, order: cell.h) is exactly what the reader's search gives, and
+ * clears it otherwise: for every entry with every = 1, or only for the
+ * entries of the blocks of block_entries entries numbered k % every == 0
+ * (a sample; block_entries then a multiple of 8), leaving the other bits
+ * as they were.  found[s] holds (t->ix.size + 7) / 8 bytes.  Deterministic
+ * for any thread count.  A table without rulings marks nothing. */
+void tb_ruled_found_by_search(const tb_table *t, int threads, int side, uint32_t block_entries, uint32_t every,
+                              uint8_t *found[2]);
 
 /* The ruled byte the reader's search gives a legal position b of table t
  * (b->side to move; b is restored), or RULED_NONE where the search says
