@@ -227,9 +227,10 @@ static void kind_facts_count(kind_facts *f, uint32_t block_entries, uint32_t eve
     par_for(threads, 2, 1, count_side, f);
 }
 
-/* Counts the codes of a DTM or DTC kind, every entry; makes WDL's capture
- * memo. */
-static int kind_facts_init(kind_facts *f, const tb_table *t, int kind, uint8_t *const *found, int threads)
+/* Counts the codes of a DTM or DTC kind as kind_facts_count does; makes
+ * WDL's capture memo. */
+static int kind_facts_init(kind_facts *f, const tb_table *t, int kind, uint8_t *const *found, uint32_t block_entries,
+                           uint32_t every, int threads)
 {
     memset(f, 0, sizeof *f);
     f->t = t;
@@ -245,7 +246,7 @@ static int kind_facts_init(kind_facts *f, const tb_table *t, int kind, uint8_t *
         kind_facts_free(f);
         return -1;
     }
-    if (kind != XQF_KIND_WDL) kind_facts_count(f, 0, 1, threads);
+    if (kind != XQF_KIND_WDL) kind_facts_count(f, block_entries, every, threads);
     return 0;
 }
 
@@ -425,7 +426,7 @@ int tb_symbol_stream(const tb_table *t, int kind, int side, uint32_t block_entri
 {
     symbol_coder *c = malloc(sizeof *c);
     kind_facts f;
-    if (!c || kind_facts_init(&f, t, kind, NULL, 1)) {
+    if (!c || kind_facts_init(&f, t, kind, NULL, 0, 1, 1)) {
         free(c);
         return -1;
     }
@@ -768,11 +769,10 @@ static int write_kind(const tb_table *t, const char *dir, int kind, int searched
     int sampled = found && searched == TB_SEARCH_AUTO && every > 1 && block_entries % 8 == 0;
     if (found) tb_ruled_found_by_search(t, threads, side, block_entries, sampled ? every : 1, found);
     kind_facts f;
-    if (kind_facts_init(&f, t, kind, found, threads)) {
+    if (kind_facts_init(&f, t, kind, found, block_entries, sampled ? every : 1, threads)) {
         snprintf(err, XQ_ERR_MAX, "out of memory compressing");
         return -1;
     }
-    if (sampled) kind_facts_count(&f, block_entries, every, threads);
     kind_blocks kb;
     int built = 0, rc = -1;
     if (searched == TB_SEARCH_AUTO) {
@@ -940,7 +940,7 @@ static int write_wdl(const tb_table *t, const char *dir, uint32_t block_entries,
                                    : TB_WDL_BLOCK_ENTRIES;
     wdl_dict d = {.wanted = tries_dict(codec, t->ix.size, start)};
     kind_facts f;
-    if (kind_facts_init(&f, t, XQF_KIND_WDL, NULL, threads)) {
+    if (kind_facts_init(&f, t, XQF_KIND_WDL, NULL, 0, 1, threads)) {
         snprintf(err, XQ_ERR_MAX, "out of memory compressing");
         return -1;
     }
