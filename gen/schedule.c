@@ -54,11 +54,18 @@ static int write_compressed(const tb_table *t, const tb_gen_options *opt, char e
     xq_material_name(&t->mat, name);
     tb_compress_options co = {.threads = opt->threads, .searched = opt->store_both ? TB_SEARCH_NONE : TB_SEARCH_AUTO};
     tb_compress_report r;
+    double start = tb_now_seconds();
     if (tb_compress_write(t, opt->dir, &co, &r, err)) return -1;
-    if (opt->progress && r.legal_entries)
-        fprintf(stderr, "%-10s compressed: WDL %llu bytes (%.3f bits per legal entry), DTM %llu bytes (%.3f)\n", name,
+    /* the seconds let scripts/bench-steps tell compression from the rest */
+    if (opt->progress && r.legal_entries) {
+        fprintf(stderr, "%-10s compressed: WDL %llu bytes (%.3f bits per legal entry), DTM %llu bytes (%.3f)", name,
                 (unsigned long long)r.wdl_bytes, 8.0 * (double)r.wdl_bytes / (double)r.legal_entries,
                 (unsigned long long)r.dtm_bytes, 8.0 * (double)r.dtm_bytes / (double)r.legal_entries);
+        if (t->limit)
+            fprintf(stderr, ", DTC %llu bytes (%.3f)", (unsigned long long)r.dtc_bytes,
+                    8.0 * (double)r.dtc_bytes / (double)r.legal_entries);
+        fprintf(stderr, ", %.2f s\n", tb_now_seconds() - start);
+    }
     return 0;
 }
 
