@@ -872,13 +872,24 @@ typedef struct {
  * block the cost of decoding its own, which is most of a cold WDL probe
  * (docs/BENCHMARKS.md, "A dictionary for WDL files"), but on a file whose
  * blocks differ from each other it costs more bytes than it saves. */
+/* Entries a side whose blocks a WDL sample holds at most: 256 blocks of
+ * 4096 entries, and fewer of larger blocks, at which no file of the
+ * `--all 5` set comes near the size bar (their samples average 300-2000
+ * bytes a block against TB_WDL_BLOCK_BYTES): sampled 256 at every size,
+ * the first size tried cost more than the whole file written
+ * (docs/BENCHMARKS.md, "The writer's share, cut"). */
+enum { WDL_SAMPLE_ENTRIES = 256 * 4096 };
+
 static int sample_wdl(const kind_facts *f, uint32_t block_entries, int codec, int level, wdl_dict *d, int threads,
                       wdl_sample *w, char err[XQ_ERR_MAX])
 {
     const tb_table *t = f->t;
     uint64_t blocks = (t->ix.size + block_entries - 1) / block_entries;
+    uint64_t per_side = WDL_SAMPLE_ENTRIES / block_entries;
+    if (per_side > SIDE_SAMPLE_BLOCKS) per_side = SIDE_SAMPLE_BLOCKS;
+    if (per_side < 1) per_side = 1;
     w->block_entries = block_entries;
-    w->every = blocks > SIDE_SAMPLE_BLOCKS ? (uint32_t)(blocks / SIDE_SAMPLE_BLOCKS) : 1;
+    w->every = blocks > per_side ? (uint32_t)(blocks / per_side) : 1;
     w->use = 0;
     kind_blocks with;
     if (build_kind(f, -1, block_entries, w->every, codec, level, NULL, threads, &w->kb, err)) return -1;
