@@ -194,16 +194,29 @@ static void count_side(void *arg, uint64_t begin, uint64_t end, int thread)
     for (uint64_t s = begin; s < end; s++) {
         uint64_t *stored = f->n[s][0], *searched = f->n[s][1];
         uint64_t span = f->every == 1 ? t->ix.size : f->block_entries;
+        /* codes come in runs: a run is counted when it ends, sparing the
+         * histograms an increment of the same counter every entry */
+        uint32_t run_slot[2] = {0, 0};
+        uint64_t run[2] = {0, 0};
         for (uint64_t i = 0; i < t->ix.size; i++) {
             if (i % span == 0 && i / span % f->every) { /* a block outside the sample */
                 i += span - 1;
                 continue;
             }
             unsigned code = entry_code(t, f->kind, (int)s, i);
-            stored[code_slot(code)]++;
             unsigned sc = searched_of(f->kind, code, found_by_search(f->found, (int)s, i));
-            searched[code_slot(sc == SEARCH_ANY_CODE ? SEARCH_CODE : sc)]++;
+            uint32_t slot[2] = {code_slot(code), code_slot(sc == SEARCH_ANY_CODE ? SEARCH_CODE : sc)};
+            for (int k = 0; k < 2; k++) {
+                if (slot[k] != run_slot[k]) {
+                    (k ? searched : stored)[run_slot[k]] += run[k];
+                    run_slot[k] = slot[k];
+                    run[k] = 0;
+                }
+                run[k]++;
+            }
         }
+        stored[run_slot[0]] += run[0];
+        searched[run_slot[1]] += run[1];
     }
 }
 
@@ -547,15 +560,19 @@ static void compress_blocks(void *arg, uint64_t begin, uint64_t end, int thread)
     free(room);
 }
 
-/* Longest DTC in plies (holding or not), -1 if none: the DTC file's
- * "longest" header field. */
-static int longest_dtc(const tb_table *t)
+/* Longest DTC in plies (holding or not) of the legal entries, -1 if none:
+ * the DTC file's "longest" header field, read off the codes' counts (of
+ * every entry: the file's own, never a sample's). */
+static int longest_dtc(const kind_facts *f)
 {
     int longest = -1;
     for (int s = 0; s < 2; s++)
-        for (uint64_t i = 0; i < t->ix.size; i++)
-            if (tb_dtc(t, s, i) != DTC_NONE && dtc_plies(tb_dtc(t, s, i)) > longest)
-                longest = dtc_plies(tb_dtc(t, s, i));
+        for (uint32_t slot = 0; slot < SEARCH_SLOT; slot++) {
+            unsigned code = slot_code(XQF_KIND_DTC, slot);
+            if (f->n[s][0][slot] && code != CELL_ILLEGAL && code - DTC_CODE != DTC_NONE &&
+                dtc_plies(code - DTC_CODE) > longest)
+                longest = dtc_plies(code - DTC_CODE);
+        }
     return longest;
 }
 
@@ -696,7 +713,7 @@ static int write_kind_file(const tb_table *t, const char *dir, int kind, uint32_
     xqf_put32(m + XQF_OFF_BLOCK_ENTRIES, block_entries);
     xqf_put32(m + XQF_OFF_SYMBOL_BYTES, coder->symbol_bytes);
     xqf_put32(m + XQF_OFF_BLOCKS, kb->blocks);
-    xqf_put32(m + XQF_OFF_MAX_DTM, (uint32_t)(int32_t)(kind == XQF_KIND_DTC ? longest_dtc(t) : t->max_dtm));
+    xqf_put32(m + XQF_OFF_MAX_DTM, (uint32_t)(int32_t)(kind == XQF_KIND_DTC ? longest_dtc(coder->facts) : t->max_dtm));
     xqf_put32(m + XQF_OFF_GEN_REVISION, xqf_gen_revision((uint32_t)t->rules));
     xqf_put32(m + XQF_OFF_SYMBOLS, kind != XQF_KIND_WDL ? coder->nsymbols : 0);
     xqf_put32(m + XQF_OFF_CODEC, (uint32_t)codec);
