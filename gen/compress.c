@@ -758,11 +758,22 @@ static int write_kind_file(const tb_table *t, const char *dir, int kind, uint32_
     return rc;
 }
 
-/* Blocks per side from which the searched side is chosen: enough that
- * the sample's sizes rank the two choices as the whole files do (measured
- * in docs/BENCHMARKS.md, "Choosing the searched side"), few enough that
+/* Blocks per side from which the searched side is chosen: a glance of
+ * SIDE_GLANCE_BLOCKS, and where the two choices come within
+ * SIDE_CLOSE_PERCENT of each other on it, a sample of SIDE_SAMPLE_BLOCKS,
+ * enough that the sample's sizes rank the two choices as the whole files
+ * do (docs/BENCHMARKS.md, "Choosing the searched side"; the glance alone
+ * picked the worse side of a few files of the `--all 5` set, by 4-6%,
+ * where the two were close: "The writer's share, cut"), few enough that
  * the choice costs a fraction of the file. */
-enum { SIDE_SAMPLE_BLOCKS = 256 };
+enum { SIDE_GLANCE_BLOCKS = 64, SIDE_SAMPLE_BLOCKS = 256, SIDE_CLOSE_PERCENT = 10 };
+
+/* One block in `every` of a side's `blocks` makes a sample of about
+ * per_side blocks (every 1: the whole side). */
+static uint32_t sample_every(uint64_t blocks, uint32_t per_side)
+{
+    return blocks > per_side ? (uint32_t)(blocks / per_side) : 1;
+}
 
 /* Writes the DTM or DTC file (write_wdl writes the WDL file).  searched:
  * TB_SEARCH_*.  With TB_SEARCH_AUTO the side searched is the one whose
@@ -778,21 +789,23 @@ static int write_kind(const tb_table *t, const char *dir, int kind, int searched
 {
     int side = searched == TB_SEARCH_RED ? 0 : searched == TB_SEARCH_BLACK ? 1 : -1;
     uint64_t blocks = (t->ix.size + block_entries - 1) / block_entries;
-    uint32_t every = blocks > SIDE_SAMPLE_BLOCKS ? (uint32_t)(blocks / SIDE_SAMPLE_BLOCKS) : 1;
+    uint32_t every = searched == TB_SEARCH_AUTO ? sample_every(blocks, SIDE_GLANCE_BLOCKS) : 1;
     /* Which ruled results the search finds takes a one-ply search of each
      * (on KRPKR a quarter of its files' time): for a choice made on a
      * sample, it is worked out for the sample's blocks, which are ranked by
-     * their own counts, and then for the whole of the side chosen. */
-    int sampled = found && searched == TB_SEARCH_AUTO && every > 1 && block_entries % 8 == 0;
-    if (found) tb_ruled_found_by_search(t, threads, side, block_entries, sampled ? every : 1, found);
+     * their own counts, and then for the whole of the side chosen.
+     * `counted` is the sample the counts (and found) are of, 1 whole. */
+    int sampled = found && every > 1 && block_entries % 8 == 0;
+    uint32_t counted = sampled ? every : 1;
+    if (found) tb_ruled_found_by_search(t, threads, side, block_entries, counted, found);
     kind_facts f;
-    if (kind_facts_init(&f, t, kind, found, block_entries, sampled ? every : 1, threads)) {
+    if (kind_facts_init(&f, t, kind, found, block_entries, counted, threads)) {
         snprintf(err, XQ_ERR_MAX, "out of memory compressing");
         return -1;
     }
     kind_blocks kb;
     int built = 0, rc = -1;
-    if (searched == TB_SEARCH_AUTO) {
+    while (searched == TB_SEARCH_AUTO) {
         uint64_t bytes[2];
         for (int s = 0; s < 2; s++) {
             if (build_kind(&f, s, block_entries, every, codec, level, NULL, threads, &kb, err)) goto out;
@@ -803,8 +816,17 @@ static int write_kind(const tb_table *t, const char *dir, int kind, int searched
             if (!built) kind_blocks_free(&kb);
         }
         side = bytes[1] < bytes[0];
+        uint64_t small = bytes[side], large = bytes[side ^ 1];
+        uint32_t wider = sample_every(blocks, SIDE_SAMPLE_BLOCKS);
+        if (every == 1 || wider >= every || (large - small) * 100 > (uint64_t)SIDE_CLOSE_PERCENT * large) break;
+        every = wider; /* close: look again, at the larger sample */
+        if (sampled) {
+            counted = every == 1 || block_entries % 8 ? 1 : every;
+            tb_ruled_found_by_search(t, threads, -1, block_entries, counted, found);
+            kind_facts_count(&f, block_entries, counted, threads);
+        }
     }
-    if (sampled) {
+    if (counted != 1) {
         tb_ruled_found_by_search(t, threads, side, block_entries, 1, found);
         kind_facts_count(&f, block_entries, 1, threads);
     }
