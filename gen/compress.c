@@ -666,7 +666,7 @@ static int64_t search_bounds(const kind_blocks *kb, int kind, uint32_t block_ent
             fold_block_bounds(c, first, count, block, raw);
         }
     }
-    const uint8_t *folded = kb->job.bounds ? kb->job.bounds : raw;
+    const uint8_t *folded = kb->job.bounds ? kb->job.bounds : raw && block ? raw : NULL;
     size_t cap = ZSTD_compressBound((size_t)raw_bytes);
     uint8_t *dst = folded ? malloc(cap) : NULL;
     int64_t len = -1;
