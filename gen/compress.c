@@ -821,7 +821,7 @@ static int write_kind(const tb_table *t, const char *dir, int kind, int searched
         if (every == 1 || wider >= every || (large - small) * 100 > (uint64_t)SIDE_CLOSE_PERCENT * large) break;
         every = wider; /* close: look again, at the larger sample */
         if (sampled) {
-            counted = every == 1 || block_entries % 8 ? 1 : every;
+            counted = every; /* sampled: blocks of a multiple of 8 entries */
             tb_ruled_found_by_search(t, threads, -1, block_entries, counted, found);
             kind_facts_count(&f, block_entries, counted, threads);
         }
