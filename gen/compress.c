@@ -95,7 +95,7 @@ static unsigned slot_code(int kind, uint32_t slot)
     return slot < RULED_SLOT ? slot : RULED_CODE + (slot - RULED_SLOT);
 }
 
-static unsigned entry_code(const tb_table *t, int kind, int side, uint64_t i)
+static inline __attribute__((always_inline)) unsigned entry_code(const tb_table *t, int kind, int side, uint64_t i)
 {
     unsigned v = cell_get(t->cells[side], t->width, i);
     if (v == CELL_ILLEGAL) return v;
@@ -121,7 +121,7 @@ static unsigned entry_code(const tb_table *t, int kind, int side, uint64_t i)
  * the DTC of a cursed win or a blessed loss (a distance of another kind),
  * keep their values.  It follows from the entry's own code (entry_code)
  * and whether the search finds its ruled result. */
-static unsigned searched_of(int kind, unsigned code, int found)
+static inline __attribute__((always_inline)) unsigned searched_of(int kind, unsigned code, int found)
 {
     if (code == CELL_ILLEGAL) return kind == XQF_KIND_DTM ? SEARCH_ANY_CODE : SEARCH_CODE;
     if (kind == XQF_KIND_DTC) return dtc_beyond(code - DTC_CODE) ? code : SEARCH_CODE;
@@ -132,7 +132,7 @@ static unsigned searched_of(int kind, unsigned code, int found)
 
 /* Whether searched.h's bitmaps (NULL: none) say the search finds the
  * ruled result of entry i of `side`. */
-static int found_by_search(uint8_t *const *found, int side, uint64_t i)
+static inline int found_by_search(uint8_t *const *found, int side, uint64_t i)
 {
     return found && (found[side][i / 8] >> (i % 8) & 1);
 }
@@ -184,39 +184,62 @@ typedef struct kind_facts {
 
 enum { REACH_YES = 1, REACH_NO = 2 };
 
-/* One side's two histograms: each side is one task, so the counts do not
- * depend on the threads (two tasks: a third thread would idle). */
+/* Adds entries [first, end) of one side to its two histograms.  Codes
+ * come in runs: a run is counted when it ends, sparing the histograms an
+ * increment of the same counter every entry. */
+static inline __attribute__((always_inline)) void count_kind(const kind_facts *f, int kind, int side, uint64_t first,
+                                                             uint64_t end, uint64_t *stored, uint64_t *searched)
+{
+    const tb_table *t = f->t;
+    uint32_t run_slot[2] = {0, 0};
+    uint64_t run[2] = {0, 0};
+    for (uint64_t i = first; i < end; i++) {
+        unsigned code = entry_code(t, kind, side, i);
+        unsigned sc = searched_of(kind, code, found_by_search(f->found, side, i));
+        uint32_t slot[2] = {code_slot(code), code_slot(sc == SEARCH_ANY_CODE ? SEARCH_CODE : sc)};
+        for (int k = 0; k < 2; k++) {
+            if (slot[k] != run_slot[k]) {
+                (k ? searched : stored)[run_slot[k]] += run[k];
+                run_slot[k] = slot[k];
+                run[k] = 0;
+            }
+            run[k]++;
+        }
+    }
+    stored[run_slot[0]] += run[0];
+    searched[run_slot[1]] += run[1];
+}
+
+/* count_kind with the kind a constant, which spares every entry its
+ * tests of the kind: KRPKR's counts took a half (DTM) to a third (DTC)
+ * of their time. */
+static void count_entries(const kind_facts *f, int side, uint64_t first, uint64_t end, uint64_t *stored,
+                          uint64_t *searched)
+{
+    if (f->kind == XQF_KIND_DTC)
+        count_kind(f, XQF_KIND_DTC, side, first, end, stored, searched);
+    else
+        count_kind(f, XQF_KIND_DTM, side, first, end, stored, searched);
+}
+
+/* One side's two histograms, over the blocks counted: each side is one
+ * task, so the counts do not depend on the threads (two tasks: a third
+ * thread would idle). */
 static void count_side(void *arg, uint64_t begin, uint64_t end, int thread)
 {
     (void)thread;
     kind_facts *f = arg;
-    const tb_table *t = f->t;
+    uint64_t size = f->t->ix.size;
     for (uint64_t s = begin; s < end; s++) {
-        uint64_t *stored = f->n[s][0], *searched = f->n[s][1];
-        uint64_t span = f->every == 1 ? t->ix.size : f->block_entries;
-        /* codes come in runs: a run is counted when it ends, sparing the
-         * histograms an increment of the same counter every entry */
-        uint32_t run_slot[2] = {0, 0};
-        uint64_t run[2] = {0, 0};
-        for (uint64_t i = 0; i < t->ix.size; i++) {
-            if (i % span == 0 && i / span % f->every) { /* a block outside the sample */
-                i += span - 1;
-                continue;
-            }
-            unsigned code = entry_code(t, f->kind, (int)s, i);
-            unsigned sc = searched_of(f->kind, code, found_by_search(f->found, (int)s, i));
-            uint32_t slot[2] = {code_slot(code), code_slot(sc == SEARCH_ANY_CODE ? SEARCH_CODE : sc)};
-            for (int k = 0; k < 2; k++) {
-                if (slot[k] != run_slot[k]) {
-                    (k ? searched : stored)[run_slot[k]] += run[k];
-                    run_slot[k] = slot[k];
-                    run[k] = 0;
-                }
-                run[k]++;
-            }
+        if (f->every == 1) {
+            count_entries(f, (int)s, 0, size, f->n[s][0], f->n[s][1]);
+            continue;
         }
-        stored[run_slot[0]] += run[0];
-        searched[run_slot[1]] += run[1];
+        uint64_t step = (uint64_t)f->block_entries * f->every;
+        for (uint64_t first = 0; first < size; first += step) {
+            uint64_t last = size - first < f->block_entries ? size : first + f->block_entries;
+            count_entries(f, (int)s, first, last, f->n[s][0], f->n[s][1]);
+        }
     }
 }
 
@@ -767,6 +790,11 @@ static int write_kind_file(const tb_table *t, const char *dir, int kind, uint32_
  * where the two were close: "The writer's share, cut"), few enough that
  * the choice costs a fraction of the file. */
 enum { SIDE_GLANCE_BLOCKS = 64, SIDE_SAMPLE_BLOCKS = 256, SIDE_CLOSE_PERCENT = 10 };
+/* Zstandard's level for the glance: it ranks the two choices as level 12
+ * does on every DTM and DTC file of the `--all 5` set (both levels give
+ * the same 452 files, byte for byte) in less time: the set's compression
+ * took 3% less (docs/BENCHMARKS.md, "Counts and glance, faster"). */
+enum { SIDE_GLANCE_LEVEL = 1 };
 
 /* One block in `every` of a side's `blocks` makes a sample of about
  * per_side blocks (every 1: the whole side). */
@@ -807,8 +835,14 @@ static int write_kind(const tb_table *t, const char *dir, int kind, int searched
     int built = 0, rc = -1;
     while (searched == TB_SEARCH_AUTO) {
         uint64_t bytes[2];
+        /* the glance ranks the two choices at SIDE_GLANCE_LEVEL; a whole
+         * file (every 1), which is kept as built, and the larger sample
+         * are compressed at the file's own level */
+        int glance = every > sample_every(blocks, SIDE_SAMPLE_BLOCKS) && codec == XQF_CODEC_ZSTD;
         for (int s = 0; s < 2; s++) {
-            if (build_kind(&f, s, block_entries, every, codec, level, NULL, threads, &kb, err)) goto out;
+            if (build_kind(&f, s, block_entries, every, codec, glance ? SIDE_GLANCE_LEVEL : level, NULL, threads, &kb,
+                           err))
+                goto out;
             bytes[s] = kb.side_bytes[0] + kb.side_bytes[1];
             /* a small table's "sample" is the whole file: black's is kept
              * if it is the one (two sets of blocks are never held at once) */
