@@ -230,17 +230,13 @@ static void count_side(void *arg, uint64_t begin, uint64_t end, int thread)
     (void)thread;
     kind_facts *f = arg;
     uint64_t size = f->t->ix.size;
-    for (uint64_t s = begin; s < end; s++) {
-        if (f->every == 1) {
-            count_entries(f, (int)s, 0, size, f->n[s][0], f->n[s][1]);
-            continue;
-        }
-        uint64_t step = (uint64_t)f->block_entries * f->every;
+    /* every 1: one span of the whole side (block_entries may be 0 then) */
+    uint64_t span = f->every == 1 ? size : f->block_entries, step = span * f->every;
+    for (uint64_t s = begin; s < end; s++)
         for (uint64_t first = 0; first < size; first += step) {
-            uint64_t last = size - first < f->block_entries ? size : first + f->block_entries;
+            uint64_t last = size - first < span ? size : first + span;
             count_entries(f, (int)s, first, last, f->n[s][0], f->n[s][1]);
         }
-    }
 }
 
 static void kind_facts_free(kind_facts *f)
