@@ -829,12 +829,13 @@ static int write_kind(const tb_table *t, const char *dir, int kind, int searched
     }
     kind_blocks kb;
     int built = 0, rc = -1;
+    uint32_t wider = sample_every(blocks, SIDE_SAMPLE_BLOCKS); /* the larger sample's stride */
     while (searched == TB_SEARCH_AUTO) {
         uint64_t bytes[2];
         /* the glance ranks the two choices at SIDE_GLANCE_LEVEL; a whole
          * file (every 1), which is kept as built, and the larger sample
          * are compressed at the file's own level */
-        int glance = every > sample_every(blocks, SIDE_SAMPLE_BLOCKS) && codec == XQF_CODEC_ZSTD;
+        int glance = every > wider && codec == XQF_CODEC_ZSTD;
         for (int s = 0; s < 2; s++) {
             if (build_kind(&f, s, block_entries, every, codec, glance ? SIDE_GLANCE_LEVEL : level, NULL, threads, &kb,
                            err))
@@ -847,7 +848,6 @@ static int write_kind(const tb_table *t, const char *dir, int kind, int searched
         }
         side = bytes[1] < bytes[0];
         uint64_t small = bytes[side], large = bytes[side ^ 1];
-        uint32_t wider = sample_every(blocks, SIDE_SAMPLE_BLOCKS);
         if (every == 1 || wider >= every || (large - small) * 100 > (uint64_t)SIDE_CLOSE_PERCENT * large) break;
         every = wider; /* close: look again, at the larger sample */
         if (sampled) {
