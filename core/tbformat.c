@@ -287,7 +287,7 @@ int xqf_block_decode(const xqf_info *f, const void *ddict, const uint8_t *src, u
 
 void xqf_bounds_clear(uint8_t *raw, int kind, uint64_t entries)
 {
-    uint64_t g = xqf_bounds_groups(entries);
+    uint64_t g = xqf_bounds_groups(kind, entries);
     memset(raw, XQF_BOUND_NONE, g);
     memset(raw + g, 0, g);
     memset(raw + 2 * g, 0xFF, (g + 7) / 8);
@@ -308,7 +308,7 @@ static void dtc_bounds_fold(uint8_t *raw, uint64_t groups, uint64_t g, unsigned 
 
 void xqf_bounds_fold(uint8_t *raw, int kind, uint64_t entries, uint64_t i, unsigned v)
 {
-    uint64_t groups = xqf_bounds_groups(entries), g = i / XQF_BOUNDS_GROUP;
+    uint64_t groups = xqf_bounds_groups(kind, entries), g = i >> xqf_bounds_shift(kind);
     if (kind == XQF_KIND_DTC) {
         dtc_bounds_fold(raw, groups, g, v);
         return;

@@ -56,8 +56,9 @@ enum {
      * field; 2: every entry of both sides stored, no searched side; 3: a
      * WDL entry holds its value, with no capture search; 4: no codec
      * dictionary; 5: no search bounds; 6: no ruled search symbol, and
-     * bounds without ruled-loss orders) */
-    XQF_VERSION = 7,
+     * bounds without ruled-loss orders; 7: bounds per group of 64
+     * entries) */
+    XQF_VERSION = 8,
     XQF_HEADER_SIZE = 128,
     XQF_NAME_SIZE = 36,
     XQF_INDEX_LAYOUT = 2,          /* core/index.c's numbering of entries (docs/FORMAT.md, "Index layout 2") */
@@ -323,13 +324,19 @@ void xqf_dctx_free(void *dctx);
 
 /* ---- search bounds ---------------------------------------------------------
  * Of the stored side (the side not searched) of a DTM or DTC file with a
- * searched side, per group of XQF_BOUNDS_GROUP consecutive entries, bounds
+ * searched side, per group of xqf_bounds_group(kind) consecutive entries, bounds
  * on the values the blocks hold (the fillers of illegal entries included,
  * so that a reader can recompute them from the blocks).  A searched
  * entry's one-ply search reads a successor's block only while the
  * successor's group can still change the value (docs/FORMAT.md, "Search
- * bounds").  Decompressed, with G groups (entries / 64, rounded up), a DTM
- * file's are:
+ * bounds").  A DTM file's groups are of 16 entries (64 in version 7):
+ * they cost about 6% of the DTM bytes and spare a cold searched probe a
+ * third of the blocks it decodes; a DTC file's stay at 64, where 16 cost
+ * 9% of the DTC bytes and as much compression time as the DTM bounds for
+ * less off a probe (docs/BENCHMARKS.md, "Search bounds per 16 entries").
+ * On disk, one Zstandard frame per MiB of them, the last shorter.
+ * Decompressed, with G groups (entries / xqf_bounds_group(kind), rounded
+ * up), a DTM file's are:
  *   loss      G bytes: b for a shortest loss of 2b plies (b capped at
  *             XQF_BOUND_CAP: the shortest is then at least 2 * cap),
  *             XQF_BOUND_NONE if the group holds no ordinary loss;
@@ -350,16 +357,20 @@ void xqf_dctx_free(void *dctx);
  *   all hold  ceil(G / 8) bytes: bit g % 8 of byte g / 8 set if every
  *             entry of group g holds such a distance (none is "none" or
  *             a cursed win's or blessed loss's). */
-enum { XQF_BOUNDS_GROUP = 64, XQF_BOUND_NONE = 0xFF, XQF_BOUND_OPEN = 0xFF, XQF_BOUND_CAP = 0xFE };
+enum { XQF_BOUND_NONE = 0xFF, XQF_BOUND_OPEN = 0xFF, XQF_BOUND_CAP = 0xFE };
 
-static inline uint64_t xqf_bounds_groups(uint64_t entries)
+/* Entries per group of a file of `kind` (DTM or DTC), a power of two:
+ * entry i is in group i >> xqf_bounds_shift(kind). */
+static inline unsigned xqf_bounds_shift(int kind) { return kind == XQF_KIND_DTM ? 4 : 6; }
+static inline uint32_t xqf_bounds_group(int kind) { return 1u << xqf_bounds_shift(kind); }
+static inline uint64_t xqf_bounds_groups(int kind, uint64_t entries)
 {
-    return (entries + XQF_BOUNDS_GROUP - 1) / XQF_BOUNDS_GROUP;
+    return (entries + xqf_bounds_group(kind) - 1) / xqf_bounds_group(kind);
 }
 /* Bytes of the decompressed bounds of a file of `kind` (DTM or DTC). */
 static inline uint64_t xqf_bounds_raw_bytes(int kind, uint64_t entries)
 {
-    uint64_t g = xqf_bounds_groups(entries);
+    uint64_t g = xqf_bounds_groups(kind, entries);
     return (kind == XQF_KIND_DTM ? 3 : 2) * g + (g + 7) / 8;
 }
 /* Bounds of no value yet (xqf_bounds_raw_bytes(kind, entries) bytes at raw). */

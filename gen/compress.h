@@ -9,14 +9,16 @@
 #include "tbformat.h"
 
 typedef struct {
-    uint32_t wdl_block_entries; /* 0 = chosen per file (TB_WDL_BLOCK_BYTES) */
-    uint32_t dtm_block_entries; /* for DTM and DTC; 0 = default */
-    int level;                  /* the codec's level; 0 = its default (TB_LZ4HC_LEVEL, TB_ZSTD_LEVEL) */
-    int threads;                /* 0 = all cores */
-    int wdl_codec, dtm_codec;   /* XQF_CODEC_LZ4 or XQF_CODEC_ZSTD; 0 = default (DTM's for DTC too) */
-    int searched;               /* TB_SEARCH_*: which side's DTM and DTC entries a reader searches */
-    int wdl_blocked;            /* 1: a small WDL file's blocks sized as a larger one's, not one a side
-                                 * (xqf_wdl_resident; for tests and benchmarks) */
+    uint32_t wdl_block_entries;  /* 0 = chosen per file (TB_WDL_BLOCK_BYTES) */
+    uint32_t dtm_block_entries;  /* for DTM and DTC; 0 = default */
+    int level;                   /* the codec's level; 0 = its default (TB_LZ4HC_LEVEL, TB_ZSTD_LEVEL) */
+    int threads;                 /* 0 = all cores */
+    int wdl_codec, dtm_codec;    /* XQF_CODEC_LZ4 or XQF_CODEC_ZSTD; 0 = default (DTM's for DTC too) */
+    int searched;                /* TB_SEARCH_*: which side's DTM and DTC entries a reader searches */
+    int wdl_blocked;             /* 1: a small WDL file's blocks sized as a larger one's, not one a side
+                                  * (xqf_wdl_resident; for tests and benchmarks) */
+    uint32_t bounds_frame_bytes; /* search bounds a Zstandard frame holds, 0 = 1 MiB (for tests, whose
+                                  * tables are too small for a second frame) */
 } tb_compress_options;
 
 /* The searched side of DTM and DTC files (docs/FORMAT.md, "Searched

@@ -50,7 +50,7 @@ static int hold_decoded(xqf_file *f)
 /* Decompresses the file's search bounds into f->bounds. */
 static int hold_bounds(xqf_file *f)
 {
-    f->bounds_groups = xqf_bounds_groups(f->info.entries);
+    f->bounds_groups = xqf_bounds_groups(f->info.kind, f->info.entries);
     if (!(f->bounds = malloc((size_t)xqf_bounds_raw_bytes(f->info.kind, f->info.entries)))) return XQTB_ERR_NOMEM;
     int rc = status_of(xqf_bounds_decode(&f->info, f->bounds));
     if (rc != XQTB_OK) {

@@ -666,7 +666,7 @@ static int search_dtm(xqtb_handle *h, const xq_board *pos, int ruled, unsigned *
         uint64_t idx = xq_index_encode(&e->ix, &b, flip ? XQ_INDEX_FLIP : 0);
         xq_unmake_move(&b, list[i], &u);
         if (idx >= df->info.entries) return XQTB_ERR_INVALID;
-        uint64_t g = idx / XQF_BOUNDS_GROUP, groups = df->bounds_groups;
+        uint64_t g = idx >> xqf_bounds_shift(XQF_KIND_DTM), groups = df->bounds_groups;
         q[nq++] = (search_move){idx, xqf_bound_loss(bd, g), xqf_bound_win(bd, groups, g), xqf_bound_all(bd, groups, g),
                                 xqf_bound_ruled_loss(bd, groups, g)};
     }
@@ -828,7 +828,7 @@ static int search_dtc(xqtb_handle *h, const xq_board *pos, int win, unsigned *v)
         uint64_t idx = xq_index_encode(&e->ix, &b, flip ? XQ_INDEX_FLIP : 0);
         xq_unmake_move(&b, list[i], &u);
         if (idx >= cf->info.entries) return XQTB_ERR_INVALID;
-        uint64_t g = idx / XQF_BOUNDS_GROUP, groups = cf->bounds_groups;
+        uint64_t g = idx >> xqf_bounds_shift(XQF_KIND_DTC), groups = cf->bounds_groups;
         q[nq++] = (dtc_move){
             list[i], idx, xqf_bound_near(bd, g), xqf_bound_far(bd, groups, g), xqf_bound_all(bd, groups, g), 0};
     }

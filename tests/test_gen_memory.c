@@ -196,25 +196,26 @@ static void test_rulings_budget_message(void **state)
     char dir[512];
     snprintf(dir, sizeof dir, "%s/rulings", test_tmpdir());
     long peak;
-    /* KNKP under full rules, no move limit: the game graph is its largest
+    /* KPKPA under full rules, no move limit: the game graph is its largest
      * need, beyond the plan (KCKN's was, until the drawn region stopped
-     * keeping each position's entry) */
-    int rc = run_measured(&peak, "gen -t 2 -d %s --rules full --limit 0 KNKP", dir);
+     * keeping each position's entry, and KNKP's, until DTM files' search
+     * bounds per 16 entries gave its compression a larger context) */
+    int rc = run_measured(&peak, "gen -t 2 -d %s --rules full --limit 0 KPKPA", dir);
     if (rc) fail_msg("exit %d: %s", rc, out);
     double bound = figure_after(NULL, "memory: at most ");
     assert_non_null(strstr(out, "most for the repetition rulings"));
-    rc = run_measured(&peak, "gen --force -t 2 -d %s --rules full --limit 0 --max-memory 1 KNKP", dir);
+    rc = run_measured(&peak, "gen --force -t 2 -d %s --rules full --limit 0 --max-memory 1 KPKPA", dir);
     assert_int_equal(rc, 3);
     double planned = figure_after(NULL, "needs ");
     if (ceil(planned) >= bound) fail_msg("plan %.1f MiB, bound %.1f MiB: no room for the test", planned, bound);
-    rc = run_measured(&peak, "gen --force -t 2 -d %s --rules full --limit 0 --max-memory %ld KNKP", dir,
+    rc = run_measured(&peak, "gen --force -t 2 -d %s --rules full --limit 0 --max-memory %ld KPKPA", dir,
                       (long)ceil(planned));
     if (rc != 3) fail_msg("--max-memory %ld: exit %d: %s", (long)ceil(planned), rc, out);
     double need = figure_after(NULL, "the rulings' game graph needs over ");
     double left = figure_after("the rulings' game graph needs over ", "MiB, ");
     assert_non_null(strstr(out, "MiB left after the tables"));
     if (!(need > left)) fail_msg("need %.1f, left %.1f: %s", need, left, out);
-    rc = run_measured(&peak, "gen --force -q -t 2 -d %s --rules full --limit 0 --max-memory %ld KNKP", dir,
+    rc = run_measured(&peak, "gen --force -q -t 2 -d %s --rules full --limit 0 --max-memory %ld KPKPA", dir,
                       (long)ceil(bound));
     if (rc) fail_msg("--max-memory %ld: exit %d: %s", (long)ceil(bound), rc, out);
 }

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <zstd.h>
 
 #include "cell.h"
 #include "compress.h"
@@ -875,12 +876,32 @@ static int map_holds(const uint8_t *p, long len, unsigned v)
     return 0;
 }
 
+/* Zstandard frames in the search bounds of KRKN's DTM file p (len
+ * bytes), or -1 if they do not add up to the bounds' bytes exactly. */
+static int bounds_frames(const uint8_t *p, long len, uint64_t entries)
+{
+    xqf_info f;
+    char why[XQF_WHY_MAX];
+    if (xqf_parse_header(&f, p, (uint64_t)len, XQF_KIND_DTM, "KRKN", entries, why) != XQF_OK ||
+        xqf_check_meta(&f, p, why) != XQF_OK)
+        fail_msg("KRKN.xqd: %s", why);
+    int frames = 0;
+    for (uint64_t at = 0; at < f.bounds_bytes; frames++) {
+        size_t n = ZSTD_findFrameCompressedSize(f.bounds + at, (size_t)(f.bounds_bytes - at));
+        if (ZSTD_isError(n)) return -1;
+        at += n;
+    }
+    return frames;
+}
+
 /* The search bounds (docs/FORMAT.md, "Search bounds") change which
  * successors a searched DTM probe reads, never its value: KRKN under rules
  * full, each side searched in turn, every legal position probed (both
  * sides to move, every 5th under the sanitizers) against the generator,
  * rulings and orders included.  The DTM file must carry the bounds, and one of the two
- * must mark searched wins by a ruling (XQF_SEARCH_RULED). */
+ * must mark searched wins by a ruling (XQF_SEARCH_RULED).  With black
+ * searched the bounds are written in frames of 256 bytes, as a large
+ * table's are in frames of 1 MiB: the same file on one thread and two. */
 static void test_search_bounds_every_entry(void **state)
 {
     (void)state;
@@ -893,10 +914,27 @@ static void test_search_bounds_every_entry(void **state)
     for (int searched = TB_SEARCH_RED; searched <= TB_SEARCH_BLACK; searched++) {
         testgen_rewrite_compressed(t, dir, searched);
         snprintf(path, sizeof path, "%s/KRKN.xqd", dir);
-        char *file;
-        long len;
+        char *file, *other = NULL;
+        long len, other_len = 0;
+        if (searched == TB_SEARCH_BLACK) /* small frames, on one thread, then two */
+            for (int threads = 1; threads <= 2; threads++) {
+                char err[XQ_ERR_MAX];
+                tb_compress_options o = {.threads = threads, .searched = searched, .bounds_frame_bytes = 256};
+                if (tb_compress_write(t, dir, &o, NULL, err)) fail_msg("%s", err);
+                if (threads == 1) testgen_read_file(path, &other, &other_len);
+            }
         testgen_read_file(path, &file, &len);
         assert_true(len > XQF_HEADER_SIZE && xqf_get32((uint8_t *)file + XQF_OFF_BOUNDS_BYTES) > 0);
+        int frames = bounds_frames((uint8_t *)file, len, t->ix.size);
+        print_message("KRKN, %s searched: search bounds in %d frames\n", searched == TB_SEARCH_RED ? "red" : "black",
+                      frames);
+        if (searched == TB_SEARCH_RED) assert_int_equal(frames, 1);
+        if (other) {
+            assert_true(frames > 10);
+            assert_int_equal(other_len, len);
+            assert_memory_equal(other, file, (size_t)len);
+            free(other);
+        }
         marked += map_holds((uint8_t *)file, len, XQF_SEARCH_RULED);
         free(file);
         int st;
