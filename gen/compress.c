@@ -1134,17 +1134,16 @@ static uint64_t kind_work_bytes(uint64_t entries, int kind, uint32_t symbol_byte
     /* malloc's own header on each block (glibc: 16 bytes, rounded to 16) */
     uint64_t block = compressed_bound(codec, raw_cap) + 32;
     /* a DTM or DTC file's search bounds: raw, the room their frames are
-     * compressed in (each frame's bound: the whole's and a margin a
-     * frame), a context for each frame compressed at once (one a thread),
-     * and a block to fold from */
+     * compressed in (a whole frame's bound for each, the last too), a
+     * context for each frame compressed at once (one a thread), and a
+     * block to fold from */
     uint64_t bounds_raw = kind == XQF_KIND_WDL ? 0 : xqf_bounds_raw_bytes(kind, entries);
     uint64_t frames = (bounds_raw + BOUNDS_FRAME_BYTES - 1) / BOUNDS_FRAME_BYTES,
              frame_raw = bounds_raw < BOUNDS_FRAME_BYTES ? bounds_raw : BOUNDS_FRAME_BYTES;
     uint64_t at_once = frames < (uint64_t)threads ? frames : (uint64_t)threads;
-    uint64_t bounds = kind != XQF_KIND_WDL
-                          ? bounds_raw + ZSTD_compressBound((size_t)bounds_raw) + frames * 128 + raw_cap +
-                                at_once * codec_state_bytes(XQF_CODEC_ZSTD, TB_ZSTD_LEVEL, frame_raw)
-                          : 0;
+    uint64_t bounds = kind != XQF_KIND_WDL ? bounds_raw + frames * ZSTD_compressBound((size_t)frame_raw) + raw_cap +
+                                                 at_once * codec_state_bytes(XQF_CODEC_ZSTD, TB_ZSTD_LEVEL, frame_raw)
+                                           : 0;
     uint64_t job = blocks * (sizeof(uint8_t *) + sizeof(uint32_t)) + meta + bounds + blocks * block +
                    (uint64_t)threads * (raw_cap + codec_state_bytes(codec, level, raw_cap));
     uint64_t counting = kind == XQF_KIND_WDL ? 0 : (uint64_t)SLOTS * (sizeof(uint64_t) + 2 * sizeof(uint32_t));
