@@ -625,6 +625,22 @@ static int search_ruled_win(xqtb_handle *h, tb_entry *e, int stored, search_move
     return XQTB_OK;
 }
 
+/* Reads the moves of q[0, nq), sorted BY_LOSS, whose group holds an
+ * ordinary loss, shortest bound first, until the shortest loss found is no
+ * longer than the next group's bound. */
+static int read_losses(xqtb_handle *h, tb_entry *e, int stored, search_move *q, int nq, xqf_dtm_search *acc)
+{
+    int k = 0;
+    while (k < nq && q[k].loss < 0) k++;
+    for (; k < nq; k++) {
+        if (acc->shortest_loss != XQF_DTM_RULED && acc->shortest_loss <= (unsigned)q[k].loss) break;
+        int rc = search_add_stored(h, e, stored, &q[k], acc);
+        if (rc != XQTB_OK) return rc;
+        q[k].all_wins = -1; /* read */
+    }
+    return XQTB_OK;
+}
+
 /* DTM of a searched entry: its successors' values through the rule that
  * core/tbformat.c writes once for the reader and the writer
  * (xqf_dtm_search_result).  With the file's search bounds (tbformat.h) it
@@ -670,7 +686,18 @@ static int search_dtm(xqtb_handle *h, const xq_board *pos, int ruled, unsigned *
         q[nq++] = (search_move){idx, xqf_bound_loss(bd, g), xqf_bound_win(bd, groups, g), xqf_bound_all(bd, groups, g),
                                 xqf_bound_ruled_loss(bd, groups, g)};
     }
-    /* The entry's WDL value says which case it is: a draw needs no read
+    /* An entry that says XQF_SEARCH is an ordinary win, or no win at
+     * all: its moves into groups holding an ordinary loss are read first,
+     * shortest bound first, and one that reaches an ordinary loss proves
+     * the win and its length without the entry's own WDL value (most such
+     * entries of an attacker's searched side are wins, and a cold WDL
+     * block is one of the four or five blocks their search reads). */
+    sort_moves(q, nq, BY_LOSS);
+    if (!ruled) {
+        if ((rc = read_losses(h, e, stored, q, nq, &acc)) != XQTB_OK) return rc;
+        if (acc.shortest_loss != XQF_DTM_RULED) return xqf_dtm_search_result(&acc, v) ? XQTB_ERR_CORRUPT : XQTB_OK;
+    }
+    /* Else the entry's WDL value says which case it is: a draw needs no read
      * at all, and a loss has no successor that is a loss (a ruled result
      * is a win or a loss in the WDL file, a draw only a draw).  It is the
      * better of the WDL symbol and the best capture (docs/FORMAT.md,
@@ -688,15 +715,10 @@ static int search_dtm(xqtb_handle *h, const xq_board *pos, int ruled, unsigned *
     }
     /* a win that is no ordinary win is one by a ruling */
     if (ruled && known && wdl == XQF_WDL_WIN) return search_ruled_win(h, e, stored, q, nq, &acc, v);
-    /* the successors whose group holds an ordinary loss, shortest first */
-    sort_moves(q, nq, BY_LOSS);
-    int k = wdl == XQF_WDL_LOSS ? nq : 0;
-    while (k < nq && q[k].loss < 0) k++;
-    for (; k < nq; k++) {
-        if (acc.shortest_loss != XQF_DTM_RULED && acc.shortest_loss <= (unsigned)q[k].loss) break;
-        if ((rc = search_add_stored(h, e, stored, &q[k], &acc)) != XQTB_OK) return rc;
-        q[k].all_wins = -1; /* read */
-    }
+    /* an entry that says XQF_SEARCH_RULED without a WDL value to trust is
+     * searched as a whole: its ordinary losses too */
+    if (ruled && !known && (rc = read_losses(h, e, stored, q, nq, &acc)) != XQTB_OK) return rc;
+    int k;
     if (acc.shortest_loss == XQF_DTM_RULED) {
         /* no ordinary loss: read whatever may not be an ordinary win */
         for (k = 0; k < nq; k++)
