@@ -88,7 +88,7 @@ static void format_hist(const tb_side_stats *s, char *out, size_t cap)
 
 /* Under the sanitizers, every other four-piece material (by the sum of
  * its letters: the same ones every run), which keeps every piece kind and
- * the generator's paths, in half the time. */
+ * the generator's paths, in about two thirds of the time. */
 static int sampled_under_san(const char *material)
 {
     unsigned sum = 0;
