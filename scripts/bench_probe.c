@@ -16,11 +16,20 @@
  *   first  the first WDL probe of a fresh handle, which opens the file
  *          (and decodes a small WDL file whole: docs/FORMAT.md), and cold
  *          WDL probes with every file read by block (no file held)
- * and DTM latency apart for each side to move: a DTM file stores one side's
+ *
+ *   bench_probe DIR --memory [MATERIAL...]
+ *
+ * reports instead what a handle holds beside its block cache once it has
+ * probed every material (default: every NAME.xqd in DIR): the resident
+ * memory added by a WDL probe of each, then a DTM probe, then a full probe
+ * (DTC too), with the default options and with every file read by block,
+ * the cache one byte in both.  And, without --memory, it reports
+ * DTM latency apart for each side to move: a DTM file stores one side's
  * entries and finds the other's by a one-ply search (docs/FORMAT.md,
  * "Searched entries"), so the two differ; and root probes (every move's
  * value) on a fresh handle with the default cache.
  */
+#include <dirent.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -161,12 +170,86 @@ static double time_probes(xqtb_handle *h, const int *order, int n, int dtm_file)
     return (now() - t0) * 1e9 / n;
 }
 
+/* Resident memory of this process, in KiB (0 if unknown). */
+static long resident_kib(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    long kib = 0;
+    while (f && fgets(line, sizeof line, f))
+        if (!strncmp(line, "VmRSS:", 6)) kib = atol(line + 6);
+    if (f) fclose(f);
+    return kib;
+}
+
+/* Probes of `what` (0 WDL, 1 DTM, 2 full) until one of each side to move
+ * of material m succeeds or 400 tries fail; returns how many succeeded. */
+static int probe_material(xqtb_handle *h, const char *m, int what)
+{
+    int done[2] = {0, 0};
+    for (int t = 0; t < 400 && !(done[0] && done[1]); t++) {
+        xqtb_position p;
+        if (random_position(m, &p)) return 0;
+        xqtb_wdl w;
+        xqtb_result r;
+        int d;
+        xqtb_status st = what == 0   ? xqtb_probe_wdl(h, &p, &w)
+                         : what == 1 ? xqtb_probe_dtm(h, &p, &w, &d)
+                                     : xqtb_probe(h, &p, &r);
+        if (st == XQTB_OK) done[p.side] = 1;
+    }
+    return done[0] + done[1];
+}
+
+static int memory_report(const char *dir, char **given, int ngiven)
+{
+    static char names[4096][40];
+    char *list[4096];
+    int n = 0;
+    for (; n < ngiven && n < 4096; n++) list[n] = given[n];
+    DIR *d = ngiven ? NULL : opendir(dir);
+    for (struct dirent *e; d && n < 4096 && (e = readdir(d));) {
+        size_t len = strlen(e->d_name);
+        if (len < 5 || len - 4 >= sizeof names[0] || strcmp(e->d_name + len - 4, ".xqd")) continue;
+        memcpy(names[n], e->d_name, len - 4);
+        names[n][len - 4] = 0;
+        list[n] = names[n];
+        n++;
+    }
+    if (d) closedir(d);
+    if (!n) {
+        fprintf(stderr, "no materials in %s\n", dir);
+        return 1;
+    }
+    for (int by_block = 0; by_block < 2; by_block++) {
+        xqtb_options o = {.cache_bytes = 1, .whole_file_bytes = by_block ? 1 : 0};
+        xqtb_status st;
+        xqtb_handle *h = xqtb_open(dir, &o, &st);
+        if (!h) return 1;
+        long base = resident_kib(), at = base;
+        printf("%s, %d materials, %s:", dir, n, by_block ? "every file read by block" : "default options");
+        const char *what[3] = {"WDL", "DTM", "full (DTC too)"};
+        for (int k = 0; k < 3; k++) {
+            int ok = 0;
+            for (int i = 0; i < n; i++) ok += probe_material(h, list[i], k) == 2;
+            long now_kib = resident_kib();
+            printf(" %s probes +%.1f MB (%d of %d materials both sides);", what[k], (double)(now_kib - at) / 1024.0, ok,
+                   n);
+            at = now_kib;
+        }
+        printf(" in all +%.1f MB\n", (double)(at - base) / 1024.0);
+        xqtb_close(h);
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3) {
-        fprintf(stderr, "usage: bench_probe DIR MATERIAL [SECONDS]\n");
+        fprintf(stderr, "usage: bench_probe DIR MATERIAL [SECONDS]\n       bench_probe DIR --memory [MATERIAL...]\n");
         return 2;
     }
+    if (!strcmp(argv[2], "--memory")) return memory_report(argv[1], argv + 3, argc - 3);
     double seconds = argc > 3 ? atof(argv[3]) : 2.0;
     for (int i = 0; i < NPOS; i++)
         if (random_position(argv[2], &pos[i])) {
