@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "runxqtb.h"
+#include "testenv.h"
 #include "testutil.h"
 #include "tmpdir.h"
 
@@ -178,10 +179,17 @@ static void test_probe_matches_cli(void **state)
 static void test_stats_and_tables(void **state)
 {
     (void)state;
-    assert_int_equal(get("/api/stats/KRKNA"), 200);
-    assert_int_equal(run_xqtb("stats -d %s --json KRKNA", dir), 0);
+    /* KRKNA's statistics rebuild its table from the files, in the server
+     * and in the CLI, which takes the sanitizer build several seconds
+     * each: there its subtable KRKN's, the same path */
+    int san = test_sanitized();
+    char path[64];
+    snprintf(path, sizeof path, "/api/stats/%s", san ? "KRKN" : "KRKNA");
+    assert_int_equal(get(path), 200);
+    assert_int_equal(run_xqtb("stats -d %s --json %s", dir, san ? "KRKN" : "KRKNA"), 0);
     assert_string_equal(body_buf, xqtb_out);
-    assert_int_equal(get("/api/stats/KNAKR"), 200); /* either colouring, answered from the cache */
+    snprintf(path, sizeof path, "/api/stats/%s", san ? "KNKR" : "KNAKR");
+    assert_int_equal(get(path), 200); /* either colouring, answered from the cache */
     assert_string_equal(body_buf, xqtb_out);
     assert_int_equal(get("/api/tables"), 200);
     assert_body_has("{\"material\":\"KRKNA\",\"pieces\":5,\"files\":[\"wdl\",\"dtm\",\"dtc\"]}");
