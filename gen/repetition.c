@@ -111,6 +111,15 @@ enum { IN_A = 1, IN_Z2 = 2, IN_DEAD = 4 };
  * none, 0.88 G keeping 2, 1.01 G keeping 3 (and, with an earlier form of
  * the counters, 1.81 G keeping 1 and 1.15 G keeping 4). */
 enum { KEPT = 2 };
+/* A solve bounded by orders (solve_winner) starts without kept steps, and
+ * sets them up once its nu loops have started from more nodes they did
+ * not decide than 1 / KEPT_LATE_SHARE of the nodes it may win: on KNKPP
+ * and KRKNC, whose check-only orders run far past their orders with
+ * chases, the nu loops' idle nodes would otherwise cost more than the
+ * kept steps (KNKPP's check-only solve 0.5 s with them, 1.5-1.7 s
+ * without, 0.5 s switching).  A quarter of them, a half, all and twice
+ * as many gave the same times within this machine's noise. */
+enum { KEPT_LATE_SHARE = 2 };
 
 typedef struct {
     uint8_t *st;   /* IN_* bits per node */
@@ -658,6 +667,23 @@ static uint32_t kept_grow(const rgraph *g, solve_work *s, int w, int mode, const
     return last;
 }
 
+/* The kept steps set up in the middle of a solve bounded by orders
+ * (solve_winner), with A as it stands: with A empty, then grown by all of
+ * A at once, which gives each step's G the same as growing it order by
+ * order (each G is a function of A).  The pool becomes the last kept
+ * step's G minus A. */
+static void kept_start_late(const rgraph *g, solve_work *s, int w, int mode)
+{
+    kept_start(g, s, w, mode, s->full);
+    uint32_t na = 0;
+    for (uint32_t u = 0; u < g->nnodes; u++)
+        if (s->st[u] & IN_A) s->z2list[na++] = u;
+    kept_grow(g, s, w, mode, s->z2list, na);
+    s->npool = 0;
+    for (uint32_t u = 0; u < g->nnodes; u++)
+        if ((s->kept[KEPT - 1][u] & KEPT_IN) && !(s->st[u] & IN_A)) s->pool[s->npool++] = u;
+}
+
 /* Whether node u may be in order k's Z2: with `full` (the check-only
  * solve after one with chases), only if the solve with chases won it at
  * order k or lower (solve_winner_modes says why that is exact). */
@@ -672,12 +698,29 @@ static inline int admitted(const solve_work *s, uint32_t u, int k)
  * others are taken as draw exits; if `by_order` is set too, live holds
  * the orders of the solve with chases, and a node is not won here at an
  * order below its order there.  Returns the highest order, or -1 if out
- * of memory. */
+ * of memory.
+ *
+ * A solve bounded by orders starts without the kept steps: each order's
+ * Z2 starts from every node the solve with chases won at that order or
+ * lower and this one has not decided yet, which the nu loop may start
+ * from as well as from G_KEPT minus A (any start above Y_k ends at Y_k:
+ * see solve_winner_modes).  Most of those nodes are decided at that very
+ * order (KRPKR: 7,298,088 of the 7,334,103 positions the check-only solve
+ * wins, the others one or a few orders later), so each order's nu loop
+ * reads little more than the edges of what it decides, where the kept
+ * steps, grown over the whole graph, read every edge about four times
+ * (counted on KRPKR: 256 of the check-only solve's 358 million edge
+ * reads).  KRPKR's check-only solve took 6.1 s with the kept steps and
+ * 2.1 s without, the files the same (docs/BENCHMARKS.md).  Where the
+ * nodes started from and left undecided pile up instead (KEPT_LATE_SHARE),
+ * the kept steps are set up then (kept_start_late) and the solve goes on
+ * with them. */
 static int solve_winner(const rgraph *g, int w, int mode, const uint8_t *live, int by_order, uint8_t *order,
                         int *orders_out)
 {
     uint64_t n = (uint64_t)g->nnodes + 1;
     solve_work s;
+    memset(&s, 0, sizeof s);
     s.st = calloc(n, 1);
     s.z1 = calloc(n, 1);
     s.need = malloc(n * sizeof *s.need);
@@ -697,35 +740,47 @@ static int solve_winner(const rgraph *g, int w, int mode, const uint8_t *live, i
         ok = ok && s.kept[i] && s.out[i] && s.out3[i];
     }
     if (!ok) goto out;
-    if (s.full) memcpy(s.full, live, g->nnodes); /* live may be order, cleared below */
-    kept_start(g, &s, w, mode, live);
+    int keeping = !bounded;
+    if (keeping)
+        kept_start(g, &s, w, mode, live);
+    else
+        memcpy(s.full, live, g->nnodes); /* live may be order, cleared below */
     memset(order, 0, g->nnodes);
     s.npool = 0;
     for (uint32_t u = 0; u < g->nnodes; u++)
-        if (s.kept[KEPT - 1][u] & KEPT_IN) s.pool[s.npool++] = u;
+        if (keeping ? (s.kept[KEPT - 1][u] & KEPT_IN) != 0 : s.full[u] != 0) s.pool[s.npool++] = u;
+    /* without kept steps: the nodes the orders' nu loops started from and
+     * did not decide, and how many of them make the kept steps pay */
+    uint64_t idle = 0, budget = (uint64_t)s.npool / KEPT_LATE_SHARE;
     int k = 0;
     for (;;) {
         k++;
+        if (!keeping && (g->kept_late ? g->kept_late > 0 && k == 2 : idle > budget)) {
+            keeping = 1;
+            kept_start_late(g, &s, w, mode);
+        }
         /* nu Z2, from step KEPT+1 (above): its first step from scratch,
          * the others by repair */
         s.z2n = 0;
         for (uint32_t i = 0; i < s.npool; i++)
             if (admitted(&s, s.pool[i], k)) s.z2list[s.z2n++] = s.pool[i];
         for (uint32_t i = 0; i < s.z2n; i++) s.st[s.z2list[i]] |= IN_Z2;
+        idle += s.z2n;
         uint32_t out = s.z2n ? s.z2n - attract(g, &s, seed(g, &s, w, mode), w) : 0;
         while (out) {
             shrink(&s);
             out = repair(g, &s, w, mode);
         }
+        idle -= s.z2n;
         if (s.z2n == 0) break;
         for (uint32_t i = 0; i < s.z2n; i++) {
             s.st[s.z2list[i]] = IN_A;
             order[s.z2list[i]] = (uint8_t)(k > 255 ? 255 : k);
         }
-        uint32_t joined = kept_grow(g, &s, w, mode, s.z2list, s.z2n), left = 0;
+        uint32_t joined = keeping ? kept_grow(g, &s, w, mode, s.z2list, s.z2n) : 0, left = 0;
         for (uint32_t i = 0; i < s.npool; i++)
             if (!(s.st[s.pool[i]] & IN_A)) s.pool[left++] = s.pool[i];
-        memcpy(s.pool + left, s.qlast, (size_t)joined * sizeof *s.pool);
+        if (joined) memcpy(s.pool + left, s.qlast, (size_t)joined * sizeof *s.pool);
         s.npool = left + joined;
     }
     *orders_out = k - 1;
@@ -962,7 +1017,8 @@ static int write_ruled(rgraph *g, const uint8_t *by_check, const uint8_t *by_cha
     return 0;
 }
 
-int repetition_solve(tb_table *t, int threads, uint64_t max_memory, repetition_report *rep, char err[XQ_ERR_MAX])
+int repetition_solve(tb_table *t, int threads, uint64_t max_memory, int kept_late, repetition_report *rep,
+                     char err[XQ_ERR_MAX])
 {
     memset(rep, 0, sizeof *rep);
     err[0] = 0;
@@ -971,6 +1027,7 @@ int repetition_solve(tb_table *t, int threads, uint64_t max_memory, repetition_r
     memset(&g, 0, sizeof g);
     g.t = t;
     g.threads = threads < 1 ? 1 : threads;
+    g.kept_late = kept_late;
     g.max_bytes = max_memory;
     g.err = err;
     uint8_t *by_check = NULL, *by_chase = NULL;

@@ -55,6 +55,7 @@ typedef struct {
     tb_table *t;
     int w, mode; /* the side asked about, and the rule mode */
     int threads;
+    int kept_late; /* repetition_solve's kept_late */
     int sub_ruled; /* some subtable holds a ruled result (else no capture wins by a ruling) */
     /* the drawn region, positions numbered per side by rank: a bitmap per
      * side (`words` words each) with the count of set bits before each

@@ -122,7 +122,7 @@ static int apply_rules(tb_table *t, const char *name, const tb_gen_options *opt,
     double t0 = tb_now_seconds();
     repetition_report rep;
     char why[XQ_ERR_MAX];
-    int rc = repetition_solve(t, threads, left, &rep, why);
+    int rc = repetition_solve(t, threads, left, opt->kept_late, &rep, why);
     *peak = rep.peak_bytes;
     if (rc) {
         snprintf(err, XQ_ERR_MAX, "%s: %.120s", name, why);

@@ -1,6 +1,6 @@
 /*
  * test_ref_repetition.c - the reference for the repetition rulings on its own,
- * before the generator is compared with it (test_rules_ref.c):
+ * before the generator is compared with it (test_repetition_ref.c):
  *   - ref_labels' attack and legality logic against the core's legal
  *     captures and check test on every position of a few tables, and its
  *     labels against the generator's (core/labels.h) move by move;

@@ -14,7 +14,7 @@
  *     tables built under different sets;
  *   - `xqtb probe` and `xqtb stats` report ruled results.
  * The position-by-position check against an independent solver is in
- * test_rules_ref.c.
+ * test_repetition_ref.c.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -37,19 +37,27 @@
  * table (KRKN for KRKCA): the code paths are the same, and ASan makes
  * generation 3-5 times slower. */
 
-static tb_table *gen_load(const char *name, int rules, int threads, const char *tag, tb_set **set)
+/* Generates name (with kept_late as tb_gen_options has it) into the
+ * directory `tag` and loads it. */
+static tb_table *gen_load_late(const char *name, int rules, int threads, int kept_late, const char *tag, tb_set **set)
 {
     char err[XQ_ERR_MAX], dir[512];
     snprintf(dir, sizeof dir, "%s/%s", test_tmpdir(), tag);
     xq_material m;
     if (xq_material_parse(name, &m, err)) fail_msg("%s", err);
-    tb_gen_options opt = {.dir = dir, .threads = threads, .quiet = 1, .rules = rules, .keep_raw = 1};
+    tb_gen_options opt = {
+        .dir = dir, .threads = threads, .quiet = 1, .rules = rules, .keep_raw = 1, .kept_late = kept_late};
     if (tb_generate(&m, &opt, err)) fail_msg("generate %s: %s", name, err);
     *set = tb_set_new(dir);
     tb_table *t = *set ? tb_set_get(*set, &m, err) : NULL;
     if (!t) fail_msg("load %s: %s", name, err);
     assert_int_equal(t->rules, rules);
     return t;
+}
+
+static tb_table *gen_load(const char *name, int rules, int threads, const char *tag, tb_set **set)
+{
+    return gen_load_late(name, rules, threads, 0, tag, set);
 }
 
 static unsigned ruled_at(const tb_table *t, int side, uint64_t i) { return tb_ruled(t, side, i); }
@@ -157,6 +165,33 @@ static void test_rulings_deterministic(void **state)
             snprintf(b, sizeof b, "%s/%s/%s.%s", test_tmpdir(), tag, name, ext[e]);
             testgen_assert_same_file(a, b);
         }
+}
+
+/* The check-only solve under full starts without its kept steps and sets
+ * them up when they pay (gen/repetition.c, KEPT_LATE_SHARE), which these
+ * small tables never reach: set up at its second order (after a first
+ * order decided without them) and never, it gives the same files as the
+ * default, which test_repetition_ref.c compares with the reference solver. */
+static void test_check_solve_kept_steps_late(void **state)
+{
+    (void)state;
+    static const char *const ext[] = {"xqtb", "xqw", "xqd"};
+    const char *name = test_sanitized() ? "KRKN" : "KRKCA";
+    static const int late[] = {1, -1};
+    for (size_t k = 0; k < sizeof late / sizeof *late; k++) {
+        char tag[64], def[64];
+        snprintf(tag, sizeof tag, "late%d", late[k]);
+        tb_set *set;
+        gen_load_late(name, XQ_RULES_FULL, 2, late[k], tag, &set);
+        tb_set_free(set);
+        rules_tag(name, XQ_RULES_FULL, def);
+        for (int e = 0; e < 3; e++) {
+            char a[600], b[600];
+            snprintf(a, sizeof a, "%s/%s/%s.%s", test_tmpdir(), def, name, ext[e]);
+            snprintf(b, sizeof b, "%s/%s/%s.%s", test_tmpdir(), tag, name, ext[e]);
+            testgen_assert_same_file(a, b);
+        }
+    }
 }
 
 /* Lowers by one every order of the check ruling above 1; returns how many
@@ -323,6 +358,7 @@ int main(void)
         cmocka_unit_test(test_rulings_only_decide_draws_krkca),
         cmocka_unit_test(test_rulings_change_nothing_in_simple_tables),
         cmocka_unit_test(test_rulings_deterministic),
+        cmocka_unit_test(test_check_solve_kept_steps_late),
         cmocka_unit_test(test_rule_sets_never_mix),
         cmocka_unit_test(test_verify_checks_orders),
         cmocka_unit_test(test_cli_reports_rulings),
