@@ -755,7 +755,7 @@ static int solve_winner(const rgraph *g, int w, int mode, const uint8_t *live, i
     int k = 0;
     for (;;) {
         k++;
-        if (!keeping && (g->kept_late ? g->kept_late > 0 && k == 2 : idle > budget)) {
+        if (!keeping && (g->kept_late ? k == 2 : idle > budget)) {
             keeping = 1;
             kept_start_late(g, &s, w, mode);
         }

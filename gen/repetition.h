@@ -28,10 +28,9 @@ enum { RULINGS_ESCAPES, RULINGS_GRAPH, RULINGS_SOLVE, RULINGS_CHECK_SOLVE };
  * the same rules): gives t its ruled bytes, sparse (t->ruled8), with every
  * drawn position the rulings decide.  max_memory bounds what the rulings
  * allocate beside them (the drawn region, the game graph, the solver's state):
- * UINT64_MAX for no bound.  kept_late, for tests (tb_gen_options), says
- * when the check-only solve under full sets its kept steps up: 0 when it
- * pays (repetition.c), 1 at its second order, -1 never; the result is the
- * same.
+ * UINT64_MAX for no bound.  kept_late, for tests (tb_gen_options): if
+ * nonzero, the check-only solve under full sets its kept steps up at its
+ * second order, not when they pay (repetition.c); the result is the same.
  * Deterministic for any thread count.  Returns 0, or -1 with a message (out of memory, or more
  * orders than a ruled byte holds). */
 int repetition_solve(tb_table *t, int threads, uint64_t max_memory, int kept_late, repetition_report *rep,

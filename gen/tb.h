@@ -109,7 +109,7 @@ typedef struct {
     int limit;           /* natural move limit in plies, 0 = none (no DTC) */
     int store_both;      /* DTM and DTC files store both sides (tb_compress_options.searched NONE) */
     int keep_raw;        /* also write the raw file, as it is (version 3); by default none */
-    int kept_late;       /* tests: when the check-only solve sets up its kept steps (repetition.h); 0 = default */
+    int kept_late;       /* tests: the check-only solve's kept steps set up at its second order (repetition.h) */
     /* If set, filled after each table generated (not reused): the last is the
      * material asked for, unless a valid file for it was reused. */
     tb_gen_memory *memory;
