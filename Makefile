@@ -189,12 +189,19 @@ test: deps
 
 # ThreadSanitizer: the library, the generator objects and the threaded probe
 # test built with -fsanitize=thread into build-tsan/; any report fails it.
+# Then a whole generation on two threads (KRKN and its subtables: every
+# parallel step of the generator, the rulings' rounds, graph and solves
+# among them) by the xqtb built so, into a scratch directory.
 TSAN_TESTS = build-tsan/tests/test_probe_threads build-tsan/tests/test_parallel
 test-tsan: deps
-	$(MAKE) --no-print-directory -j$(JOBS) TSAN=1 $(TSAN_TESTS)
+	$(MAKE) --no-print-directory -j$(JOBS) TSAN=1 $(TSAN_TESTS) build-tsan/xqtb
 	@set -e; for t in $(TSAN_TESTS); do \
 	  XQTB_TSAN=1 TSAN_OPTIONS="halt_on_error=1 exitcode=66 $(TSAN_OPTIONS)" $$t; \
 	done
+	@rm -rf build-tsan/gen-check && mkdir -p build-tsan/gen-check
+	TSAN_OPTIONS="halt_on_error=1 exitcode=66 $(TSAN_OPTIONS)" build-tsan/xqtb gen -q -t 2 -d build-tsan/gen-check KRKN
+	@rm -rf build-tsan/gen-check
+	@echo "ThreadSanitizer: the threaded probe test, the pool, and a 2-thread generation passed"
 
 # `make install` into a scratch prefix, then scripts/example_probe.c built
 # against it with pkg-config (shared and static) and run on a KRK table.
