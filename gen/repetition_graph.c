@@ -32,7 +32,7 @@ int rg_charge(rgraph *g, uint64_t bytes)
         int decimals = 1;
         for (; decimals < 3 && floor(need * scale) <= floor(left * scale); decimals++) scale *= 10.0;
         snprintf(g->err, XQ_ERR_MAX,
-                 "the rulings' game graph needs over %.*f MiB, %.*f MiB left after the tables (raise --max-memory, "
+                 "the repetition rulings need over %.*f MiB, %.*f MiB left after the tables (raise --max-memory, "
                  "or --rules none)",
                  decimals, floor(need * scale) / scale, decimals, floor(left * scale) / scale);
         return -1;

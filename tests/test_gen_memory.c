@@ -187,7 +187,7 @@ static void test_max_memory_around_bound(void **state)
     if (rc) fail_msg("--max-memory %ld, bound %.1f MiB: exit %d: %s", above, bound, rc, out);
 }
 
-/* The rulings' game graph is bounded by what the plan leaves: too little
+/* The rulings (their escapes and game graph) are bounded by what the plan leaves: too little
  * gives both figures, in MiB with a decimal (it used to say "more than 0
  * MiB"). */
 static void test_rulings_budget_message(void **state)
@@ -211,8 +211,8 @@ static void test_rulings_budget_message(void **state)
     rc = run_measured(&peak, "gen --force -t 2 -d %s --rules full --limit 0 --max-memory %ld KPKPA", dir,
                       (long)ceil(planned));
     if (rc != 3) fail_msg("--max-memory %ld: exit %d: %s", (long)ceil(planned), rc, out);
-    double need = figure_after(NULL, "the rulings' game graph needs over ");
-    double left = figure_after("the rulings' game graph needs over ", "MiB, ");
+    double need = figure_after(NULL, "the repetition rulings need over ");
+    double left = figure_after("the repetition rulings need over ", "MiB, ");
     assert_non_null(strstr(out, "MiB left after the tables"));
     if (!(need > left)) fail_msg("need %.1f, left %.1f: %s", need, left, out);
     rc = run_measured(&peak, "gen --force -q -t 2 -d %s --rules full --limit 0 --max-memory %ld KPKPA", dir,
