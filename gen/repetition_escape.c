@@ -31,12 +31,13 @@
  * joins C.
  *
  * The rounds run on every thread, and each looks again only at what the
- * last one may have changed (round_trap): KRPKR's 22 rounds take 8.6 s
- * where, until 2026-11-29, one thread looking at every possible member
- * in every round took 29 s.  Before then W_L was found only where L
- * cannot check, and elsewhere the graph was built outside the safety
- * region S (the positions where L can idle on *every* move, found by one
- * removal), with L's attractor to S taken out, a larger but sound place.
+ * last one may have changed (round_trap): KRPKR's escapes, both winners,
+ * take 8.6 s where rounds on one thread looking at every possible member
+ * in every round took 29 s (2026-11-25).  Until 2026-11-29 W_L was found
+ * only where L cannot check, and elsewhere the graph was built outside
+ * the safety region S (the positions where L can idle on *every* move,
+ * found by one removal), with L's attractor to S taken out, a larger but
+ * sound place.
  * W_L leaves much less: KRCKR's graph 223 -> 64 million edges, KCCKN's
  * 146 -> 1.0 million (docs/BENCHMARKS.md, "W_L everywhere"); S alone
  * left KRAABBKAABB (one attacker against full defence) 47 million of its
