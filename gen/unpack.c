@@ -116,7 +116,27 @@ typedef struct {
     int pass_dtm, pass_dtc;  /* sides search_chunk finds the DTM, the DTC of (-1 none) */
     int failed;              /* set once, by the thread that writes err */
     char err[XQ_ERR_MAX];
+    /* each thread's buffers for block_chunk, made at its first block and
+     * kept for the whole file: a block is often smaller than the buffers,
+     * and allocating them a block at a time made the sanitizer build map
+     * and clear megabytes per block */
+    struct {
+        uint8_t *in, *sym;
+        void *dctx;
+    } scratch[PAR_MAX_THREADS];
 } unpack_job;
+
+/* Frees every thread's block buffers. */
+static void scratch_free(unpack_job *j)
+{
+    for (int i = 0; i < PAR_MAX_THREADS; i++) {
+        xqf_dctx_free(j->scratch[i].dctx);
+        free(j->scratch[i].in);
+        free(j->scratch[i].sym);
+        j->scratch[i].in = j->scratch[i].sym = NULL;
+        j->scratch[i].dctx = NULL;
+    }
+}
 
 static void job_fail(unpack_job *j, const char *fmt, unsigned long long a)
 {
@@ -181,18 +201,17 @@ static int put_dtm(tb_table *t, int s, uint64_t i, unsigned v)
  * XQF_SEARCH). */
 static void block_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
 {
-    (void)thread;
     unpack_job *j = arg;
     tb_table *t = j->t;
     const xqf_info *f = &j->file->info;
-    uint8_t *in = malloc((size_t)xqf_max_compressed_bytes());
-    uint8_t *sym = malloc(XQF_MAX_BLOCK_BYTES);
-    void *dctx = NULL;
+    if (!j->scratch[thread].in) j->scratch[thread].in = malloc((size_t)xqf_max_compressed_bytes());
+    if (!j->scratch[thread].sym) j->scratch[thread].sym = malloc(XQF_MAX_BLOCK_BYTES);
+    uint8_t *in = j->scratch[thread].in, *sym = j->scratch[thread].sym;
     if (!in || !sym) job_fail(j, "out of memory decoding %llu blocks", (unsigned long long)(end - begin));
     for (uint64_t k = begin; k < end && in && sym && !__atomic_load_n(&j->failed, __ATOMIC_RELAXED); k++) {
         uint64_t at = xqf_block_begin(f, k), len = xqf_block_end(f, k) - at, want = xqf_block_symbol_bytes(f, k);
         if (xqf_read_at(j->file->fd, in, (size_t)len, at) || !xqf_block_sound(f, k, in) ||
-            xqf_block_decode(f, j->file->ddict, in, len, sym, want, &dctx) != XQF_OK) {
+            xqf_block_decode(f, j->file->ddict, in, len, sym, want, &j->scratch[thread].dctx) != XQF_OK) {
             job_fail(j, "block %llu is damaged", (unsigned long long)k);
             break;
         }
@@ -224,9 +243,6 @@ static void block_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
             }
         }
     }
-    xqf_dctx_free(dctx);
-    free(in);
-    free(sym);
 }
 
 /* The DTC code of a searched entry whose cell is an ordinary win or loss,
@@ -317,6 +333,7 @@ static int read_blocks(unpack_job *j, const packed_file *f, int threads, char er
 {
     j->file = f;
     par_for(threads, 2 * (uint64_t)f->info.blocks, 1, block_chunk, j);
+    scratch_free(j);
     if (j->failed) snprintf(err, XQ_ERR_MAX, "%.60s: %.90s", f->path, j->err);
     return j->failed ? -1 : 0;
 }
