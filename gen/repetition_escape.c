@@ -33,7 +33,12 @@
  * The rounds run on every thread, and each looks again only at what the
  * last one may have changed (round_trap): KRPKR's escapes, both winners,
  * take 8.6 s where rounds on one thread looking at every possible member
- * in every round took 29 s (2026-11-25).  Until 2026-11-29 W_L was found
+ * in every round took 29 s (2026-11-25).  Each step takes its list of
+ * positions sorted (sort_positions, in the lists' free part), so that a
+ * position's entry and board follow from the last one's as in a scan,
+ * where taken in the order they were found each cost a search of the
+ * ranks and a whole decode: KRPKR's escapes 10.4-12.2 -> 6.9-7.0 s,
+ * KRNKR's 17.1-19.6 -> 11.8 s (2026-11-29, a slow hour).  Until 2026-11-29 W_L was found
  * only where L cannot check, and elsewhere the graph was built outside
  * the safety region S (the positions where L can idle on *every* move,
  * found by one removal), with L's attractor to S taken out, a larger but
@@ -147,28 +152,33 @@ static int has_winning_exit(const rgraph *g, xq_board *b)
     return 0;
 }
 
-static void decode_position(const rgraph *g, uint32_t p, xq_board *b, xq_index_site *site)
-{
-    uint64_t entry = rg_pos_entry(g, NULL, p);
-    xq_index_decode_at(&g->t->ix, entry >> 1, b, site);
-    b->side = (uint8_t)(entry & 1);
-}
-
-/* The escape of L position q after its witness left: find_escape from
- * the move after the witness's place. */
-static uint32_t next_escape(const rgraph *g, uint32_t q)
-{
-    xq_board b;
-    xq_index_site site;
-    decode_position(g, q, &b, &site);
-    return find_escape(g, &b, &site, (g->witness_at[q] & AT_PLACE) + 1u, &g->witness_at[q]);
-}
-
 /* The position of entry j with `side` to move if it is drawn, else
  * WITNESS_NONE. */
 static uint32_t position_of(const rgraph *g, int side, uint64_t j)
 {
     return j == XQ_INDEX_NONE ? WITNESS_NONE : rg_drawn_id(g, side, j); /* NODE_NONE is WITNESS_NONE */
+}
+
+/* A decode that starts from the last when positions come in increasing
+ * order (the rounds sort their lists): the rank look-up scans forward
+ * from the last position's word and the decode moves only what changed,
+ * where a position taken at random costs a search of the ranks and a
+ * whole decode. */
+typedef struct {
+    rg_hint hint;
+    xq_board b;
+    xq_index_site site;
+} decoder;
+
+static void decoder_clear(decoder *d)
+{
+    memset(&d->hint, 0, sizeof d->hint);
+    xq_index_site_clear(&d->site);
+}
+
+static void decode_in_order(const rgraph *g, decoder *d, uint32_t p)
+{
+    rg_decode_next(g, &d->hint, p, &d->b, &d->site);
 }
 
 /* The first examination of every position, in parallel: an L position's
@@ -239,6 +249,33 @@ static inline int in_trap(const trap *k, uint32_t p)
     return s == RS_IN || s == RS_RECHECK;
 }
 
+/* Sorts a[0, n) into increasing order, with tmp (n entries) as scratch,
+ * by digits of RADIX_BITS from the lowest, as many as positions below
+ * npos need. */
+enum { RADIX_BITS = 11, SORT_MIN = 1 << 10 };
+
+static void sort_positions(uint32_t *a, uint64_t n, uint32_t *tmp, uint64_t npos)
+{
+    if (n < SORT_MIN) return; /* too few to gain from the order */
+    uint64_t count[1 << RADIX_BITS];
+    uint32_t *from = a, *to = tmp;
+    for (unsigned shift = 0; shift < 32 && (npos - 1) >> shift; shift += RADIX_BITS) {
+        memset(count, 0, sizeof count);
+        for (uint64_t i = 0; i < n; i++) count[from[i] >> shift & ((1u << RADIX_BITS) - 1)]++;
+        uint64_t sum = 0;
+        for (unsigned d = 0; d < 1u << RADIX_BITS; d++) {
+            uint64_t c = count[d];
+            count[d] = sum;
+            sum += c;
+        }
+        for (uint64_t i = 0; i < n; i++) to[count[from[i] >> shift & ((1u << RADIX_BITS) - 1)]++] = from[i];
+        uint32_t *x = from;
+        from = to;
+        to = x;
+    }
+    if (from != a) memcpy(a, from, n * sizeof *a);
+}
+
 /* What one thread's walk over predecessors needs, and the positions it
  * appends to `list`, gathered a few at a time: one atomic add for each
  * batch instead of one for each position, on a counter both threads would
@@ -252,6 +289,7 @@ typedef struct {
     uint32_t from; /* the position whose predecessors are visited */
     int n;
     uint32_t batch[APPEND_BATCH];
+    decoder d; /* the last position decoded */
 } walk;
 
 static void walk_flush(walk *a)
@@ -276,12 +314,11 @@ static void walk_claim(walk *a, uint32_t q, uint8_t from, uint8_t to)
 
 static void walk_predecessors(walk *a, uint32_t p, void (*fn)(void *, uint64_t))
 {
-    xq_board b;
-    xq_index_site site;
-    decode_position(a->k->g, p, &b, &site);
-    a->side = b.side ^ 1;
+    decoder *d = &a->d;
+    decode_in_order(a->k->g, d, p);
+    a->side = d->b.side ^ 1;
     a->from = p;
-    xq_for_each_predecessor(&a->k->g->t->ix, &site, &b, fn, a);
+    xq_for_each_predecessor(&a->k->g->t->ix, &d->site, &d->b, fn, a);
 }
 
 /* A predecessor of a region member that may have to be looked at again:
@@ -303,18 +340,19 @@ static void widen_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
     (void)thread;
     trap *k = arg;
     walk a = {.k = k, .list = k->region};
+    decoder_clear(&a.d);
     for (uint64_t i = k->lo + begin; i < k->lo + end; i++) walk_predecessors(&a, k->region[i], widen_region);
     if (a.n) walk_flush(&a);
 }
 
 /* Whether p may stay in the trap X: see the header. */
-static int stays(const trap *k, uint32_t p)
+static int stays(const trap *k, decoder *d, uint32_t p)
 {
     const rgraph *g = k->g;
     const tb_table *t = g->t;
-    xq_board b;
-    xq_index_site site;
-    decode_position(g, p, &b, &site);
+    decode_in_order(g, d, p);
+    xq_board b = d->b;
+    const xq_index_site site = d->site;
     int mine = b.side == g->w;
     if (mine && g->witness[p] == WITNESS_NONE) return 1; /* a capture into a win */
     xq_move list[XQ_MAX_MOVES];
@@ -344,9 +382,11 @@ static void examine_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
 {
     (void)thread;
     trap *k = arg;
+    decoder d;
+    decoder_clear(&d);
     for (uint64_t i = k->lo + begin; i < k->lo + end; i++) {
         uint32_t p = k->other[i];
-        if (!stays(k, p)) continue;
+        if (!stays(k, &d, p)) continue;
         set_state(k, p, RS_IN);
         k->other[i] = WITNESS_NONE;
     }
@@ -365,6 +405,7 @@ static void recheck_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
     (void)thread;
     trap *k = arg;
     walk a = {.k = k, .list = k->other};
+    decoder_clear(&a.d);
     for (uint64_t i = k->lo + begin; i < k->lo + end; i++) walk_predecessors(&a, k->other[i], recheck_member);
     if (a.n) walk_flush(&a);
 }
@@ -388,6 +429,8 @@ static uint64_t remove_examined(trap *k, uint64_t from)
  * move to a position just removed, again and again. */
 static void remove_escapes(trap *k, uint64_t nregion)
 {
+    uint64_t npos = k->g->npos, spare = npos - nregion; /* the region list's free tail, scratch for sorts */
+    sort_positions(k->region, nregion, k->other, npos);
     memcpy(k->other, k->region, nregion * sizeof *k->other);
     k->lo = 0;
     k->n = nregion;
@@ -395,8 +438,10 @@ static void remove_escapes(trap *k, uint64_t nregion)
     k->hi = remove_examined(k, 0);
     while (k->lo < k->hi) {
         k->n = k->hi;
+        if (k->hi - k->lo <= spare) sort_positions(k->other + k->lo, k->hi - k->lo, k->region + nregion, npos);
         par_for(k->g->threads, k->hi - k->lo, 1 << 8, recheck_chunk, k);
         k->lo = k->hi;
+        if (k->n - k->hi <= spare) sort_positions(k->other + k->hi, k->n - k->hi, k->region + nregion, npos);
         par_for(k->g->threads, k->n - k->hi, 1 << 8, examine_chunk, k);
         k->hi = remove_examined(k, k->hi);
     }
@@ -417,17 +462,19 @@ static void join_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
 }
 
 /* An L predecessor (in Z) whose witness was the position that just joined
- * C looks for another idle move into Z; without one it seeds the next
- * round.  Only the thread visiting its witness changes its witness. */
+ * C must look for another idle move into Z: it is claimed, its witness
+ * set to WITNESS_PENDING by the one thread that finds it first (a walk
+ * may reach a position twice, through the mirror image), and listed. */
+#define WITNESS_PENDING ((uint32_t)0xFFFFFFFDu)
+
 static void rewitness(void *arg, uint64_t j)
 {
     walk *a = arg;
     rgraph *g = a->k->g;
-    uint32_t q = position_of(g, a->side, j);
-    if (q == WITNESS_NONE || in_c(g, q) || __atomic_load_n(&g->witness[q], __ATOMIC_RELAXED) != a->from) return;
-    uint32_t x = next_escape(g, q);
-    __atomic_store_n(&g->witness[q], x, __ATOMIC_RELAXED);
-    if (x == WITNESS_NONE) walk_append(a, q);
+    uint32_t q = position_of(g, a->side, j), from = a->from;
+    if (q == WITNESS_NONE || in_c(g, q)) return;
+    if (__atomic_compare_exchange_n(&g->witness[q], &from, WITNESS_PENDING, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+        walk_append(a, q);
 }
 
 static void rewitness_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
@@ -436,11 +483,31 @@ static void rewitness_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
     trap *k = arg;
     rgraph *g = k->g;
     walk a = {.k = k, .list = k->other};
+    decoder_clear(&a.d);
     for (uint64_t i = begin; i < end; i++) {
         uint32_t p = k->region[i];
         if (in_c(g, p) && rg_pos_side(g, p) == g->w) walk_predecessors(&a, p, rewitness);
     }
     if (a.n) walk_flush(&a);
+}
+
+/* The listed positions look for their next witness, in order; those that
+ * find one leave the list (WITNESS_NONE in their slot), the others seed
+ * the next round. */
+static void next_witness_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
+{
+    (void)thread;
+    trap *k = arg;
+    rgraph *g = k->g;
+    decoder d;
+    decoder_clear(&d);
+    for (uint64_t i = begin; i < end; i++) {
+        uint32_t q = k->other[i];
+        decode_in_order(g, &d, q);
+        uint32_t x = find_escape(g, &d.b, &d.site, (g->witness_at[q] & AT_PLACE) + 1u, &g->witness_at[q]);
+        g->witness[q] = x;
+        if (x != WITNESS_NONE) k->other[i] = WITNESS_NONE;
+    }
 }
 
 /* One round: the trap X among the possible members, added to C; the
@@ -475,6 +542,7 @@ static int64_t round_trap(trap *k, uint64_t *nseeds)
     }
     for (k->lo = 0; k->lo < k->n;) { /* the region, a layer of predecessors at a time */
         k->hi = k->n;
+        sort_positions(k->region + k->lo, k->hi - k->lo, k->other, g->npos);
         par_for(g->threads, k->hi - k->lo, 1 << 8, widen_chunk, k);
         k->lo = k->hi;
     }
@@ -484,7 +552,12 @@ static int64_t round_trap(trap *k, uint64_t *nseeds)
     par_for(g->threads, nregion, 1 << 12, join_chunk, k);
     k->n = 0;
     par_for(g->threads, nregion, 1 << 8, rewitness_chunk, k);
-    *nseeds = k->n;
+    uint64_t listed = k->n, seeds_n = 0;
+    sort_positions(k->other, listed, k->region, g->npos); /* the region is no longer needed */
+    par_for(g->threads, listed, 1 << 8, next_witness_chunk, k);
+    for (uint64_t i = 0; i < listed; i++)
+        if (k->other[i] != WITNESS_NONE) k->other[seeds_n++] = k->other[i];
+    *nseeds = seeds_n;
     int64_t added = 0;
     for (int i = 0; i < PAR_MAX_THREADS; i++) added += k->added[i];
     return added;
