@@ -34,7 +34,7 @@
  * last one may have changed (round_trap): KRPKR's escapes, both winners,
  * take 8.6 s where rounds on one thread looking at every possible member
  * in every round took 29 s (2026-11-25).  Each step takes its list of
- * positions sorted (sort_positions, in the lists' free part), so that a
+ * positions sorted (rg_sort_ids, in the lists' free part), so that a
  * position's entry and board follow from the last one's as in a scan,
  * where taken in the order they were found each cost a search of the
  * ranks and a whole decode: KRPKR's escapes 10.4-12.2 -> 6.9-7.0 s,
@@ -249,33 +249,6 @@ static inline int in_trap(const trap *k, uint32_t p)
     return s == RS_IN || s == RS_RECHECK;
 }
 
-/* Sorts a[0, n) into increasing order, with tmp (n entries) as scratch,
- * by digits of RADIX_BITS from the lowest, as many as positions below
- * npos need. */
-enum { RADIX_BITS = 11, SORT_MIN = 1 << 10 };
-
-static void sort_positions(uint32_t *a, uint64_t n, uint32_t *tmp, uint64_t npos)
-{
-    if (n < SORT_MIN) return; /* too few to gain from the order */
-    uint64_t count[1 << RADIX_BITS];
-    uint32_t *from = a, *to = tmp;
-    for (unsigned shift = 0; shift < 32 && (npos - 1) >> shift; shift += RADIX_BITS) {
-        memset(count, 0, sizeof count);
-        for (uint64_t i = 0; i < n; i++) count[from[i] >> shift & ((1u << RADIX_BITS) - 1)]++;
-        uint64_t sum = 0;
-        for (unsigned d = 0; d < 1u << RADIX_BITS; d++) {
-            uint64_t c = count[d];
-            count[d] = sum;
-            sum += c;
-        }
-        for (uint64_t i = 0; i < n; i++) to[count[from[i] >> shift & ((1u << RADIX_BITS) - 1)]++] = from[i];
-        uint32_t *x = from;
-        from = to;
-        to = x;
-    }
-    if (from != a) memcpy(a, from, n * sizeof *a);
-}
-
 /* What one thread's walk over predecessors needs, and the positions it
  * appends to `list`, gathered a few at a time: one atomic add for each
  * batch instead of one for each position, on a counter both threads would
@@ -430,7 +403,7 @@ static uint64_t remove_examined(trap *k, uint64_t from)
 static void remove_escapes(trap *k, uint64_t nregion)
 {
     uint64_t npos = k->g->npos, spare = npos - nregion; /* the region list's free tail, scratch for sorts */
-    sort_positions(k->region, nregion, k->other, npos);
+    rg_sort_ids(k->region, nregion, k->other, npos);
     memcpy(k->other, k->region, nregion * sizeof *k->other);
     k->lo = 0;
     k->n = nregion;
@@ -438,10 +411,10 @@ static void remove_escapes(trap *k, uint64_t nregion)
     k->hi = remove_examined(k, 0);
     while (k->lo < k->hi) {
         k->n = k->hi;
-        if (k->hi - k->lo <= spare) sort_positions(k->other + k->lo, k->hi - k->lo, k->region + nregion, npos);
+        if (k->hi - k->lo <= spare) rg_sort_ids(k->other + k->lo, k->hi - k->lo, k->region + nregion, npos);
         par_for(k->g->threads, k->hi - k->lo, 1 << 8, recheck_chunk, k);
         k->lo = k->hi;
-        if (k->n - k->hi <= spare) sort_positions(k->other + k->hi, k->n - k->hi, k->region + nregion, npos);
+        if (k->n - k->hi <= spare) rg_sort_ids(k->other + k->hi, k->n - k->hi, k->region + nregion, npos);
         par_for(k->g->threads, k->n - k->hi, 1 << 8, examine_chunk, k);
         k->hi = remove_examined(k, k->hi);
     }
@@ -542,7 +515,7 @@ static int64_t round_trap(trap *k, uint64_t *nseeds)
     }
     for (k->lo = 0; k->lo < k->n;) { /* the region, a layer of predecessors at a time */
         k->hi = k->n;
-        sort_positions(k->region + k->lo, k->hi - k->lo, k->other, g->npos);
+        rg_sort_ids(k->region + k->lo, k->hi - k->lo, k->other, g->npos);
         par_for(g->threads, k->hi - k->lo, 1 << 8, widen_chunk, k);
         k->lo = k->hi;
     }
@@ -553,7 +526,7 @@ static int64_t round_trap(trap *k, uint64_t *nseeds)
     k->n = 0;
     par_for(g->threads, nregion, 1 << 8, rewitness_chunk, k);
     uint64_t listed = k->n, seeds_n = 0;
-    sort_positions(k->other, listed, k->region, g->npos); /* the region is no longer needed */
+    rg_sort_ids(k->other, listed, k->region, g->npos); /* the region is no longer needed */
     par_for(g->threads, listed, 1 << 8, next_witness_chunk, k);
     for (uint64_t i = 0; i < listed; i++)
         if (k->other[i] != WITNESS_NONE) k->other[seeds_n++] = k->other[i];

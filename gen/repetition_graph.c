@@ -217,6 +217,31 @@ uint64_t rg_pos_entry(const rgraph *g, rg_hint *hint, uint32_t p)
     return (w << 6 | bit) << 1 | (uint64_t)s;
 }
 
+/* ---- sorting node and position numbers ---------------------------------- */
+enum { RADIX_BITS = 11, SORT_MIN = 1 << 10 };
+
+void rg_sort_ids(uint32_t *a, uint64_t n, uint32_t *tmp, uint64_t bound)
+{
+    if (n < SORT_MIN) return; /* too few to gain from the order */
+    uint64_t count[1 << RADIX_BITS];
+    uint32_t *from = a, *to = tmp;
+    for (unsigned shift = 0; shift < 32 && (bound - 1) >> shift; shift += RADIX_BITS) {
+        memset(count, 0, sizeof count);
+        for (uint64_t i = 0; i < n; i++) count[from[i] >> shift & ((1u << RADIX_BITS) - 1)]++;
+        uint64_t sum = 0;
+        for (unsigned d = 0; d < 1u << RADIX_BITS; d++) {
+            uint64_t c = count[d];
+            count[d] = sum;
+            sum += c;
+        }
+        for (uint64_t i = 0; i < n; i++) to[count[from[i] >> shift & ((1u << RADIX_BITS) - 1)]++] = from[i];
+        uint32_t *x = from;
+        from = to;
+        to = x;
+    }
+    if (from != a) memcpy(a, from, n * sizeof *a);
+}
+
 /* ---- nodes ----------------------------------------------------------------- */
 void rg_decode_next(const rgraph *g, rg_hint *hint, uint32_t p, xq_board *b, xq_index_site *site)
 {

@@ -160,6 +160,14 @@ uint64_t rg_pos_entry(const rgraph *g, rg_hint *hint, uint32_t p);
  * the hint and site hold (or near it): a look-up and a decode that start
  * from the last, for passes that take positions in order. */
 void rg_decode_next(const rgraph *g, rg_hint *hint, uint32_t p, xq_board *b, xq_index_site *site);
+/* Sorts a[0, n), numbers below `bound`, into increasing order, with
+ * tmp[0, n) as scratch (a radix sort; fewer than 1,024 are left as they
+ * are).  The rulings' passes over a list of positions or nodes found in
+ * no order sort it first, so that what they read about each (a decode
+ * that starts from the last, a row of the graph) comes in the order it
+ * is stored in. */
+void rg_sort_ids(uint32_t *a, uint64_t n, uint32_t *tmp, uint64_t bound);
+
 /* Position number of entry i with `side` to move, or NODE_NONE if that
  * entry is not drawn.  The drawn bitmap says so without reading the
  * entry's cell: the bitmap and its ranks (1.5 bits an entry) stay in cache
