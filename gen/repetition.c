@@ -265,12 +265,18 @@ static void attract_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
 }
 
 /* Runs fn over the queue a layer at a time, from j->head to the end, as
- * long as fn queues more: an attractor, breadth first. */
-static void by_layers(solve_job *j, par_fn fn)
+ * long as fn queues more: an attractor, breadth first.  Each layer is
+ * sorted first (in the queue's free end), so that its nodes' rows of
+ * predecessors are read in the order they are stored in: nodes join in no
+ * order, and a layer's members and layer numbers do not depend on it
+ * (KRNKR's solve with chases 6.1-10.2 -> 4.8-8.2 s, alternated). */
+static void by_layers(solve_job *j, par_fn fn, uint32_t *queue)
 {
+    uint64_t cap = (uint64_t)j->g->nnodes + 1;
     while (j->head < j->qn) {
         uint32_t tail = j->qn;
         j->depth++;
+        if ((uint64_t)tail + (tail - j->head) <= cap) rg_sort_ids(queue + j->head, tail - j->head, queue + tail, cap);
         par_for(j->g->threads, tail - j->head, 256, fn, j);
         j->head = tail;
     }
@@ -281,7 +287,7 @@ static void by_layers(solve_job *j, par_fn fn)
 static uint32_t attract(const rgraph *g, solve_work *s, uint32_t qn, int w)
 {
     solve_job job = {.g = g, .s = s, .w = w, .qn = qn};
-    by_layers(&job, attract_chunk);
+    by_layers(&job, attract_chunk, s->queue);
     return job.qn;
 }
 
@@ -618,7 +624,7 @@ static void kept_rise_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
 static void kept_attract(solve_job *j)
 {
     j->head = 0;
-    by_layers(j, kept_attract_chunk);
+    by_layers(j, kept_attract_chunk, j->s->qcur);
 }
 
 static void swap_queues(solve_work *s)
