@@ -276,7 +276,7 @@ static void by_layers(solve_job *j, par_fn fn, uint32_t *queue)
     while (j->head < j->qn) {
         uint32_t tail = j->qn;
         j->depth++;
-        if ((uint64_t)tail + (tail - j->head) <= cap) rg_sort_ids(queue + j->head, tail - j->head, queue + tail, cap);
+        rg_sort_layer(queue, j->head, tail, cap);
         par_for(j->g->threads, tail - j->head, 256, fn, j);
         j->head = tail;
     }

@@ -125,10 +125,7 @@ static uint32_t attract(asian_work *s)
     uint64_t cap = (uint64_t)g->nnodes + 1;
     for (s->head = 0; s->head < s->qn;) {
         uint32_t tail = s->qn;
-        /* the layer in node order, so that its rows of predecessors are read in
-         * the order they are stored in; the queue's free end is the scratch */
-        if ((uint64_t)tail + (tail - s->head) <= cap)
-            rg_sort_ids(s->queue + s->head, tail - s->head, s->queue + tail, cap);
+        rg_sort_layer(s->queue, s->head, tail, cap);
         par_for(g->threads, tail - s->head, 256, attract_chunk, s);
         s->head = tail;
     }

@@ -242,6 +242,11 @@ void rg_sort_ids(uint32_t *a, uint64_t n, uint32_t *tmp, uint64_t bound)
     if (from != a) memcpy(a, from, n * sizeof *a);
 }
 
+void rg_sort_layer(uint32_t *queue, uint64_t head, uint64_t tail, uint64_t cap)
+{
+    if (tail + (tail - head) <= cap) rg_sort_ids(queue + head, tail - head, queue + tail, cap);
+}
+
 /* ---- nodes ----------------------------------------------------------------- */
 void rg_decode_next(const rgraph *g, rg_hint *hint, uint32_t p, xq_board *b, xq_index_site *site)
 {

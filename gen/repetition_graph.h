@@ -167,6 +167,12 @@ void rg_decode_next(const rgraph *g, rg_hint *hint, uint32_t p, xq_board *b, xq_
  * that starts from the last, a row of the graph) comes in the order it
  * is stored in. */
 void rg_sort_ids(uint32_t *a, uint64_t n, uint32_t *tmp, uint64_t bound);
+/* Sorts the layer queue[head, tail) of an attractor's queue of `cap`
+ * entries (node numbers below cap), with the queue's free end as scratch,
+ * when it has room: each node of a layer then reads its row of
+ * predecessors in the order they are stored in.  Nodes join a layer in
+ * no order, and which nodes do, at which layer, does not depend on it. */
+void rg_sort_layer(uint32_t *queue, uint64_t head, uint64_t tail, uint64_t cap);
 
 /* Position number of entry i with `side` to move, or NODE_NONE if that
  * entry is not drawn.  The drawn bitmap says so without reading the
