@@ -323,24 +323,23 @@ static int stays(const trap *k, decoder *d, uint32_t p)
 {
     const rgraph *g = k->g;
     const tb_table *t = g->t;
-    decode_in_order(g, d, p);
-    xq_board b = d->b;
-    const xq_index_site site = d->site;
-    int mine = b.side == g->w;
+    int mine = rg_pos_side(g, p) == g->w;
     if (mine && g->witness[p] == WITNESS_NONE) return 1; /* a capture into a win */
+    decode_in_order(g, d, p);
+    xq_board *b = &d->b; /* every move made on it is taken back */
     xq_move list[XQ_MAX_MOVES];
-    int n = xq_gen_pseudo(&b, list);
+    int n = xq_gen_pseudo(b, list);
     for (int i = 0; i < n; i++) {
-        if (b.sq[move_to(list[i])]) {
+        if (b->sq[move_to(list[i])]) {
             if (mine) continue; /* w's other captures: not into wins */
             xq_undo u;
-            xq_make_move(&b, list[i], &u);
-            uint32_t x = rg_capture_exit(t, u.captured, &b);
-            xq_unmake_move(&b, list[i], &u);
+            xq_make_move(b, list[i], &u);
+            uint32_t x = rg_capture_exit(t, u.captured, b);
+            xq_unmake_move(b, list[i], &u);
             if (x != NODE_NONE && !rg_exit_mover_loses(x, g->mode)) return 0; /* L survives it */
             continue;
         }
-        uint32_t q = position_of(g, b.side ^ 1, xq_index_after_site_move(&t->ix, &site, &b, list[i]));
+        uint32_t q = position_of(g, b->side ^ 1, xq_index_after_site_move(&t->ix, &d->site, b, list[i]));
         if (q == WITNESS_NONE) continue; /* illegal, or a loss for the mover (no move from a draw wins) */
         int inside = in_c(g, q) || in_trap(k, q);
         if (mine && inside) return 1;
