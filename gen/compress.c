@@ -29,6 +29,8 @@
 #include <string.h>
 #include <unistd.h>
 #include <xxhash.h>
+/* for ZDICT_optimizeTrainFromBuffer_fastCover (train_dict) */
+#define ZDICT_STATIC_LINKING_ONLY
 #include <zdict.h>
 /* for ZSTD_estimateCCtxSize_usingCParams (codec_state_bytes) */
 #define ZSTD_STATIC_LINKING_ONLY
@@ -137,7 +139,8 @@ static inline int found_by_search(uint8_t *const *found, int side, uint64_t i)
     return found && (found[side][i / 8] >> (i % 8) & 1);
 }
 
-static unsigned searched_code(const tb_table *t, int kind, uint8_t *const *found, int side, uint64_t i)
+static inline __attribute__((always_inline)) unsigned searched_code(const tb_table *t, int kind, uint8_t *const *found,
+                                                                    int side, uint64_t i)
 {
     return searched_of(kind, entry_code(t, kind, side, i), found_by_search(found, side, i));
 }
@@ -288,10 +291,17 @@ static uint64_t kind_facts_bytes(uint64_t entries, int kind)
     return kind == XQF_KIND_WDL ? 2 * ((entries + 3) / 4) : 4 * (uint64_t)SLOTS * sizeof(uint64_t);
 }
 
+/* What entry i of `side` stores in the file: searched says whether side
+ * is the searched one. */
+static inline __attribute__((always_inline)) unsigned code_as(const symbol_coder *c, int kind, int searched, int side,
+                                                              uint64_t i)
+{
+    return searched ? searched_code(c->t, kind, c->facts->found, side, i) : entry_code(c->t, kind, side, i);
+}
+
 static unsigned coder_code(const symbol_coder *c, int side, uint64_t i)
 {
-    return side == c->searched ? searched_code(c->t, c->kind, c->facts->found, side, i)
-                               : entry_code(c->t, c->kind, side, i);
+    return code_as(c, c->kind, side == c->searched, side, i);
 }
 
 /* Orders DTM values by how often they occur in the file (ties by value),
@@ -421,22 +431,23 @@ static void encode_wdl_block(const symbol_coder *c, int side, uint64_t first, ui
     }
 }
 
-/* Symbols of entries [first, first+n) of one side, packed as stored. */
-static void encode_block(const symbol_coder *c, int side, uint64_t first, uint64_t n, uint8_t *out)
+/* A DTM or DTC block's symbols, entries [first, first+n) of one side,
+ * with the kind, whether the side is searched and the symbols' width
+ * constants: encode_block compiles it for each, which spares every entry
+ * the tests of all three (docs/BENCHMARKS.md, "Compression's training
+ * and encoding, cheaper"). */
+static inline __attribute__((always_inline)) void encode_kind(const symbol_coder *c, int kind, int searched, int wide,
+                                                              int side, uint64_t first, uint64_t n, uint8_t *out)
 {
-    if (c->symbol_bytes == 0) {
-        encode_wdl_block(c, side, first, n, out);
-        return;
-    }
     unsigned prev = CELL_UNKNOWN;
     /* start the don't-care fill with the block's first legal value */
     for (uint64_t i = first; i < first + n && prev == CELL_UNKNOWN; i++) {
-        unsigned v = coder_code(c, side, i);
+        unsigned v = code_as(c, kind, searched, side, i);
         if (v != CELL_ILLEGAL && v != SEARCH_ANY_CODE) prev = v;
     }
     if (prev == CELL_UNKNOWN) prev = c->fill;
     for (uint64_t k = 0; k < n; k++) {
-        unsigned v = coder_code(c, side, first + k);
+        unsigned v = code_as(c, kind, searched, side, first + k);
         /* either search symbol, whichever continues the run */
         if (v == SEARCH_ANY_CODE)
             v = prev = prev == SEARCH_RULED_CODE ? prev : SEARCH_CODE;
@@ -445,12 +456,32 @@ static void encode_block(const symbol_coder *c, int side, uint64_t first, uint64
         else
             prev = v;
         uint32_t s = c->rank[code_slot(v)];
-        if (c->symbol_bytes == 1) {
+        if (!wide) {
             out[k] = (uint8_t)s;
         } else {
             out[2 * k] = (uint8_t)s;
             out[2 * k + 1] = (uint8_t)(s >> 8);
         }
+    }
+}
+
+/* Symbols of entries [first, first+n) of one side, packed as stored. */
+static void encode_block(const symbol_coder *c, int side, uint64_t first, uint64_t n, uint8_t *out)
+{
+    if (c->symbol_bytes == 0) {
+        encode_wdl_block(c, side, first, n, out);
+        return;
+    }
+    int searched = side == c->searched, wide = c->symbol_bytes == 2;
+    switch ((c->kind == XQF_KIND_DTC) << 2 | searched << 1 | wide) {
+    case 0: encode_kind(c, XQF_KIND_DTM, 0, 0, side, first, n, out); break;
+    case 1: encode_kind(c, XQF_KIND_DTM, 0, 1, side, first, n, out); break;
+    case 2: encode_kind(c, XQF_KIND_DTM, 1, 0, side, first, n, out); break;
+    case 3: encode_kind(c, XQF_KIND_DTM, 1, 1, side, first, n, out); break;
+    case 4: encode_kind(c, XQF_KIND_DTC, 0, 0, side, first, n, out); break;
+    case 5: encode_kind(c, XQF_KIND_DTC, 0, 1, side, first, n, out); break;
+    case 6: encode_kind(c, XQF_KIND_DTC, 1, 0, side, first, n, out); break;
+    default: encode_kind(c, XQF_KIND_DTC, 1, 1, side, first, n, out); break;
     }
 }
 
@@ -486,8 +517,19 @@ int tb_symbol_stream(const tb_table *t, int kind, int side, uint32_t block_entri
  * them, fillers included, so that a reader can recompute them. */
 static void fold_block_bounds(const symbol_coder *c, uint64_t first, uint64_t n, const uint8_t *block, uint8_t *raw)
 {
+    /* Every bound is a least or greatest value or a flag cleared, so a
+     * value folded into its group a second time changes nothing: an entry
+     * with the symbol and the group of the one before it is skipped (the
+     * symbols come in runs). */
+    unsigned shift = xqf_bounds_shift(c->kind);
+    uint32_t last = UINT32_MAX;
+    uint64_t last_group = UINT64_MAX;
     for (uint64_t k = 0; k < n; k++) {
         uint32_t sym = c->symbol_bytes == 1 ? block[k] : (uint32_t)block[2 * k] | (uint32_t)block[2 * k + 1] << 8;
+        uint64_t group = (first + k) >> shift;
+        if (sym == last && group == last_group) continue;
+        last = sym;
+        last_group = group;
         xqf_bounds_fold(raw, c->kind, c->t->ix.size, first + k, c->map[sym]);
     }
 }
@@ -843,7 +885,10 @@ enum { SIDE_GLANCE_BLOCKS = 64, SIDE_SAMPLE_BLOCKS = 256, SIDE_CLOSE_PERCENT = 1
 /* Zstandard's level for the glance: it ranks the two choices as level 12
  * does on every DTM and DTC file of the `--all 5` set (both levels give
  * the same 452 files, byte for byte) in less time: the set's compression
- * took 3% less (docs/BENCHMARKS.md, "Counts and glance, faster"). */
+ * took 3% less (docs/BENCHMARKS.md, "Counts and glance, faster").  Not for
+ * the larger sample, where the two choices are close: at level 1 it chose
+ * the worse side of KNPKP's and KRCKC's DTM files (+4% and +7%:
+ * "Compression's training and encoding, cheaper"). */
 enum { SIDE_GLANCE_LEVEL = 1 };
 
 /* One block in `every` of a side's `blocks` makes a sample of about
@@ -881,7 +926,7 @@ static int write_kind(const tb_table *t, const char *dir, int kind, int searched
         snprintf(err, XQ_ERR_MAX, "out of memory compressing");
         return -1;
     }
-    kind_blocks kb;
+    kind_blocks kb, whole[2]; /* whole: both choices of a small file, built to be kept */
     int built = 0, rc = -1;
     uint32_t wider = sample_every(blocks, SIDE_SAMPLE_BLOCKS); /* the larger sample's stride */
     while (searched == TB_SEARCH_AUTO) {
@@ -889,20 +934,28 @@ static int write_kind(const tb_table *t, const char *dir, int kind, int searched
         /* the glance ranks the two choices at SIDE_GLANCE_LEVEL; a whole
          * file (every 1), which is kept as built, and the larger sample
          * are compressed at the file's own level */
-        int glance = every > wider && codec == XQF_CODEC_ZSTD;
+        int at = every > wider && codec == XQF_CODEC_ZSTD ? SIDE_GLANCE_LEVEL : level;
         for (int s = 0; s < 2; s++) {
-            if (build_kind(&f, s, block_entries, every, codec, glance ? SIDE_GLANCE_LEVEL : level, NULL, threads, &kb,
-                           err))
+            if (build_kind(&f, s, block_entries, every, codec, at, NULL, threads, &whole[s], err)) {
+                if (s == 1 && every == 1) kind_blocks_free(&whole[0]);
                 goto out;
-            bytes[s] = kb.side_bytes[0] + kb.side_bytes[1];
-            /* a small table's "sample" is the whole file: black's is kept
-             * if it is the one (two sets of blocks are never held at once) */
-            built = s == 1 && every == 1 && bytes[1] < bytes[0];
-            if (!built) kind_blocks_free(&kb);
+            }
+            bytes[s] = whole[s].side_bytes[0] + whole[s].side_bytes[1];
+            if (every > 1) kind_blocks_free(&whole[s]);
         }
         side = bytes[1] < bytes[0];
+        if (every == 1) {
+            /* a small table's "sample" is the whole file: the chosen one
+             * is written as built (both sets of blocks are held at once
+             * only for files of at most SIDE_SAMPLE_BLOCKS blocks a side:
+             * tb_compress_work_bytes) */
+            kind_blocks_free(&whole[side ^ 1]);
+            kb = whole[side];
+            built = 1;
+            break;
+        }
         uint64_t small = bytes[side], large = bytes[side ^ 1];
-        if (every == 1 || wider >= every || (large - small) * 100 > (uint64_t)SIDE_CLOSE_PERCENT * large) break;
+        if (wider >= every || (large - small) * 100 > (uint64_t)SIDE_CLOSE_PERCENT * large) break;
         every = wider; /* close: look again, at the larger sample */
         if (sampled) {
             counted = every; /* sampled: blocks of a multiple of 8 entries */
@@ -933,6 +986,15 @@ enum { DICT_SAMPLE_BLOCKS = 256 };
  * and training needs about 10 MB whatever the sample. */
 enum { DICT_MIN_BLOCKS = 64 };
 
+/* The log of the training's frequency table (zdict.h: 6 x 2^f bytes of
+ * tables): with zdict.h's default of 20, setting up 6 MiB of tables for
+ * a 1 MiB sample took most of zdict.h's time.  At 16 the `--all 5` set's
+ * 105 trainings took about a third less time and its WDL files came out
+ * 0.6% smaller; at 14 a little less time again, but the files 0.6% larger
+ * than at 16 (docs/BENCHMARKS.md, "Compression's training and encoding,
+ * cheaper"). */
+enum { DICT_FREQ_LOG = 16 };
+
 static int tries_dict(int codec, uint64_t entries, uint32_t block_entries)
 {
     return codec == XQF_CODEC_ZSTD && 2 * ((entries + block_entries - 1) / block_entries) >= DICT_MIN_BLOCKS;
@@ -961,7 +1023,18 @@ static int64_t train_dict(const kind_blocks *kb, const tb_table *t, uint32_t blo
             sizes[n] = (size_t)xqf_block_bytes(kb->coder->symbol_bytes, count);
             at += sizes[n++];
         }
-        size_t len = ZDICT_trainFromBuffer(dict, cap, samples, sizes, (unsigned)n);
+        /* ZDICT_trainFromBuffer's own choices (fastCover, dmers of 8,
+         * segment sizes tried in 4 steps, one thread, judged at level 3)
+         * but a frequency table of 2^DICT_FREQ_LOG entries */
+        ZDICT_fastCover_params_t p;
+        memset(&p, 0, sizeof p);
+        p.d = 8;
+        p.steps = 4;
+        p.f = DICT_FREQ_LOG;
+        p.accel = 1;
+        p.nbThreads = 1;
+        p.zParams.compressionLevel = 3;
+        size_t len = ZDICT_optimizeTrainFromBuffer_fastCover(dict, cap, samples, sizes, (unsigned)n, &p);
         got = ZDICT_isError(len) ? 0 : (int64_t)len;
     }
     free(samples);
@@ -1144,7 +1217,10 @@ static uint64_t kind_work_bytes(uint64_t entries, int kind, uint32_t symbol_byte
     uint64_t bounds = kind != XQF_KIND_WDL ? bounds_raw + frames * ZSTD_compressBound((size_t)frame_raw) + raw_cap +
                                                  at_once * codec_state_bytes(XQF_CODEC_ZSTD, TB_ZSTD_LEVEL, frame_raw)
                                            : 0;
-    uint64_t job = blocks * (sizeof(uint8_t *) + sizeof(uint32_t)) + meta + bounds + blocks * block +
+    /* a DTM or DTC file small enough to be its own sample holds the
+     * blocks of both choices of the searched side (write_kind) */
+    uint64_t sets = kind != XQF_KIND_WDL && blocks <= 2 * (uint64_t)SIDE_SAMPLE_BLOCKS ? 2 : 1;
+    uint64_t job = sets * blocks * (sizeof(uint8_t *) + sizeof(uint32_t) + block) + meta + bounds +
                    (uint64_t)threads * (raw_cap + codec_state_bytes(codec, level, raw_cap));
     uint64_t counting = kind == XQF_KIND_WDL ? 0 : (uint64_t)SLOTS * (sizeof(uint64_t) + 2 * sizeof(uint32_t));
     uint64_t rank = kind == XQF_KIND_WDL ? 0 : (uint64_t)SLOTS * sizeof(uint32_t);
@@ -1161,7 +1237,9 @@ uint64_t tb_compress_work_bytes(uint64_t entries, int width, int rules, int limi
     /* WDL: with a dictionary tried, at most two sets of blocks (without
      * and with it, for a file small enough to be its own sample) and its
      * training: the sample, and what zdict.h and the digested
-     * dictionaries take, measured at 9.4 MB (docs/BENCHMARKS.md) */
+     * dictionaries take, measured at 9.4 MB (docs/BENCHMARKS.md) with
+     * zdict.h's 6 MiB of frequency tables, which DICT_FREQ_LOG makes
+     * 384 KiB: the 12 MiB allowed is kept as a bound */
     uint64_t most = 0;
     if (xqf_wdl_resident(entries)) /* one block a side, no dictionary */
         most = kind_work_bytes(entries, XQF_KIND_WDL, 0, resident_block_entries(entries), TB_WDL_CODEC,
