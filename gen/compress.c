@@ -926,7 +926,7 @@ static int write_kind(const tb_table *t, const char *dir, int kind, int searched
         snprintf(err, XQ_ERR_MAX, "out of memory compressing");
         return -1;
     }
-    kind_blocks kb, whole[2]; /* whole: both choices of a small file, built to be kept */
+    kind_blocks kb, choice[2]; /* the blocks built with each side searched */
     int built = 0, rc = -1;
     uint32_t wider = sample_every(blocks, SIDE_SAMPLE_BLOCKS); /* the larger sample's stride */
     while (searched == TB_SEARCH_AUTO) {
@@ -936,12 +936,12 @@ static int write_kind(const tb_table *t, const char *dir, int kind, int searched
          * are compressed at the file's own level */
         int at = every > wider && codec == XQF_CODEC_ZSTD ? SIDE_GLANCE_LEVEL : level;
         for (int s = 0; s < 2; s++) {
-            if (build_kind(&f, s, block_entries, every, codec, at, NULL, threads, &whole[s], err)) {
-                if (s == 1 && every == 1) kind_blocks_free(&whole[0]);
+            if (build_kind(&f, s, block_entries, every, codec, at, NULL, threads, &choice[s], err)) {
+                if (s == 1 && every == 1) kind_blocks_free(&choice[0]);
                 goto out;
             }
-            bytes[s] = whole[s].side_bytes[0] + whole[s].side_bytes[1];
-            if (every > 1) kind_blocks_free(&whole[s]);
+            bytes[s] = choice[s].side_bytes[0] + choice[s].side_bytes[1];
+            if (every > 1) kind_blocks_free(&choice[s]);
         }
         side = bytes[1] < bytes[0];
         if (every == 1) {
@@ -949,8 +949,8 @@ static int write_kind(const tb_table *t, const char *dir, int kind, int searched
              * is written as built (both sets of blocks are held at once
              * only for files of at most SIDE_SAMPLE_BLOCKS blocks a side:
              * tb_compress_work_bytes) */
-            kind_blocks_free(&whole[side ^ 1]);
-            kb = whole[side];
+            kind_blocks_free(&choice[side ^ 1]);
+            kb = choice[side];
             built = 1;
             break;
         }
