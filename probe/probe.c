@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cache.h"
 #include "fen.h"
@@ -28,15 +29,23 @@
 #include "xqtb.h"
 
 /* The compressed kinds of tbformat.h, which number 0 .. KINDS - 1. */
-/* Files read whole by default: WDL files up to 8 MiB (every table of up to
- * 5 pieces; a cold WDL probe, the one a search makes, then costs no system
- * call: docs/BENCHMARKS.md, "WDL files read whole"), DTM and DTC files up
- * to 1 MiB. */
+/* Files read whole by default, so that a block missing from the cache
+ * costs no system call: WDL files up to 8 MiB (every table of up to 5
+ * pieces: docs/BENCHMARKS.md, "WDL files read whole"), and DTM and DTC
+ * files up to 16 MiB (every table of up to 5 pieces, and KRKNAABB) while
+ * the DTM and DTC files a handle holds this way come to at most 256 MiB
+ * (the 5-piece set's are 229 MB), the first opened first.  A pread took a
+ * fifth of a cold DTM probe, 1-2 us a block ("DTM and DTC files read
+ * whole").  The budget bounds what a handle that opens every file of a
+ * larger set holds; the size limit bounds the stall of the probe that
+ * opens a file (KRNKR's first DTM probe in a fresh process: 25 -> 45 ms
+ * for its 7.3 MB, most of it the kernel faulting in fresh memory). */
 enum {
     KINDS = XQF_COMPRESSED_KINDS,
     DEFAULT_CACHE = 64 << 20,
-    DEFAULT_WHOLE_FILE = 1 << 20,
-    DEFAULT_WHOLE_WDL_FILE = 8 << 20
+    DEFAULT_WHOLE_WDL_FILE = 8 << 20,
+    DEFAULT_WHOLE_FILE = 16 << 20,
+    DEFAULT_WHOLE_BUDGET = 256 << 20
 };
 
 typedef struct {
@@ -73,7 +82,8 @@ struct xqtb_handle {
      * -1 before the first; and the rule set the options require, or -1. */
     int settled;
     int require_rules;
-    size_t whole_file_bytes; /* xqtb_options.whole_file_bytes; 0: the defaults per kind */
+    size_t whole_file_bytes; /* xqtb_options.whole_file_bytes; 0: the defaults */
+    uint64_t held;           /* bytes of the DTM and DTC files read whole under the defaults (atomic) */
 };
 
 /* Counts of both colours' non-king pieces packed 3 bits each. */
@@ -384,6 +394,22 @@ int xqtb_limit(const xqtb_handle *h)
     return key < 0 ? -1 : key >> 3;
 }
 
+/* The largest file to read whole when the DTM or DTC file at `path` is
+ * opened under the defaults: its size, reserved out of the handle's budget, if it is
+ * small enough and the budget has room for it; 0 (read by block)
+ * otherwise.  The reservation is a compare-and-swap, so that two tables
+ * opened at once never take the handle past its budget. */
+static size_t reserve_whole(xqtb_handle *h, const char *path)
+{
+    struct stat sb;
+    if (stat(path, &sb) || sb.st_size <= 0 || (uint64_t)sb.st_size > DEFAULT_WHOLE_FILE) return 0;
+    uint64_t size = (uint64_t)sb.st_size, held = __atomic_load_n(&h->held, __ATOMIC_RELAXED);
+    do
+        if (held + size > DEFAULT_WHOLE_BUDGET) return 0;
+    while (!__atomic_compare_exchange_n(&h->held, &held, held + size, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+    return (size_t)size;
+}
+
 static int ensure_open(xqtb_handle *h, tb_entry *e, int kind)
 {
     int st = __atomic_load_n(&e->state[kind], __ATOMIC_ACQUIRE);
@@ -397,14 +423,19 @@ static int ensure_open(xqtb_handle *h, tb_entry *e, int kind)
             st = XQTB_ERR_NOMEM;
         } else {
             e->index_ready = 1;
+            int budgeted = !h->whole_file_bytes && kind != XQF_KIND_WDL;
             size_t whole = h->whole_file_bytes    ? h->whole_file_bytes
                            : kind == XQF_KIND_WDL ? DEFAULT_WHOLE_WDL_FILE
-                                                  : DEFAULT_WHOLE_FILE;
+                                                  : reserve_whole(h, e->path[kind]);
             int rc = xqf_open(&e->file[kind], e->path[kind], kind, e->name, e->ix.size, whole);
             if (rc == XQTB_OK && !settle_rules(h, &e->file[kind])) {
                 xqf_close(&e->file[kind]);
                 rc = XQTB_ERR_MISMATCH;
             }
+            /* a reservation not used (the file was refused, or grew since
+             * it was looked at and is read by block) goes back */
+            if (budgeted && whole && !(rc == XQTB_OK && e->file[kind].whole))
+                __atomic_fetch_sub(&h->held, (uint64_t)whole, __ATOMIC_RELAXED);
             st = rc == XQTB_OK ? 1 : rc;
         }
         /* NOMEM may pass; everything else is remembered */

@@ -37,7 +37,7 @@ extern "C" {
 #endif
 
 #define XQTB_VERSION_MAJOR 0
-#define XQTB_VERSION_MINOR 10
+#define XQTB_VERSION_MINOR 11
 #define XQTB_VERSION_PATCH 0
 #define XQTB_VERSION_NUMBER (XQTB_VERSION_MAJOR * 10000 + XQTB_VERSION_MINOR * 100 + XQTB_VERSION_PATCH)
 
@@ -247,13 +247,16 @@ uint64_t xqtb_perft(const xqtb_position *pos, int depth);
  * anything; one damaged block then refuses all of it (docs/FORMAT.md,
  * "Small WDL files").
  *
- * Memory beside the cache: a DTM or DTC file that stores one side to move
+ * Memory beside the cache: the files read whole (see
+ * xqtb_options.whole_file_bytes), and a DTM or DTC file that stores one side to move
  * and finds the other by a one-ply search (the default files) holds its
  * search bounds decoded from its first probe until xqtb_close, 0.19 bytes
  * per entry of a side in a DTM file and 0.03 in a DTC file (docs/FORMAT.md,
  * "Search bounds").  Every DTM and DTC file of the 226 tables of up to 5
- * pieces open at once: about 206 and 35 MB, where the files take 125 and
- * 104 MB (docs/BENCHMARKS.md, "What a handle holds beside its cache").
+ * pieces open at once: about 206 and 35 MB of bounds, beside the files
+ * themselves (125 and 104 MB), which the defaults read whole: 474 MB in
+ * all with the WDL files, 247 MB with every file read by block
+ * (docs/BENCHMARKS.md, "What a handle holds beside its cache").
  *
  * Updating tables under a running engine.  Never write into a table file
  * the handle may have open (cp over it, truncate, edit in place): the
@@ -317,10 +320,12 @@ typedef struct {
      * first opened, so that a block missing from the cache costs no system
      * call; larger ones are read block by block.  0 = WDL files up to
      * 8 MiB (every table of up to 5 pieces: KRNKR's is 1.5 MB, the whole
-     * set's 19 MB) and DTM and DTC files up to 1 MiB; 1 = read every file
-     * by block.  A file read whole is held until xqtb_close, beside the
-     * cache, and a small WDL file among them decoded (512 KiB at most;
-     * see above): 1 turns that off too. */
+     * set's 19 MB), and DTM and DTC files up to 16 MiB as long as those
+     * the handle holds come to at most 256 MiB, the first opened first
+     * (the 5-piece set's are 229 MB); 1 = read every file by block.  A
+     * file read whole is held until xqtb_close, beside the cache, and a
+     * small WDL file among them decoded (512 KiB at most; see above): 1
+     * turns that off too. */
     size_t whole_file_bytes;
 } xqtb_options;
 

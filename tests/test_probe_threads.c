@@ -10,7 +10,9 @@
  * answer is compared with the generator's value (tb_value_of), and each
  * root move with the generator's value of the position it leads to.  They
  * also probe a material whose files are damaged (the failure must be the
- * same on every thread) and one with no table.
+ * same on every thread) and one with no table.  Then the same with the
+ * default options, under which every file is read whole when first opened,
+ * each DTM file's reservation out of the handle's budget raced too.
  *
  * Built with -fsanitize=thread by `make test-tsan` (build-tsan/); in the
  * other builds it is an ordinary functional test.
@@ -203,6 +205,46 @@ static void copy_file(const char *from, const char *to, long drop)
     assert_int_equal(fclose(b), 0);
 }
 
+/* Four threads probing h at once, from a barrier, every answer checked;
+ * each makes 1/fraction of the probes of the full run. */
+static void race(xqtb_handle *h, tb_set *set, tb_table *t, uint32_t *legal, size_t nlegal, int fraction)
+{
+    pthread_barrier_t start;
+    pthread_barrier_init(&start, NULL, THREADS);
+    worker w[THREADS];
+    pthread_t tid[THREADS];
+    for (int i = 0; i < THREADS; i++) {
+        memset(&w[i], 0, sizeof w[i]);
+        w[i].h = h;
+        w[i].set = set;
+        w[i].t = t;
+        w[i].legal = legal;
+        w[i].nlegal = nlegal;
+        w[i].start = &start;
+        w[i].id = i;
+        /* ThreadSanitizer is the point of the slow builds: it gets more */
+        const char *tsan = getenv("XQTB_TSAN");
+        w[i].probes = (tsan && *tsan == '1' ? 15000 : slow_build() ? 6000 : 60000) / fraction;
+        w[i].root_every = 23;
+        assert_int_equal(xqtb_position_from_fen("4k4/9/9/9/9/9/9/9/4C4/4K4 b - - 0 1", &w[i].damaged, NULL), XQTB_OK);
+        assert_int_equal(xqtb_position_from_fen("4k4/9/9/9/9/9/9/9/4A4/3K5 w - - 0 1", &w[i].missing, NULL), XQTB_OK);
+        assert_int_equal(pthread_create(&tid[i], NULL, work, &w[i]), 0);
+    }
+    uint64_t done = 0, roots = 0, moves = 0;
+    for (int i = 0; i < THREADS; i++) {
+        pthread_join(tid[i], NULL);
+        if (w[i].failures) fail_msg("%d failures, first: %s", w[i].failures, w[i].first_failure);
+        done += w[i].done;
+        roots += w[i].roots;
+        moves += w[i].root_moves;
+    }
+    assert_int_equal(done, (uint64_t)THREADS * (uint64_t)w[0].probes);
+    assert_true(roots > 0 && moves > roots);
+    print_message("    %d threads: %llu positions (WDL + DTM), %llu roots with %llu moves checked\n", THREADS,
+                  (unsigned long long)done, (unsigned long long)roots, (unsigned long long)moves);
+    pthread_barrier_destroy(&start);
+}
+
 static void test_threads_agree_with_generator(void **state)
 {
     (void)state;
@@ -249,40 +291,15 @@ static void test_threads_agree_with_generator(void **state)
     assert_non_null(h);
     assert_int_equal(xqtb_table_count(h), 5);
 
-    pthread_barrier_t start;
-    pthread_barrier_init(&start, NULL, THREADS);
-    worker w[THREADS];
-    pthread_t tid[THREADS];
-    for (int i = 0; i < THREADS; i++) {
-        memset(&w[i], 0, sizeof w[i]);
-        w[i].h = h;
-        w[i].set = set;
-        w[i].t = t;
-        w[i].legal = legal;
-        w[i].nlegal = nlegal;
-        w[i].start = &start;
-        w[i].id = i;
-        /* ThreadSanitizer is the point of the slow builds: it gets more */
-        const char *tsan = getenv("XQTB_TSAN");
-        w[i].probes = tsan && *tsan == '1' ? 15000 : slow_build() ? 6000 : 60000;
-        w[i].root_every = 23;
-        assert_int_equal(xqtb_position_from_fen("4k4/9/9/9/9/9/9/9/4C4/4K4 b - - 0 1", &w[i].damaged, NULL), XQTB_OK);
-        assert_int_equal(xqtb_position_from_fen("4k4/9/9/9/9/9/9/9/4A4/3K5 w - - 0 1", &w[i].missing, NULL), XQTB_OK);
-        assert_int_equal(pthread_create(&tid[i], NULL, work, &w[i]), 0);
-    }
-    uint64_t done = 0, roots = 0, moves = 0;
-    for (int i = 0; i < THREADS; i++) {
-        pthread_join(tid[i], NULL);
-        if (w[i].failures) fail_msg("%d failures, first: %s", w[i].failures, w[i].first_failure);
-        done += w[i].done;
-        roots += w[i].roots;
-        moves += w[i].root_moves;
-    }
-    assert_int_equal(done, (uint64_t)THREADS * (uint64_t)w[0].probes);
-    assert_true(roots > 0 && moves > roots);
-    print_message("    %d threads: %llu positions (WDL + DTM), %llu roots with %llu moves checked\n", THREADS,
-                  (unsigned long long)done, (unsigned long long)roots, (unsigned long long)moves);
-    pthread_barrier_destroy(&start);
+    race(h, set, t, legal, nlegal, 1);
+    xqtb_close(h);
+
+    /* The defaults: every file here is small enough to be read whole,
+     * through the budget of DTM and DTC files a handle holds (probe.c),
+     * which the threads' first probes reserve at once. */
+    h = xqtb_open(dir, NULL, &st);
+    assert_non_null(h);
+    race(h, set, t, legal, nlegal, 4);
     xqtb_close(h);
     free(legal);
     tb_set_free(set);
