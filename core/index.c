@@ -366,10 +366,26 @@ void xq_index_free(xq_index *ix)
     }
 }
 
+/* Rank of a pair's positions a and b (distinct) in the combinatorial
+ * number system. */
+static inline uint64_t pair_rank(int a, int b)
+{
+    int lo = a < b ? a : b, hi = a < b ? b : a;
+    return binom[lo][1] + binom[hi][2];
+}
+
 /* Rank of a group's positions in the combinatorial number system; q is
- * sorted in place. */
+ * sorted in place.  Pairs (two rooks, horses, cannons or pawns: most
+ * groups of more than one) take a path of their own: in KNNKB's plain
+ * generation the sort's loops were most of this function's instructions. */
 static uint64_t group_rank(uint8_t *q, int n)
 {
+    if (n == 2) {
+        uint8_t lo = q[0] < q[1] ? q[0] : q[1], hi = q[0] < q[1] ? q[1] : q[0];
+        q[0] = lo;
+        q[1] = hi;
+        return pair_rank(lo, hi);
+    }
     for (int i = 1; i < n; i++)
         for (int j = i; j > 0 && q[j - 1] > q[j]; j--) {
             uint8_t x = q[j];
@@ -530,7 +546,13 @@ static __attribute__((noinline)) bool put_group(const xq_index *ix, int g, xq_in
     uint8_t *q = st->group_pos[g];
     st->group_rank[g] = rk;
     if (G->unrank) {
-        memcpy(q, G->unrank + rk * G->count, G->count);
+        const uint8_t *u = G->unrank + rk * G->count;
+        if (G->count == 2) { /* a pair, most groups: not worth a call to memcpy */
+            q[0] = u[0];
+            q[1] = u[1];
+        } else {
+            memcpy(q, u, G->count);
+        }
     } else {
         for (int i = G->count; i >= 1; i--) {
             q[i - 1] = (uint8_t)unrank_step(rk, i, G->nsq);
@@ -665,8 +687,11 @@ static __attribute__((noinline)) uint64_t after_group_move(const xq_index *ix, i
                                                            int qt)
 {
     const xq_index_group *G = &ix->group[g];
+    const uint8_t *now = st->group_pos[g];
+    if (G->count == 2) /* the other piece stays */
+        return st->idx + (pair_rank(now[0] == qf ? now[1] : now[0], qt) - st->group_rank[g]) * G->stride;
     uint8_t after[5];
-    for (int i = 0; i < G->count; i++) after[i] = st->group_pos[g][i] == qf ? (uint8_t)qt : st->group_pos[g][i];
+    for (int i = 0; i < G->count; i++) after[i] = now[i] == qf ? (uint8_t)qt : now[i];
     return st->idx + (group_rank(after, G->count) - st->group_rank[g]) * G->stride;
 }
 
@@ -706,20 +731,20 @@ static __attribute__((noinline)) uint64_t shift_between(const xq_index *ix, cons
         else
             regroup |= 1u << g;
     }
+    /* A group's positions and rank before the move are the site's (the
+     * decode kept them): only the moved ones are ranked again, without a
+     * scan of the board for the group's pieces (KNNKB's plain generation:
+     * 263 instructions a call, most of them that scan and two rankings). */
     for (int g = 0; regroup >> g; g++) {
         if (!(regroup >> g & 1)) continue;
         const xq_index_group *G = &ix->group[g];
-        xq_piece gp = make_piece(G->colour, G->kind);
-        uint8_t before[5], after[5];
-        int n = 0;
-        for (xq_mask m = b->occ[G->colour]; m;) {
-            int s = mask_pop_lsb(&m);
-            if (b->sq[s] != gp) continue;
-            int q = compressed_pos(st->pl[RED], st->pl[BLACK], s);
-            before[n] = (uint8_t)q;
-            after[n++] = (uint8_t)(q + (s > lo && s < hi ? sign : 0));
+        const uint8_t *before = st->group_pos[g];
+        uint8_t after[5];
+        for (int i = 0; i < G->count; i++) {
+            int s = expand_pos(st->pl[RED], st->pl[BLACK], before[i]);
+            after[i] = (uint8_t)(before[i] + (s > lo && s < hi ? sign : 0));
         }
-        idx += (group_rank(after, n) - group_rank(before, n)) * G->stride;
+        idx += (group_rank(after, G->count) - st->group_rank[g]) * G->stride;
     }
     return idx;
 }
