@@ -395,10 +395,10 @@ int xqtb_limit(const xqtb_handle *h)
 }
 
 /* The largest file to read whole when the DTM or DTC file at `path` is
- * opened under the defaults: its size, reserved out of the handle's budget, if it is
- * small enough and the budget has room for it; 0 (read by block)
- * otherwise.  The reservation is a compare-and-swap, so that two tables
- * opened at once never take the handle past its budget. */
+ * opened under the defaults: its size, reserved out of the handle's
+ * budget, if it is small enough and the budget has room for it; 0 (read by
+ * block) otherwise.  The reservation is a compare-and-swap, so that two
+ * tables opened at once never take the handle past its budget. */
 static size_t reserve_whole(xqtb_handle *h, const char *path)
 {
     struct stat sb;
