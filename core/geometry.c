@@ -55,6 +55,8 @@ static void init_geometry(void)
     static const int orth[4][2] = {{0, 1}, {0, -1}, {1, 0}, {-1, 0}};
     static const int diag[4][2] = {{1, 1}, {1, -1}, {-1, 1}, {-1, -1}};
     memset(&xq_geo, XQ_END, sizeof xq_geo);
+    memset(xq_geo.ray_bits, 0, sizeof xq_geo.ray_bits); /* sets, not lists */
+    memset(xq_geo.horse_from_bits, 0, sizeof xq_geo.horse_from_bits);
     for (int sq = 0; sq < XQ_SQUARES; sq++) {
         int f = file_of(sq), r = rank_of(sq);
         int n;
@@ -101,8 +103,11 @@ static void init_geometry(void)
         /* Rays. */
         for (int d = 0; d < 4; d++) {
             n = 0;
-            for (int tf = f + orth[d][0], tr = r + orth[d][1]; on_board(tf, tr); tf += orth[d][0], tr += orth[d][1])
-                xq_geo.ray[sq][d][n++] = (uint8_t)make_square(tf, tr);
+            for (int tf = f + orth[d][0], tr = r + orth[d][1]; on_board(tf, tr); tf += orth[d][0], tr += orth[d][1]) {
+                int to = make_square(tf, tr);
+                xq_geo.ray[sq][d][n++] = (uint8_t)to;
+                xq_geo.ray_bits[sq][d][to / 64] |= (uint64_t)1 << (to % 64);
+            }
         }
         /* Pawns. */
         for (int c = 0; c < 2; c++) {
@@ -137,6 +142,7 @@ static void init_geometry(void)
             xq_step *dst = &xq_geo.horse_from[h->to][hn[h->to]++];
             dst->to = (uint8_t)sq;
             dst->block = h->block;
+            xq_geo.horse_from_bits[h->to][sq / 64] |= (uint64_t)1 << (sq % 64);
         }
         for (int c = 0; c < 2; c++)
             for (const uint8_t *p = xq_geo.pawn[c][sq]; *p != XQ_END; p++)

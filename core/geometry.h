@@ -31,12 +31,17 @@ typedef struct {
     /* Horses that attack this square: to = where the horse stands, block =
      * its leg.  Also the backward jumps used by retrograde analysis. */
     xq_step horse_from[XQ_SQUARES][9];
+    /* The squares of horse_from[sq] as a set, as ray_bits. */
+    uint64_t horse_from_bits[XQ_SQUARES][2];
     /* Pawn steps per colour: forward, and sideways once across the river. */
     uint8_t pawn[COLOUR_NB][XQ_SQUARES][4];
     /* Squares a pawn of the colour could have come from (backward steps). */
     uint8_t pawn_from[COLOUR_NB][XQ_SQUARES][4];
     /* Rays in the four directions (north, south, east, west). */
     uint8_t ray[XQ_SQUARES][4][10];
+    /* The same rays as square sets, bit s of word s / 64, to tell at once
+     * whether a colour has a piece anywhere along one. */
+    uint64_t ray_bits[XQ_SQUARES][4][2];
     /* How two squares lie to each other, as XQ_REL_* bits: relation[a][b]
      * tells in one look-up what file_of and rank_of arithmetic would. */
     uint8_t relation[XQ_SQUARES][XQ_SQUARES];
