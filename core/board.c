@@ -87,18 +87,23 @@ bool xq_kings_facing(const xq_board *b)
     return true;
 }
 
+/* Whether colour `by` has a piece on a square of `set` (xq_geometry's
+ * two-word square sets). */
+static inline bool holds_any(const xq_board *b, int by, const uint64_t set[2])
+{
+    return ((uint64_t)b->occ[by] & set[0]) | ((uint64_t)(b->occ[by] >> 64) & set[1]);
+}
+
 /* Attacks along the four rays from sq: the first piece met (rook; king on a
  * file only when sq holds the other king) and the second (cannon). */
 static bool ray_attacked(const xq_board *b, int sq, int by, bool sq_is_king)
 {
     const xq_piece rook = make_piece(by, ROOK), cannon = make_piece(by, CANNON);
     const xq_piece king = make_piece(by, KING);
-    const uint64_t theirs[2] = {(uint64_t)b->occ[by], (uint64_t)(b->occ[by] >> 64)};
     for (int d = 0; d < 4; d++) {
         /* a ray without a piece of theirs on it attacks nothing: most of
          * an endgame's rays, and no square of them need be looked at */
-        const uint64_t *along = xq_geo.ray_bits[sq][d];
-        if (!((theirs[0] & along[0]) | (theirs[1] & along[1]))) continue;
+        if (!holds_any(b, by, xq_geo.ray_bits[sq][d])) continue;
         const uint8_t *r = xq_geo.ray[sq][d];
         for (; *r != XQ_END && !b->sq[*r]; r++)
             ;
@@ -115,8 +120,7 @@ static bool ray_attacked(const xq_board *b, int sq, int by, bool sq_is_king)
 static bool horse_attacked(const xq_board *b, int sq, int by)
 {
     const xq_piece horse = make_piece(by, HORSE);
-    const uint64_t *from = xq_geo.horse_from_bits[sq]; /* no piece of theirs there: no horse either */
-    if (!(((uint64_t)b->occ[by] & from[0]) | ((uint64_t)(b->occ[by] >> 64) & from[1]))) return false;
+    if (!holds_any(b, by, xq_geo.horse_from_bits[sq])) return false; /* no piece of theirs there: no horse */
     for (const xq_step *h = xq_geo.horse_from[sq]; h->to != XQ_END; h++)
         if (b->sq[h->to] == horse && !b->sq[h->block]) return true;
     return false;

@@ -588,15 +588,37 @@ typedef struct {
     int loss, win, all_wins, ruled; /* xqf_bound_loss, _win, _all_wins, _ruled_loss of its group */
 } search_move;
 
-/* The entry, in e's files, of the position quiet move m leads to from b
- * (a position of e's material; flip as find_entry says). */
-static uint64_t successor_entry(const tb_entry *e, xq_board *b, xq_move m, int flip)
+/* The legal moves list[0, n) of b, an entry of e that file f (DTM or DTC,
+ * `kind`) says to search, split: into direct[0, *nd) the moves read by a
+ * probe of their own (captures, and every move if f has no bounds), into
+ * quiet[] the others, with idx[] their successors' entries in f's stored
+ * side.  Each quiet move's group of bounds is fetched into the cache as
+ * its entry is found, so that the misses overlap and the captures' probes
+ * run meanwhile: the bounds are megabytes read at random, and their misses
+ * taken one after the other had cost a cold probe a tenth of its time
+ * (docs/BENCHMARKS.md, "DTM and DTC files read whole").  Returns the
+ * number of quiet moves, -1 for an entry out of f's range. */
+static int split_moves(const tb_entry *e, const xqf_file *f, int kind, int flip, xq_board *b, const xq_move *list,
+                       int n, xq_move *direct, int *nd, xq_move *quiet, uint64_t *idx)
 {
-    xq_undo u;
-    xq_make_move(b, m, &u);
-    uint64_t idx = xq_index_encode(&e->ix, b, flip ? XQ_INDEX_FLIP : 0);
-    xq_unmake_move(b, m, &u);
-    return idx;
+    const uint8_t *bd = f ? f->bounds : NULL;
+    int nq = 0;
+    *nd = 0;
+    for (int i = 0; i < n; i++) {
+        if (!bd || b->sq[move_to(list[i])]) {
+            direct[(*nd)++] = list[i];
+            continue;
+        }
+        xq_undo u;
+        xq_make_move(b, list[i], &u);
+        uint64_t j = xq_index_encode(&e->ix, b, flip ? XQ_INDEX_FLIP : 0);
+        xq_unmake_move(b, list[i], &u);
+        if (j >= f->info.entries) return -1;
+        xqf_bounds_prefetch(kind, bd, f->bounds_groups, j >> xqf_bounds_shift(kind));
+        quiet[nq] = list[i];
+        idx[nq++] = j;
+    }
+    return nq;
 }
 
 /* Adds the value of the position after move m from b to the search. */
@@ -714,29 +736,17 @@ static int search_dtm(xqtb_handle *h, const xq_board *pos, int ruled, unsigned *
     const uint8_t *bd = df ? df->bounds : NULL;
     int stored = df ? df->info.searched ^ 1 : 0;
     search_move q[XQ_MAX_MOVES];
-    xq_move direct[XQ_MAX_MOVES]; /* captures, and every move without bounds */
-    int nd = 0;
-    /* The quiet moves' entries first, their groups' bounds fetched into
-     * the cache while the captures are probed: the bounds are megabytes
-     * read at random, and their misses taken one after the other had cost
-     * a cold probe a tenth of its time (docs/BENCHMARKS.md, "DTM and DTC
-     * files read whole"). */
-    for (int i = 0; i < n; i++) {
-        if (!bd || b.sq[move_to(list[i])]) {
-            direct[nd++] = list[i];
-            continue;
-        }
-        uint64_t idx = successor_entry(e, &b, list[i], flip);
-        if (idx >= df->info.entries) return XQTB_ERR_INVALID;
-        xqf_bounds_prefetch(XQF_KIND_DTM, bd, df->bounds_groups, idx >> xqf_bounds_shift(XQF_KIND_DTM));
-        q[nq++].idx = idx;
-    }
+    xq_move direct[XQ_MAX_MOVES], quiet[XQ_MAX_MOVES];
+    uint64_t idx[XQ_MAX_MOVES];
+    int nd;
+    if ((nq = split_moves(e, df, XQF_KIND_DTM, flip, &b, list, n, direct, &nd, quiet, idx)) < 0)
+        return XQTB_ERR_INVALID;
     for (int i = 0; i < nd; i++)
         if ((rc = search_add(h, &b, direct[i], &acc)) != XQTB_OK) return rc;
     for (int k = 0; k < nq; k++) {
-        uint64_t g = q[k].idx >> xqf_bounds_shift(XQF_KIND_DTM), groups = df->bounds_groups;
-        q[k] = (search_move){q[k].idx, xqf_bound_loss(bd, g), xqf_bound_win(bd, groups, g),
-                             xqf_bound_all(bd, groups, g), xqf_bound_ruled_loss(bd, groups, g)};
+        uint64_t g = idx[k] >> xqf_bounds_shift(XQF_KIND_DTM), groups = df->bounds_groups;
+        q[k] = (search_move){idx[k], xqf_bound_loss(bd, g), xqf_bound_win(bd, groups, g), xqf_bound_all(bd, groups, g),
+                             xqf_bound_ruled_loss(bd, groups, g)};
     }
     /* An entry that says XQF_SEARCH is an ordinary win, or no win at
      * all: its moves into groups holding an ordinary loss are read first,
@@ -892,26 +902,17 @@ static int search_dtc(xqtb_handle *h, const xq_board *pos, int win, unsigned *v)
     const uint8_t *bd = cf ? cf->bounds : NULL;
     int stored = cf ? cf->info.searched ^ 1 : 0;
     dtc_move q[XQ_MAX_MOVES];
-    xq_move direct[XQ_MAX_MOVES];
-    int nd = 0;
-    /* as search_dtm: the quiet moves' bounds fetched while the captures
-     * are probed */
-    for (int i = 0; i < n; i++) {
-        if (!bd || b.sq[move_to(list[i])]) {
-            direct[nd++] = list[i];
-            continue;
-        }
-        uint64_t idx = successor_entry(e, &b, list[i], flip);
-        if (idx >= cf->info.entries) return XQTB_ERR_INVALID;
-        xqf_bounds_prefetch(XQF_KIND_DTC, bd, cf->bounds_groups, idx >> xqf_bounds_shift(XQF_KIND_DTC));
-        q[nq++] = (dtc_move){.m = list[i], .idx = idx};
-    }
+    xq_move direct[XQ_MAX_MOVES], quiet[XQ_MAX_MOVES];
+    uint64_t idx[XQ_MAX_MOVES];
+    int nd;
+    if ((nq = split_moves(e, cf, XQF_KIND_DTC, flip, &b, list, n, direct, &nd, quiet, idx)) < 0)
+        return XQTB_ERR_INVALID;
     for (int i = 0; i < nd; i++)
         if ((rc = dtc_search_add(h, &b, direct[i], win, &t, NULL, 0, 0)) != XQTB_OK) return rc;
     for (int k = 0; k < nq; k++) {
-        uint64_t g = q[k].idx >> xqf_bounds_shift(XQF_KIND_DTC), groups = cf->bounds_groups;
+        uint64_t g = idx[k] >> xqf_bounds_shift(XQF_KIND_DTC), groups = cf->bounds_groups;
         q[k] = (dtc_move){
-            q[k].m, q[k].idx, xqf_bound_near(bd, g), xqf_bound_far(bd, groups, g), xqf_bound_all(bd, groups, g), 0};
+            quiet[k], idx[k], xqf_bound_near(bd, g), xqf_bound_far(bd, groups, g), xqf_bound_all(bd, groups, g), 0};
     }
     if (win) {
         sort_dtc_moves(q, nq, 0);
