@@ -815,8 +815,7 @@ uint64_t xq_index_after_defender_move(const xq_index *ix, const xq_index_site *s
      * is the moved board's mirror image, the attackers mirrored around the
      * mirrored placements (never both their own images: then it would be
      * in folded form) */
-    xq_mask attackers = attackers_of(st, b);
-    if (v == UINT64_MAX) return mirrored_attackers(ix, b, attackers, pr->mirror, pb->mirror);
+    if (v == UINT64_MAX) return mirrored_attackers(ix, b, attackers_of(st, b), pr->mirror, pb->mirror);
     /* The attackers stay where they are; an R, N or C between the two
      * squares shifts one position: up when the defender moves from below it
      * to above it (one defender fewer below), down the other way.  Defender
@@ -825,11 +824,12 @@ uint64_t xq_index_after_defender_move(const xq_index *ix, const xq_index_site *s
      * ranked again. */
     uint64_t idx = v * ix->pair_stride + (st->idx - st->pair * ix->pair_stride);
     int lo = from < to ? from : to, hi = from < to ? to : from;
+    if (hi - lo == 1) return idx; /* a king's step along the rank: no square between */
     /* The squares strictly between, as a word from lo + 1: a defender's
      * move spans at most 20 squares (an elephant's: two ranks, two files),
      * so the attackers are shifted down once instead of masked with a
      * 128-bit range built from two shifts (KRKAABB: 7% of this function) */
-    uint64_t between = (uint64_t)(attackers >> (lo + 1)) & (((uint64_t)1 << (hi - lo - 1)) - 1);
+    uint64_t between = (uint64_t)(attackers_of(st, b) >> (lo + 1)) & (((uint64_t)1 << (hi - lo - 1)) - 1);
     if (!between) return idx;
     return shift_between(ix, st, b, idx, lo, hi, from < to ? 1 : -1, between);
 }
