@@ -114,6 +114,7 @@ typedef struct {
     int kinds;                    /* KINDS, or 1 where "any" cannot differ from "holds" (dtc_solve) */
     const uint64_t *const *early; /* dtc_solve's `early`, or NULL */
     int ply;
+    uint32_t byte_code[256]; /* once the pass is done, with one-byte distances: byte_codes */
 } dtc_ctx;
 
 /* The DTC code of entry i of subtable s with `side` to move. */
@@ -546,8 +547,28 @@ static unsigned final_of(const dtc_ctx *c, unsigned holds, unsigned any)
     return any > DTC_MAX ? NO_CONVERSION : DTC_BEYOND | any;
 }
 
-static unsigned final_code(const dtc_ctx *c, int side, uint64_t i)
+/* A byte's final code where the "holds" distance alone decides it
+ * (byte_codes), else BY_ANY. */
+enum { BY_ANY = 0x20000 };
+
+/* Fills c->byte_code for one-byte distances: the finishing passes
+ * (count_codes, keep_codes) read every entry of both sides two or three
+ * times, and a look-up per entry costs a fraction of final_of's tests. */
+static void byte_codes(dtc_ctx *c)
 {
+    for (unsigned v = 0; v < 256; v++) {
+        unsigned holds = dist8_wide(v);
+        int alone = c->kinds == 1 || holds == NO_RESULT || holds == ILLEGAL_DIST || (int)holds <= c->t->limit;
+        c->byte_code[v] = alone ? final_of(c, holds, holds) : BY_ANY;
+    }
+}
+
+INLINE unsigned final_code(const dtc_ctx *c, int side, uint64_t i)
+{
+    if (c->width == 1) {
+        unsigned v = c->byte_code[((const uint8_t *)c->dist[HOLDS][side])[i]];
+        if (v != BY_ANY) return v;
+    }
     return final_of(c, dist_of(c, c->width, HOLDS, side, i), dist_of(c, c->width, c->kinds - 1, side, i));
 }
 
@@ -562,23 +583,57 @@ static unsigned final_code_of(const void *arg, uint64_t i)
     return final_code(a->c, a->side, i);
 }
 
-/* The report's figures, and whether every result has a conversion. */
-static int count_codes(const dtc_ctx *c, dtc_report *rep, char err[XQ_ERR_MAX])
+/* count_codes' figures over a range of one side's entries, on one
+ * thread (each thread its own). */
+typedef struct {
+    uint64_t beyond;
+    int longest;
+    uint64_t lost; /* the first entry without a conversion, UINT64_MAX if none */
+} code_tally;
+
+typedef struct {
+    const dtc_ctx *c;
+    int side;
+    code_tally tally[PAR_MAX_THREADS];
+} count_job;
+
+static void count_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
 {
-    for (int s = 0; s < 2; s++)
-        for (uint64_t i = 0; i < c->t->ix.size; i++) {
-            unsigned code = final_code(c, s, i);
-            if (code == NO_CONVERSION) {
-                snprintf(err, XQ_ERR_MAX, "internal error: a decided position without a conversion (entry %llu)",
-                         (unsigned long long)i);
-                return -1;
-            }
-            if (code == DTC_NONE) continue;
-            if (dtc_beyond(code))
-                rep->beyond++;
-            else if ((int)code > rep->longest)
-                rep->longest = (int)code;
+    count_job *j = arg;
+    code_tally *y = &j->tally[thread];
+    for (uint64_t i = begin; i < end; i++) {
+        unsigned code = final_code(j->c, j->side, i);
+        if (code == DTC_NONE) continue;
+        if (code == NO_CONVERSION) {
+            if (i < y->lost) y->lost = i;
+        } else if (dtc_beyond(code))
+            y->beyond++;
+        else if ((int)code > y->longest)
+            y->longest = (int)code;
+    }
+}
+
+/* The report's figures, and whether every result has a conversion: a
+ * pass over every entry, on every thread (sums and maxima, the same for
+ * any thread count). */
+static int count_codes(const dtc_ctx *c, int threads, dtc_report *rep, char err[XQ_ERR_MAX])
+{
+    count_job j = {.c = c};
+    for (j.side = 0; j.side < 2; j.side++) {
+        for (int k = 0; k < PAR_MAX_THREADS; k++) j.tally[k] = (code_tally){0, -1, UINT64_MAX};
+        par_for(threads, c->t->ix.size, GRAIN, count_chunk, &j);
+        uint64_t lost = UINT64_MAX;
+        for (int k = 0; k < PAR_MAX_THREADS; k++) {
+            rep->beyond += j.tally[k].beyond;
+            if (j.tally[k].longest > rep->longest) rep->longest = j.tally[k].longest;
+            if (j.tally[k].lost < lost) lost = j.tally[k].lost;
         }
+        if (lost != UINT64_MAX) {
+            snprintf(err, XQ_ERR_MAX, "internal error: a decided position without a conversion (entry %llu)",
+                     (unsigned long long)lost);
+            return -1;
+        }
+    }
     return 0;
 }
 
@@ -607,7 +662,7 @@ static uint16_t *codes_in_place(dtc_ctx *c, int side)
  * where a side's codes do not pack; two-byte distances take their codes in
  * place and are packed as tables loaded from files are.  The distances of
  * each side are the table's or freed.  -1: out of memory. */
-static int keep_codes(dtc_ctx *c)
+static int keep_codes(dtc_ctx *c, int threads)
 {
     tb_table *t = c->t;
     for (int s = 0; s < 2; s++) {
@@ -617,7 +672,7 @@ static int keep_codes(dtc_ctx *c)
             t->dtc[s] = d;
         } else {
             final_arg a = {c, s};
-            int packed = tb_dtc_pack_from(t, s, c->dist[HOLDS][s], final_code_of, &a);
+            int packed = tb_dtc_pack_from(t, s, c->dist[HOLDS][s], final_code_of, &a, threads);
             if (packed < 0 || (packed > 0 && !(t->dtc[s] = codes_in_place(c, s)))) return -1;
         }
         c->dist[HOLDS][s] = NULL;
@@ -663,9 +718,10 @@ int dtc_solve_widening(tb_table *t, int threads, const uint64_t *const *early, i
         snprintf(err, XQ_ERR_MAX, "a distance to conversion beyond %d plies", DTC_MAX);
         goto out;
     }
-    if (count_codes(c, rep, err)) goto out;
+    if (c->width == 1) byte_codes(c);
+    if (count_codes(c, threads, rep, err)) goto out;
     pass_close(&c->pass); /* before the codes are kept, which may allocate */
-    if (keep_codes(c)) goto nomem;
+    if (keep_codes(c, threads)) goto nomem;
     rc = 0;
     goto out;
 nomem:

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 
 #include "dtc.h"
+#include "parallel.h"
 #include "tb.h"
 
 _Static_assert(DTC_NONE == 0xFFFF, "tb_dtc returns DTC_NONE for TB_DTC8_NONE");
@@ -36,20 +37,16 @@ unsigned tb_dtc_wide(const tb_dtc8 *d, uint64_t i)
 
 static int fits_byte(unsigned code) { return code < TB_DTC8_WIDE || code == DTC_NONE; }
 
-static uint64_t count_wide(uint64_t n, tb_dtc_code_fn code_of, const void *arg)
+static uint64_t count_wide(uint64_t first, uint64_t end, tb_dtc_code_fn code_of, const void *arg)
 {
     uint64_t nwide = 0;
-    for (uint64_t i = 0; i < n; i++) nwide += !fits_byte(code_of(arg, i));
+    for (uint64_t i = first; i < end; i++) nwide += !fits_byte(code_of(arg, i));
     return nwide;
 }
 
-/* Packs the n codes code_of gives, nwide of them wide, into p with `code`
- * as its bytes.  Entry i's byte is written only after its code is read, so
- * code may be the memory code_of reads, as long as entry i's code lies at
- * or above byte i (a byte array of the same entries, or a two-byte one).
- * Returns 0, or -1 if the list cannot be allocated (then nothing is
- * written). */
-static int fill_packed(tb_dtc8 *p, uint8_t *code, uint64_t n, uint64_t nwide, tb_dtc_code_fn code_of, const void *arg)
+/* Allocates p's list for nwide wide codes, p->code left NULL.  0, or -1
+ * (p then empty). */
+static int alloc_wide(tb_dtc8 *p, uint64_t nwide)
 {
     *p = (tb_dtc8){.nwide = nwide};
     p->wide_at = malloc((nwide ? nwide : 1) * sizeof *p->wide_at);
@@ -60,7 +57,18 @@ static int fill_packed(tb_dtc8 *p, uint8_t *code, uint64_t n, uint64_t nwide, tb
         *p = (tb_dtc8){0};
         return -1;
     }
-    for (uint64_t i = 0, k = 0; i < n; i++) {
+    return 0;
+}
+
+/* Packs the codes of entries [first, end) into code[], their wide ones
+ * listed from p's k-th on.  Entry i's byte is written only after its code
+ * is read, so code may be the memory code_of reads, as long as entry i's
+ * code lies at or above byte i (a byte array of the same entries, or a
+ * two-byte one read by one thread from the first entry up). */
+static void fill_packed(tb_dtc8 *p, uint8_t *code, uint64_t first, uint64_t end, uint64_t k, tb_dtc_code_fn code_of,
+                        const void *arg)
+{
+    for (uint64_t i = first; i < end; i++) {
         unsigned v = code_of(arg, i);
         if (!fits_byte(v)) {
             p->wide_at[k] = i;
@@ -68,8 +76,63 @@ static int fill_packed(tb_dtc8 *p, uint8_t *code, uint64_t n, uint64_t nwide, tb
         }
         code[i] = (uint8_t)(v == DTC_NONE ? TB_DTC8_NONE : fits_byte(v) ? v : TB_DTC8_WIDE);
     }
-    p->code = code;
-    return 0;
+}
+
+/* tb_dtc_pack_from's parallel passes work in chunks of this many entries,
+ * fixed so that the list's order, and so the table, does not depend on
+ * the threads: the first counts each chunk's wide codes, the second packs
+ * each chunk and lists its wide codes from where the chunks before it end. */
+enum { PACK_CHUNK = 1 << 16 };
+
+typedef struct {
+    tb_dtc8 *p;
+    uint8_t *code;
+    uint64_t n;
+    uint64_t *start; /* chunk j's wide codes: the count, then where they start in the list */
+    tb_dtc_code_fn code_of;
+    const void *arg;
+} pack_job;
+
+static uint64_t chunk_end(const pack_job *j, uint64_t chunk)
+{
+    return (chunk + 1) * PACK_CHUNK < j->n ? (chunk + 1) * PACK_CHUNK : j->n;
+}
+
+static void count_chunks(void *arg, uint64_t begin, uint64_t end, int thread)
+{
+    pack_job *j = arg;
+    (void)thread;
+    for (uint64_t c = begin; c < end; c++)
+        j->start[c] = count_wide(c * PACK_CHUNK, chunk_end(j, c), j->code_of, j->arg);
+}
+
+static void fill_chunks(void *arg, uint64_t begin, uint64_t end, int thread)
+{
+    pack_job *j = arg;
+    (void)thread;
+    for (uint64_t c = begin; c < end; c++)
+        fill_packed(j->p, j->code, c * PACK_CHUNK, chunk_end(j, c), j->start[c], j->code_of, j->arg);
+}
+
+int tb_dtc_pack_from(tb_table *t, int side, uint8_t *bytes, tb_dtc_code_fn code_of, const void *arg, int threads)
+{
+    uint64_t n = t->ix.size, chunks = (n + PACK_CHUNK - 1) / PACK_CHUNK, nwide = 0;
+    uint64_t *start = malloc((chunks ? chunks : 1) * sizeof *start);
+    if (!start) return -1;
+    pack_job j = {&t->dtc8[side], bytes, n, start, code_of, arg};
+    par_for(threads, chunks, 1, count_chunks, &j);
+    for (uint64_t c = 0; c < chunks; c++) {
+        uint64_t k = start[c];
+        start[c] = nwide;
+        nwide += k;
+    }
+    int rc = nwide > n / 16 ? 1 : alloc_wide(&t->dtc8[side], nwide);
+    if (rc == 0) {
+        par_for(threads, chunks, 1, fill_chunks, &j);
+        t->dtc8[side].code = bytes;
+    }
+    free(start);
+    return rc;
 }
 
 static unsigned code16(const void *arg, uint64_t i) { return ((const uint16_t *)arg)[i]; }
@@ -77,12 +140,14 @@ static unsigned code16(const void *arg, uint64_t i) { return ((const uint16_t *)
 static void pack_side(tb_table *t, int side)
 {
     uint16_t *d = t->dtc[side];
-    uint64_t n = t->ix.size, nwide = count_wide(n, code16, d);
+    uint64_t n = t->ix.size, nwide = count_wide(0, n, code16, d);
     if (nwide > n / 16) return;
     tb_dtc8 p;
-    /* in place: byte i is written after the code at bytes 2i and 2i+1 is
-     * read, and bytes below 2i hold codes already read */
-    if (fill_packed(&p, (uint8_t *)d, n, nwide, code16, d)) return;
+    if (alloc_wide(&p, nwide)) return;
+    /* in place, on one thread: byte i is written after the code at bytes
+     * 2i and 2i+1 is read, and bytes below 2i hold codes already read */
+    fill_packed(&p, (uint8_t *)d, 0, n, 0, code16, d);
+    p.code = (uint8_t *)d;
     uint8_t *shrunk = realloc(p.code, n ? n : 1);
     if (shrunk) p.code = shrunk;
     t->dtc8[side] = p;
@@ -93,13 +158,6 @@ void tb_dtc_pack(tb_table *t)
 {
     for (int side = 0; side < 2; side++)
         if (t->dtc[side]) pack_side(t, side);
-}
-
-int tb_dtc_pack_from(tb_table *t, int side, uint8_t *bytes, tb_dtc_code_fn code_of, const void *arg)
-{
-    uint64_t n = t->ix.size, nwide = count_wide(n, code_of, arg);
-    if (nwide > n / 16) return 1;
-    return fill_packed(&t->dtc8[side], bytes, n, nwide, code_of, arg);
 }
 
 void tb_dtc_free(tb_table *t)

@@ -262,10 +262,12 @@ typedef unsigned (*tb_dtc_code_fn)(const void *arg, uint64_t i);
 /* Makes side's final DTC codes those code_of gives, packed into `bytes`
  * (t->ix.size bytes, which code_of may read: entry i's byte is written
  * only after its code is read, so a byte array of the same entries serves),
- * which become the table's.  The side must hold no codes yet.  Returns 0;
- * 1 where more than a sixteenth of the codes need two bytes, -1 out of
+ * which become the table's.  code_of is called on `threads` threads at
+ * once, for different entries (the codes, and so the table, are the same
+ * for any thread count).  The side must hold no codes yet.  Returns 0; 1
+ * where more than a sixteenth of the codes need two bytes, -1 out of
  * memory: then nothing is written, and bytes stay the caller's. */
-int tb_dtc_pack_from(tb_table *t, int side, uint8_t *bytes, tb_dtc_code_fn code_of, const void *arg);
+int tb_dtc_pack_from(tb_table *t, int side, uint8_t *bytes, tb_dtc_code_fn code_of, const void *arg, int threads);
 /* The same for a table in memory. */
 uint64_t tb_table_bytes(const tb_table *t);
 /* Changes the cell width to 2 bytes.  Returns 0, or -1 if out of memory. */

@@ -33,13 +33,13 @@ static uint16_t random_code(unsigned wide)
     }
 }
 
-/* KRK with DTC codes of the mix on both sides (wide per 1024 on red,
- * wide_black on black), and a copy of them. */
-static tb_table *made_up(unsigned wide, unsigned wide_black, uint16_t *copy[2])
+/* A table of `material` with DTC codes of the mix on both sides (wide per
+ * 1024 on red, wide_black on black), and a copy of them. */
+static tb_table *made_up_of(const char *material, unsigned wide, unsigned wide_black, uint16_t *copy[2])
 {
     xq_material m;
     char err[XQ_ERR_MAX];
-    assert_int_equal(xq_material_parse("KRK", &m, err), 0);
+    assert_int_equal(xq_material_parse(material, &m, err), 0);
     tb_table *t = tb_table_new(&m, 1);
     assert_non_null(t);
     t->limit = 120;
@@ -51,6 +51,12 @@ static tb_table *made_up(unsigned wide, unsigned wide_black, uint16_t *copy[2])
         for (uint64_t i = 0; i < t->ix.size; i++) copy[s][i] = t->dtc[s][i] = random_code(s ? wide_black : wide);
     }
     return t;
+}
+
+/* KRK, small enough to pack a thousand times over. */
+static tb_table *made_up(unsigned wide, unsigned wide_black, uint16_t *copy[2])
+{
+    return made_up_of("KRK", wide, wide_black, copy);
 }
 
 static void expect_codes(const tb_table *t, uint16_t *const copy[2])
@@ -113,7 +119,10 @@ static void test_side_with_many_wide_codes_unpacked(void **state)
  * entry (here an index into the side's made-up codes) that the packing
  * overwrites in place; a side of few wide codes keeps those bytes as its
  * packed codes, one of many is refused, its bytes untouched (dtc.c then
- * makes them two-byte codes itself). */
+ * makes them two-byte codes itself).  On KRKN (348,480 entries a side,
+ * several of the packing's chunks) with 1 and 3 threads: the same codes,
+ * and the wide ones listed in order of entry, whichever thread packed
+ * which chunk. */
 typedef struct {
     const uint8_t *bytes;
     const uint16_t *codes;
@@ -125,13 +134,12 @@ static unsigned code_from_byte(const void *arg, uint64_t i)
     return f->codes[(f->bytes[i] + i) % 256];
 }
 
-static void test_packed_from_bytes(void **state)
+static void pack_from_bytes(int threads)
 {
-    (void)state;
     uint16_t *copy[2];
-    tb_table *t = made_up(10, 200, copy); /* about 1% and 20% wide */
+    tb_table *t = made_up_of("KRKN", 10, 200, copy); /* about 1% and 20% wide */
     uint64_t n = t->ix.size;
-    assert_true(n > 256);
+    assert_true(n > 4 * 65536);
     for (int s = 0; s < 2; s++) {
         uint8_t *bytes = malloc(n);
         assert_non_null(bytes);
@@ -145,7 +153,7 @@ static void test_packed_from_bytes(void **state)
         uint8_t *before = malloc(n);
         assert_non_null(before);
         memcpy(before, bytes, n);
-        int rc = tb_dtc_pack_from(t, s, bytes, code_from_byte, &f);
+        int rc = tb_dtc_pack_from(t, s, bytes, code_from_byte, &f, threads);
         assert_null(t->dtc[s]);
         if (s == BLACK) {
             assert_int_equal(rc, 1);
@@ -159,15 +167,28 @@ static void test_packed_from_bytes(void **state)
         assert_int_equal(rc, 0);
         assert_ptr_equal(t->dtc8[s].code, bytes);
         free(before);
-        for (uint64_t i = 0; i < n; i++)
+        uint64_t wide = 0;
+        for (uint64_t i = 0; i < n; i++) {
             if (tb_dtc(t, s, i) != want[i])
-                fail_msg("side %d entry %llu: %u packed, %u wanted", s, (unsigned long long)i, tb_dtc(t, s, i),
-                         want[i]);
+                fail_msg("side %d entry %llu: %u packed, %u wanted (%d threads)", s, (unsigned long long)i,
+                         tb_dtc(t, s, i), want[i], threads);
+            wide += want[i] != DTC_NONE && want[i] >= TB_DTC8_WIDE;
+        }
+        assert_int_equal(t->dtc8[s].nwide, wide);
+        assert_true(wide > 0);
+        for (uint64_t k = 1; k < t->dtc8[s].nwide; k++) assert_true(t->dtc8[s].wide_at[k - 1] < t->dtc8[s].wide_at[k]);
         free(want);
     }
     tb_table_free(t);
     free(copy[0]);
     free(copy[1]);
+}
+
+static void test_packed_from_bytes(void **state)
+{
+    (void)state;
+    pack_from_bytes(1);
+    pack_from_bytes(3);
 }
 
 int main(void)
