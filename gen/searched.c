@@ -30,8 +30,10 @@
 /* The search from entry site, decoded into b (b->side to move): moves are
  * generated pseudo-legal and the illegal ones skipped by their cells.
  * Every move's successor is found, and its cell fetched, before any cell is
- * read: the cells are tens of megabytes read at random, and the misses,
- * taken one after the other, had cost most of the search's time. */
+ * read: the cells are tens of megabytes read at random, and their misses
+ * then overlap (KRPKR's search 5-7% faster; the rest of its time is
+ * instructions: docs/BENCHMARKS.md, "The finishing passes on every
+ * thread"). */
 static unsigned ruled_by_search_at(const tb_table *t, xq_board *b, const xq_index_site *site)
 {
     xq_move list[XQ_MAX_MOVES];

@@ -263,7 +263,8 @@ typedef unsigned (*tb_dtc_code_fn)(const void *arg, uint64_t i);
  * (t->ix.size bytes, which code_of may read: entry i's byte is written
  * only after its code is read, so a byte array of the same entries serves),
  * which become the table's.  code_of is called on `threads` threads at
- * once, for different entries (the codes, and so the table, are the same
+ * once, for different entries, so entry i's code may read byte i of
+ * `bytes` but no other entry's (the codes, and so the table, are the same
  * for any thread count).  The side must hold no codes yet.  Returns 0; 1
  * where more than a sixteenth of the codes need two bytes, -1 out of
  * memory: then nothing is written, and bytes stay the caller's. */
