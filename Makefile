@@ -228,6 +228,7 @@ bench: deps build
 	@sh scripts/bench-labels $(BUILD)
 	@sh scripts/bench-dtc $(BUILD)
 	@sh scripts/bench-compress $(BUILD)
+	@sh scripts/bench-zparams $(BUILD)
 	@sh scripts/bench-probe $(BUILD)
 	@sh scripts/bench-searched $(BUILD)
 	@sh scripts/bench-check $(XQTB)

@@ -551,7 +551,7 @@ typedef struct {
     const ZSTD_CDict *cdict; /* the file's dictionary, digested; NULL for none */
     uint8_t **data;          /* compressed block k */
     uint32_t *size;
-    ZSTD_CCtx *cctx[PAR_MAX_THREADS]; /* per thread, made at its first block */
+    ZSTD_CCtx *cctx[2][PAR_MAX_THREADS]; /* per side's role (stored 0, searched 1) and thread, made at first use */
     /* the search bounds (search_bounds), folded from the stored side's
      * blocks as they are encoded; NULL where not wanted or not foldable
      * in parallel (bounds_foldable) */
@@ -566,24 +566,47 @@ static uint64_t compressed_bound(int codec, uint64_t raw_cap)
     return codec == XQF_CODEC_ZSTD ? ZSTD_compressBound((size_t)raw_cap) : (uint64_t)LZ4_compressBound((int)raw_cap);
 }
 
-/* Compresses n bytes at src into dst (cap bytes); the length, or 0 on
- * failure.  Zstandard frames carry no checksum (each block has its XXH64
- * in the file), no content size (the reader knows it) and no dictionary
- * ID: 6-9 bytes a block saved. */
-static size_t compress_one(block_job *j, int thread, const uint8_t *src, size_t n, uint8_t *dst, size_t cap)
+/* Zstandard's search at level 12 for DTM and DTC blocks, by measurement
+ * on the 4096-entry blocks of ten large tables (docs/BENCHMARKS.md,
+ * "Zstandard's search narrowed where bytes allow"): the optimal parser's
+ * binary-tree search (searchLog, 4 at level 12) is most of its time.  A
+ * DTC file's blocks at searchLog 1 took 41% less of Zstandard's time for
+ * 3.5% more bytes (at 2: 28% less, 1.9% more), and the DTC files stay far
+ * below the peer's; a DTM file's searched side at searchLog 2 and a
+ * target length of 48 (24 at level 12: the parser stops looking past a
+ * match that long) 34% less for 1.1% more.  A DTM file's stored side
+ * keeps level 12 as it is: searchLog 2 saved 18% there for 1.3% more
+ * bytes, which would take KRPKR's DTM file above the peer's. */
+static int tune_search(ZSTD_CCtx *c, int kind, int searched)
+{
+    if (kind == XQF_KIND_DTC) return ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_searchLog, 1));
+    if (kind == XQF_KIND_DTM && searched)
+        return ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_searchLog, 2)) ||
+               ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_targetLength, 48));
+    return 0;
+}
+
+/* Compresses n bytes at src into dst (cap bytes), a block of a side whose
+ * role is `searched` (1: the searched side); the length, or 0 on failure.
+ * Zstandard frames carry no checksum (each block has its XXH64 in the
+ * file), no content size (the reader knows it) and no dictionary ID: 6-9
+ * bytes a block saved. */
+static size_t compress_one(block_job *j, int thread, int searched, const uint8_t *src, size_t n, uint8_t *dst,
+                           size_t cap)
 {
     if (j->codec == XQF_CODEC_LZ4) {
         int len = LZ4_compress_HC((const char *)src, (char *)dst, (int)n, (int)cap, j->level);
         return len > 0 ? (size_t)len : 0;
     }
-    ZSTD_CCtx *c = j->cctx[thread];
+    ZSTD_CCtx *c = j->cctx[searched][thread];
     if (!c) {
-        if (!(c = j->cctx[thread] = ZSTD_createCCtx())) return 0;
+        if (!(c = j->cctx[searched][thread] = ZSTD_createCCtx())) return 0;
         if (ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_compressionLevel, j->level)) ||
             ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_contentSizeFlag, 0)) ||
             ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_checksumFlag, 0)) ||
             ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_dictIDFlag, 0)) ||
-            (j->cdict && ZSTD_isError(ZSTD_CCtx_refCDict(c, j->cdict))))
+            (j->cdict && ZSTD_isError(ZSTD_CCtx_refCDict(c, j->cdict))) ||
+            (j->level == TB_ZSTD_LEVEL && !j->cdict && tune_search(c, j->coder->kind, searched)))
             return 0;
     }
     size_t len = ZSTD_compress2(c, dst, cap, src, n);
@@ -610,7 +633,8 @@ static void compress_blocks(void *arg, uint64_t begin, uint64_t end, int thread)
         if (raw && room) {
             encode_block(j->coder, side, first, n, raw);
             if (j->bounds && side != j->coder->searched) fold_block_bounds(j->coder, first, n, raw, j->bounds);
-            len = compress_one(j, thread, raw, (size_t)xqf_block_bytes(j->coder->symbol_bytes, n), room, bound);
+            len = compress_one(j, thread, side == j->coder->searched, raw,
+                               (size_t)xqf_block_bytes(j->coder->symbol_bytes, n), room, bound);
         }
         uint8_t *dst = len ? malloc(len) : NULL;
         if (!dst) {
@@ -651,7 +675,8 @@ typedef struct {
 
 static void kind_blocks_free(kind_blocks *kb)
 {
-    for (int i = 0; i < PAR_MAX_THREADS; i++) ZSTD_freeCCtx(kb->job.cctx[i]);
+    for (int r = 0; r < 2; r++)
+        for (int i = 0; i < PAR_MAX_THREADS; i++) ZSTD_freeCCtx(kb->job.cctx[r][i]);
     for (uint64_t k = 0; kb->job.data && k < 2 * (uint64_t)kb->blocks; k++) free(kb->job.data[k]);
     free(kb->job.data);
     free(kb->job.size);
@@ -725,18 +750,26 @@ typedef struct {
     uint8_t *room; /* frame k is compressed at room + k * slot */
     uint64_t slot; /* ZSTD_compressBound of a whole frame */
     size_t *len;   /* frame k's length */
+    /* per thread, made at its first frame: ZSTD_compress makes and clears
+     * a context for each call, whose tables at level 12 for a 1 MiB frame
+     * are 16 MiB; that took half of the bounds' compression (KNCKN's DTM
+     * bounds, 6.0 MB: 0.23 s against 0.11 s with one context reused, the
+     * same bytes) */
+    ZSTD_CCtx *cctx[PAR_MAX_THREADS];
     int failed;
 } bounds_job;
 
 static void compress_bounds_frames(void *arg, uint64_t begin, uint64_t end, int thread)
 {
-    (void)thread;
     bounds_job *j = arg;
+    ZSTD_CCtx *c = j->cctx[thread] ? j->cctx[thread] : (j->cctx[thread] = ZSTD_createCCtx());
     for (uint64_t k = begin; k < end; k++) {
         uint64_t first = k * j->frame_bytes, n = j->raw_bytes - first;
         if (n > j->frame_bytes) n = j->frame_bytes;
-        size_t got = ZSTD_compress(j->room + k * j->slot, (size_t)j->slot, j->raw + first, (size_t)n, TB_ZSTD_LEVEL);
-        if (ZSTD_isError(got))
+        size_t got =
+            c ? ZSTD_compressCCtx(c, j->room + k * j->slot, (size_t)j->slot, j->raw + first, (size_t)n, TB_ZSTD_LEVEL)
+              : (size_t)-1;
+        if (!c || ZSTD_isError(got))
             __atomic_store_n(&j->failed, 1, __ATOMIC_RELAXED);
         else
             j->len[k] = got;
@@ -751,10 +784,16 @@ static int64_t compress_bounds(const uint8_t *raw, uint64_t raw_bytes, uint64_t 
 {
     uint64_t frames = (raw_bytes + frame_bytes - 1) / frame_bytes;
     uint64_t slot = ZSTD_compressBound(raw_bytes < frame_bytes ? (size_t)raw_bytes : (size_t)frame_bytes);
-    bounds_job j = {raw, raw_bytes, frame_bytes, malloc(frames * slot), slot, calloc(frames, sizeof(size_t)), 0};
+    bounds_job j = {.raw = raw,
+                    .raw_bytes = raw_bytes,
+                    .frame_bytes = frame_bytes,
+                    .room = malloc(frames * slot),
+                    .slot = slot,
+                    .len = calloc(frames, sizeof(size_t))};
     int64_t total = -1;
     if (j.room && j.len) {
         par_for(threads, frames, 1, compress_bounds_frames, &j);
+        for (int i = 0; i < PAR_MAX_THREADS; i++) ZSTD_freeCCtx(j.cctx[i]);
         uint64_t at = 0;
         for (uint64_t k = 0; k < frames; at += j.len[k++]) memmove(j.room + at, j.room + k * slot, j.len[k]);
         if (!j.failed && at <= ZSTD_compressBound((size_t)raw_bytes)) {
@@ -1220,8 +1259,10 @@ static uint64_t kind_work_bytes(uint64_t entries, int kind, uint32_t symbol_byte
     /* a DTM or DTC file small enough to be its own sample holds the
      * blocks of both choices of the searched side (write_kind) */
     uint64_t sets = kind != XQF_KIND_WDL && blocks <= 2 * (uint64_t)SIDE_SAMPLE_BLOCKS ? 2 : 1;
+    /* each set holds a context per thread for each side's role (stored,
+     * searched: compress_one) */
     uint64_t job = sets * blocks * (sizeof(uint8_t *) + sizeof(uint32_t) + block) + meta + bounds +
-                   (uint64_t)threads * (raw_cap + codec_state_bytes(codec, level, raw_cap));
+                   (uint64_t)threads * (raw_cap + 2 * sets * codec_state_bytes(codec, level, raw_cap));
     uint64_t counting = kind == XQF_KIND_WDL ? 0 : (uint64_t)SLOTS * (sizeof(uint64_t) + 2 * sizeof(uint32_t));
     uint64_t rank = kind == XQF_KIND_WDL ? 0 : (uint64_t)SLOTS * sizeof(uint32_t);
     return sizeof(symbol_coder) + (counting > rank + job ? counting : rank + job);

@@ -10,9 +10,11 @@
  * CODEC is lz4 or zstd (default: the writer's), LEVEL the codec's level
  * (default: the writer's).  Prints: legal entries, WDL, DTM and DTC file
  * bytes (DTC 0 without a move limit), and the seconds compression took;
- * writes OUT_DIR/NAME.xqw, .xqd, .xqc, and NAME.wdl.sym, NAME.dtm.sym (both
- * sides' symbols, before compression).  Only the table itself is written:
- * bench_probe probes positions of that material alone.
+ * writes OUT_DIR/NAME.xqw, .xqd, .xqc, and NAME.wdl.sym, NAME.dtm.sym and
+ * (with DTC) NAME.dtc.sym: both sides' symbols before compression, both
+ * sides stored, each with a .block file giving one block's bytes.  Only
+ * the table itself is written: bench_probe probes positions of that
+ * material alone.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,19 +24,34 @@
 #include "compress.h"
 #include "tb.h"
 
+/* Writes both sides' symbols of `kind` to path, and the bytes of one
+ * block to path.block (text: scripts/bench-zparams reads it). */
 static int dump(const tb_table *t, int kind, uint32_t block, const char *path)
 {
     FILE *f = fopen(path, "wb");
     if (!f) return -1;
+    int sb = -1;
     for (int s = 0; s < 2; s++) {
         uint64_t blocks = (t->ix.size + block - 1) / block;
         uint8_t *buf = calloc(blocks, xqf_block_bytes(2, block));
-        int sb = buf ? tb_symbol_stream(t, kind, s, block, buf) : -1;
-        if (sb < 0) return -1;
+        sb = buf ? tb_symbol_stream(t, kind, s, block, buf) : -1;
+        if (sb < 0) {
+            free(buf);
+            fclose(f);
+            return -1;
+        }
         fwrite(buf, 1, blocks * xqf_block_bytes((uint32_t)sb, block), f);
         free(buf);
     }
-    return fclose(f);
+    char side_path[4096];
+    snprintf(side_path, sizeof side_path, "%s.block", path);
+    FILE *b = fopen(side_path, "w");
+    if (!b) {
+        fclose(f);
+        return -1;
+    }
+    fprintf(b, "%llu\n", (unsigned long long)xqf_block_bytes((uint32_t)sb, block));
+    return fclose(b) | fclose(f);
 }
 
 int main(int argc, char **argv)
@@ -90,6 +107,9 @@ int main(int argc, char **argv)
     if (dump(t, XQF_KIND_WDL, o.wdl_block_entries ? o.wdl_block_entries : TB_WDL_BLOCK_ENTRIES, path)) return 1;
     snprintf(path, sizeof path, "%s/%s.dtm.sym", argv[3], name);
     if (dump(t, XQF_KIND_DTM, o.dtm_block_entries ? o.dtm_block_entries : TB_DTM_BLOCK_ENTRIES, path)) return 1;
+    snprintf(path, sizeof path, "%s/%s.dtc.sym", argv[3], name);
+    if (tb_has_dtc(t) && dump(t, XQF_KIND_DTC, o.dtm_block_entries ? o.dtm_block_entries : TB_DTM_BLOCK_ENTRIES, path))
+        return 1;
     printf("%llu %llu %llu %llu %.3f\n", (unsigned long long)r.legal_entries, (unsigned long long)r.wdl_bytes,
            (unsigned long long)r.dtm_bytes, (unsigned long long)r.dtc_bytes,
            (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
