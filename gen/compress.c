@@ -551,7 +551,8 @@ typedef struct {
     const ZSTD_CDict *cdict; /* the file's dictionary, digested; NULL for none */
     uint8_t **data;          /* compressed block k */
     uint32_t *size;
-    ZSTD_CCtx *cctx[2][PAR_MAX_THREADS]; /* per side's role (stored 0, searched 1) and thread, made at first use */
+    ZSTD_CCtx *cctx[PAR_MAX_THREADS]; /* per thread, made at its first block */
+    uint8_t tuned[PAR_MAX_THREADS];   /* 1 + the side's role (0 stored, 1 searched) a context is set for, 0 none */
     /* the search bounds (search_bounds), folded from the stored side's
      * blocks as they are encoded; NULL where not wanted or not foldable
      * in parallel (bounds_foldable) */
@@ -570,8 +571,8 @@ static uint64_t compressed_bound(int codec, uint64_t raw_cap)
  * on the 4096-entry blocks of ten large tables (docs/BENCHMARKS.md,
  * "Zstandard's search narrowed where bytes allow"): the optimal parser's
  * binary-tree search (searchLog, 4 at level 12) is most of its time.  A
- * DTC file's blocks at searchLog 1 took 41% less of Zstandard's time for
- * 3.5% more bytes (at 2: 28% less, 1.9% more), and the DTC files stay far
+ * DTC file's blocks at searchLog 1 took 40% less of Zstandard's time for
+ * 3.5% more bytes (at 2: 31% less, 1.9% more), and the DTC files stay far
  * below the peer's; a DTM file's searched side at searchLog 2 and a
  * target length of 48 (24 at level 12: the parser stops looking past a
  * match that long) 34% less for 1.1% more.  A DTM file's stored side
@@ -579,18 +580,21 @@ static uint64_t compressed_bound(int codec, uint64_t raw_cap)
  * bytes, which would take KRPKR's DTM file above the peer's. */
 static int tune_search(ZSTD_CCtx *c, int kind, int searched)
 {
-    if (kind == XQF_KIND_DTC) return ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_searchLog, 1));
-    if (kind == XQF_KIND_DTM && searched)
-        return ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_searchLog, 2)) ||
-               ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_targetLength, 48));
-    return 0;
+    /* 0: the level's own value */
+    int search_log = kind == XQF_KIND_DTC ? 1 : kind == XQF_KIND_DTM && searched ? 2 : 0;
+    int target_length = kind == XQF_KIND_DTM && searched ? 48 : 0;
+    return ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_searchLog, search_log)) ||
+           ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_targetLength, target_length));
 }
 
 /* Compresses n bytes at src into dst (cap bytes), a block of a side whose
  * role is `searched` (1: the searched side); the length, or 0 on failure.
  * Zstandard frames carry no checksum (each block has its XXH64 in the
  * file), no content size (the reader knows it) and no dictionary ID: 6-9
- * bytes a block saved. */
+ * bytes a block saved.  A thread's context is set again for a block of
+ * the other role (a thread takes most of its blocks from one side, so
+ * that is rare), which keeps one context a thread: a frame's output does
+ * not depend on what the context compressed before. */
 static size_t compress_one(block_job *j, int thread, int searched, const uint8_t *src, size_t n, uint8_t *dst,
                            size_t cap)
 {
@@ -598,16 +602,19 @@ static size_t compress_one(block_job *j, int thread, int searched, const uint8_t
         int len = LZ4_compress_HC((const char *)src, (char *)dst, (int)n, (int)cap, j->level);
         return len > 0 ? (size_t)len : 0;
     }
-    ZSTD_CCtx *c = j->cctx[searched][thread];
+    ZSTD_CCtx *c = j->cctx[thread];
     if (!c) {
-        if (!(c = j->cctx[searched][thread] = ZSTD_createCCtx())) return 0;
+        if (!(c = j->cctx[thread] = ZSTD_createCCtx())) return 0;
         if (ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_compressionLevel, j->level)) ||
             ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_contentSizeFlag, 0)) ||
             ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_checksumFlag, 0)) ||
             ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_dictIDFlag, 0)) ||
-            (j->cdict && ZSTD_isError(ZSTD_CCtx_refCDict(c, j->cdict))) ||
-            (j->level == TB_ZSTD_LEVEL && !j->cdict && tune_search(c, j->coder->kind, searched)))
+            (j->cdict && ZSTD_isError(ZSTD_CCtx_refCDict(c, j->cdict))))
             return 0;
+    }
+    if (j->level == TB_ZSTD_LEVEL && !j->cdict && j->tuned[thread] != 1 + searched) {
+        if (tune_search(c, j->coder->kind, searched)) return 0;
+        j->tuned[thread] = (uint8_t)(1 + searched);
     }
     size_t len = ZSTD_compress2(c, dst, cap, src, n);
     return ZSTD_isError(len) ? 0 : len;
@@ -675,8 +682,7 @@ typedef struct {
 
 static void kind_blocks_free(kind_blocks *kb)
 {
-    for (int r = 0; r < 2; r++)
-        for (int i = 0; i < PAR_MAX_THREADS; i++) ZSTD_freeCCtx(kb->job.cctx[r][i]);
+    for (int i = 0; i < PAR_MAX_THREADS; i++) ZSTD_freeCCtx(kb->job.cctx[i]);
     for (uint64_t k = 0; kb->job.data && k < 2 * (uint64_t)kb->blocks; k++) free(kb->job.data[k]);
     free(kb->job.data);
     free(kb->job.size);
@@ -1259,10 +1265,8 @@ static uint64_t kind_work_bytes(uint64_t entries, int kind, uint32_t symbol_byte
     /* a DTM or DTC file small enough to be its own sample holds the
      * blocks of both choices of the searched side (write_kind) */
     uint64_t sets = kind != XQF_KIND_WDL && blocks <= 2 * (uint64_t)SIDE_SAMPLE_BLOCKS ? 2 : 1;
-    /* each set holds a context per thread for each side's role (stored,
-     * searched: compress_one) */
     uint64_t job = sets * blocks * (sizeof(uint8_t *) + sizeof(uint32_t) + block) + meta + bounds +
-                   (uint64_t)threads * (raw_cap + 2 * sets * codec_state_bytes(codec, level, raw_cap));
+                   (uint64_t)threads * (raw_cap + codec_state_bytes(codec, level, raw_cap));
     uint64_t counting = kind == XQF_KIND_WDL ? 0 : (uint64_t)SLOTS * (sizeof(uint64_t) + 2 * sizeof(uint32_t));
     uint64_t rank = kind == XQF_KIND_WDL ? 0 : (uint64_t)SLOTS * sizeof(uint32_t);
     return sizeof(symbol_coder) + (counting > rank + job ? counting : rank + job);
