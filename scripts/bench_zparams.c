@@ -96,10 +96,10 @@ static int bench_file(ZSTD_CCtx *c, ZSTD_DCtx *d, const char *path, size_t block
     size_t blocks = (size + block - 1) / block;
     unsigned char *out = malloc(blocks * bound), *back = malloc(block);
     size_t *len = malloc(blocks * sizeof *len), *order = malloc(blocks * sizeof *order);
+    int rc = -1;
     if (!out || !back || !len || !order) {
         fprintf(stderr, "bench_zparams: out of memory\n");
-        free(in), free(out), free(back), free(len), free(order);
-        return -1;
+        goto done;
     }
     double best = 1e30;
     unsigned long long bytes = 0;
@@ -111,7 +111,7 @@ static int bench_file(ZSTD_CCtx *c, ZSTD_DCtx *d, const char *path, size_t block
             len[k] = ZSTD_compress2(c, out + k * bound, bound, in + k * block, n);
             if (ZSTD_isError(len[k])) {
                 fprintf(stderr, "bench_zparams: %s\n", ZSTD_getErrorName(len[k]));
-                return -1;
+                goto done;
             }
             bytes += len[k];
         }
@@ -131,14 +131,16 @@ static int bench_file(ZSTD_CCtx *c, ZSTD_DCtx *d, const char *path, size_t block
         size_t got = ZSTD_decompressDCtx(d, back, block, out + order[k] * bound, len[order[k]]);
         if (ZSTD_isError(got)) {
             fprintf(stderr, "bench_zparams: %s\n", ZSTD_getErrorName(got));
-            return -1;
+            goto done;
         }
     }
     double decode = cpu_seconds() - t0;
     printf("%s %llu bytes %.3f s %.2f us/block decoded\n", path, bytes, best,
            blocks ? 1e6 * decode / (double)blocks : 0);
+    rc = 0;
+done:
     free(in), free(out), free(back), free(len), free(order);
-    return 0;
+    return rc;
 }
 
 int main(int argc, char **argv)
