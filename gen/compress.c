@@ -547,6 +547,7 @@ typedef struct {
     const symbol_coder *coder;
     uint32_t block_entries, blocks; /* per side */
     uint32_t every;                 /* compress blocks k % blocks % every == 0 only (1: all) */
+    int side;                       /* and of that side to move only, -1 both */
     int codec, level;
     const ZSTD_CDict *cdict; /* the file's dictionary, digested; NULL for none */
     uint8_t **data;          /* compressed block k */
@@ -632,14 +633,24 @@ static void compress_blocks(void *arg, uint64_t begin, uint64_t end, int thread)
     size_t bound = (size_t)compressed_bound(j->codec, raw_cap);
     uint8_t *raw = malloc(raw_cap), *room = malloc(bound);
     for (uint64_t k = begin; k < end; k++) {
-        if (k % j->blocks % j->every) continue;
         int side = (int)(k / j->blocks);
+        if (k % j->blocks % j->every || (j->side >= 0 && side != j->side)) continue;
         uint64_t first = (k % j->blocks) * j->block_entries;
         uint64_t n = t->ix.size - first < j->block_entries ? t->ix.size - first : j->block_entries;
+        int fold = j->bounds && side != j->coder->searched;
+        if (j->data[k]) { /* compressed in a sample (complete_kind): its bounds only */
+            if (fold && raw) {
+                encode_block(j->coder, side, first, n, raw);
+                fold_block_bounds(j->coder, first, n, raw, j->bounds);
+            } else if (fold) {
+                __atomic_store_n(&j->failed, 1, __ATOMIC_RELAXED);
+            }
+            continue;
+        }
         size_t len = 0;
         if (raw && room) {
             encode_block(j->coder, side, first, n, raw);
-            if (j->bounds && side != j->coder->searched) fold_block_bounds(j->coder, first, n, raw, j->bounds);
+            if (fold) fold_block_bounds(j->coder, first, n, raw, j->bounds);
             len = compress_one(j, thread, side == j->coder->searched, raw,
                                (size_t)xqf_block_bytes(j->coder->symbol_bytes, n), room, bound);
         }
@@ -699,8 +710,21 @@ static void kind_blocks_free(kind_blocks *kb)
  * side folds its search bounds on the way, where the block size lets the
  * threads share the work (otherwise search_bounds encodes the blocks a
  * second time). */
+static int run_blocks(const kind_facts *f, kind_blocks *kb, int threads, char err[XQ_ERR_MAX]);
+
+static int init_kind(const kind_facts *f, int searched, uint32_t block_entries, uint32_t every, int codec, int level,
+                     const ZSTD_CDict *cdict, kind_blocks *kb, char err[XQ_ERR_MAX]);
+
 static int build_kind(const kind_facts *f, int searched, uint32_t block_entries, uint32_t every, int codec, int level,
                       const ZSTD_CDict *cdict, int threads, kind_blocks *kb, char err[XQ_ERR_MAX])
+{
+    return init_kind(f, searched, block_entries, every, codec, level, cdict, kb, err) ? -1
+                                                                                      : run_blocks(f, kb, threads, err);
+}
+
+/* build_kind's set-up: the coder and the job, nothing compressed. */
+static int init_kind(const kind_facts *f, int searched, uint32_t block_entries, uint32_t every, int codec, int level,
+                     const ZSTD_CDict *cdict, kind_blocks *kb, char err[XQ_ERR_MAX])
 {
     const tb_table *t = f->t;
     memset(kb, 0, sizeof *kb);
@@ -720,13 +744,28 @@ static int build_kind(const kind_facts *f, int searched, uint32_t block_entries,
                           .codec = codec,
                           .level = level,
                           .cdict = cdict,
+                          .side = -1,
                           .data = calloc(nblocks, sizeof(uint8_t *)),
                           .size = calloc(nblocks, sizeof(uint32_t))};
-    int fold =
-        every == 1 && f->kind != XQF_KIND_WDL && kb->coder->searched >= 0 && bounds_foldable(f->kind, block_entries);
-    if (fold && (kb->job.bounds = malloc(xqf_bounds_raw_bytes(f->kind, t->ix.size))))
-        xqf_bounds_clear(kb->job.bounds, f->kind, t->ix.size);
-    if (!kb->job.data || !kb->job.size || (fold && !kb->job.bounds)) {
+    if (!kb->job.data || !kb->job.size) {
+        kind_blocks_free(kb);
+        snprintf(err, XQ_ERR_MAX, "out of memory compressing");
+        return -1;
+    }
+    return 0;
+}
+
+/* Compresses the blocks of kb that its job picks (`every`, `side`) and
+ * that are not compressed yet, then sums side_bytes; a whole file folds
+ * its bounds (build_kind).  kb is freed on failure. */
+static int run_blocks(const kind_facts *f, kind_blocks *kb, int threads, char err[XQ_ERR_MAX])
+{
+    uint64_t entries = f->t->ix.size, nblocks = 2 * (uint64_t)kb->blocks;
+    int fold = kb->job.every == 1 && kb->job.side < 0 && f->kind != XQF_KIND_WDL && kb->coder->searched >= 0 &&
+               bounds_foldable(f->kind, kb->job.block_entries);
+    if (fold && (kb->job.bounds = malloc(xqf_bounds_raw_bytes(f->kind, entries))))
+        xqf_bounds_clear(kb->job.bounds, f->kind, entries);
+    if (fold && !kb->job.bounds) {
         kind_blocks_free(kb);
         snprintf(err, XQ_ERR_MAX, "out of memory compressing");
         return -1;
@@ -737,8 +776,21 @@ static int build_kind(const kind_facts *f, int searched, uint32_t block_entries,
         snprintf(err, XQ_ERR_MAX, "out of memory (or a compressor failure) compressing");
         return -1;
     }
+    kb->side_bytes[0] = kb->side_bytes[1] = 0;
     for (uint64_t k = 0; k < nblocks; k++) kb->side_bytes[k / kb->blocks] += kb->job.size[k];
     return 0;
+}
+
+/* Makes a sample (every > 1, or one side) the whole file: the
+ * blocks it lacks are compressed and the bounds folded, which gives the
+ * bytes build_kind gives for every = 1 (the same coder, the same
+ * settings for each block). */
+static int complete_kind(const kind_facts *f, kind_blocks *kb, int threads, char err[XQ_ERR_MAX])
+{
+    if (kb->job.every == 1 && kb->job.side < 0) return 0;
+    kb->job.every = 1;
+    kb->job.side = -1;
+    return run_blocks(f, kb, threads, err);
 }
 
 /* The search bounds are compressed as frames of BOUNDS_FRAME_BYTES each,
@@ -943,6 +995,60 @@ static uint32_t sample_every(uint64_t blocks, uint32_t per_side)
     return blocks > per_side ? (uint32_t)(blocks / per_side) : 1;
 }
 
+/* Whether side `s` of t has a piece that leaves its palace and its half of
+ * the board (a horse, rook, cannon or pawn).  Only then are a searched
+ * entry's moves many and far apart in the stored side, so that a search
+ * reads several of its blocks: KRKAABB's searched side (black's king,
+ * advisors and elephants) took 8 us a cold probe in 4096-entry blocks
+ * whose stored side averaged 642 bytes, and its DTM file would have come
+ * out above the peer's in smaller ones (docs/BENCHMARKS.md, "DTM and DTC
+ * blocks sized per file"). */
+static int roams(const tb_table *t, int s)
+{
+    for (int k = HORSE; k < KIND_NB; k++)
+        if (t->mat.count[s][k]) return 1;
+    return 0;
+}
+
+/* Blocks of the stored side sampled for each block size size_blocks
+ * tries: on the `--all 5` set's larger files the mean of 64 blocks came
+ * within 4% of the whole side's (docs/BENCHMARKS.md, "DTM and DTC blocks
+ * sized per file"), and a sample at a size not kept is work thrown away. */
+enum { SIZE_SAMPLE_BLOCKS = 64 };
+
+/* The block size of a DTM or DTC file whose `side` (0 or 1) is searched,
+ * in Zstandard blocks: from *block_entries, halved down to
+ * TB_DTM_BLOCK_ENTRIES_MIN while the stored side's blocks, sampled at the
+ * file's level, average more than TB_DTM_BLOCK_BYTES compressed.  A cold
+ * probe of a searched entry decodes about one block of its own side and
+ * one or two of the stored side, and a block costs about what it holds
+ * compressed (docs/BENCHMARKS.md, "DTM and DTC blocks sized per file").
+ * If *built, kb holds the whole file at *block_entries.  Returns with
+ * kb holding the blocks at the size chosen: the whole file, or its
+ * sample, which complete_kind makes the whole file (so a file that keeps
+ * its first size costs no more than before it was sized). */
+static int size_blocks(const kind_facts *f, int side, int level, int threads, uint32_t *block_entries, kind_blocks *kb,
+                       int *built, char err[XQ_ERR_MAX])
+{
+    for (uint32_t b = *block_entries;; b /= 2) {
+        uint64_t blocks = (f->t->ix.size + b - 1) / b;
+        uint32_t every = sample_every(blocks, SIZE_SAMPLE_BLOCKS);
+        if (!*built) {
+            if (init_kind(f, side, b, every, XQF_CODEC_ZSTD, level, NULL, kb, err)) return -1;
+            kb->job.side = side ^ 1; /* the stored side's blocks decide */
+            if (run_blocks(f, kb, threads, err)) return -1;
+        }
+        *built = 1;
+        uint64_t mean = kb->side_bytes[side ^ 1] / ((blocks + every - 1) / every);
+        if (mean <= TB_DTM_BLOCK_BYTES || b / 2 < TB_DTM_BLOCK_ENTRIES_MIN) {
+            *block_entries = b;
+            return 0;
+        }
+        kind_blocks_free(kb);
+        *built = 0;
+    }
+}
+
 /* Writes the DTM or DTC file (write_wdl writes the WDL file).  searched:
  * TB_SEARCH_*.  With TB_SEARCH_AUTO the side searched is the one whose
  * file comes out smaller on a sample of its blocks, the same blocks for
@@ -950,9 +1056,11 @@ static uint32_t sample_every(uint64_t blocks, uint32_t per_side)
  * (which side stores less depends on the material: the side with fewer
  * results of the rulings the search cannot find, and otherwise the side
  * whose distances vary more).  The choice depends on the table alone, so
- * the file does not depend on the thread count. */
+ * the file does not depend on the thread count.  With choose_size the
+ * blocks of a file whose searched side roams are then sized (size_blocks),
+ * starting from block_entries. */
 static int write_kind(const tb_table *t, const char *dir, int kind, int searched, uint8_t **found,
-                      uint32_t block_entries, int codec, int level, int threads, uint32_t bounds_frame,
+                      uint32_t block_entries, int choose_size, int codec, int level, int threads, uint32_t bounds_frame,
                       uint64_t *file_bytes, uint64_t *raw_bytes, char err[XQ_ERR_MAX])
 {
     int side = searched == TB_SEARCH_RED ? 0 : searched == TB_SEARCH_BLACK ? 1 : -1;
@@ -1012,7 +1120,12 @@ static int write_kind(const tb_table *t, const char *dir, int kind, int searched
         tb_ruled_found_by_search(t, threads, side, block_entries, 1, found);
         kind_facts_count(&f, block_entries, 1, threads);
     }
-    if (!built && build_kind(&f, side, block_entries, 1, codec, level, NULL, threads, &kb, err)) goto out;
+    if (choose_size && side >= 0 && codec == XQF_CODEC_ZSTD && roams(t, side) &&
+        size_blocks(&f, side, level, threads, &block_entries, &kb, &built, err))
+        goto out;
+    if (built ? complete_kind(&f, &kb, threads, err)
+              : build_kind(&f, side, block_entries, 1, codec, level, NULL, threads, &kb, err))
+        goto out;
     kb.job.bounds_frame = bounds_frame;
     rc = write_kind_file(t, dir, kind, block_entries, codec, &kb, NULL, 0, threads, file_bytes, raw_bytes, err);
     kind_blocks_free(&kb);
@@ -1299,16 +1412,22 @@ uint64_t tb_compress_work_bytes(uint64_t entries, int width, int rules, int limi
             wdl += kind_facts_bytes(entries, XQF_KIND_WDL);
             if (wdl > most) most = wdl;
         }
-    uint64_t dtm = kind_work_bytes(entries, XQF_KIND_DTM, dtm_bytes, TB_DTM_BLOCK_ENTRIES, TB_DTM_CODEC,
-                                   default_level(TB_DTM_CODEC), threads) +
-                   kind_facts_bytes(entries, XQF_KIND_DTM) +
-                   (rules != XQ_RULES_NONE ? 2 * ((entries + 7) / 8) : 0); /* searched.h's bitmaps */
-    if (dtm > most) most = dtm;
-    uint64_t dtc = limit ? kind_work_bytes(entries, XQF_KIND_DTC, 2, TB_DTM_BLOCK_ENTRIES, TB_DTM_CODEC,
-                                           default_level(TB_DTM_CODEC), threads) +
-                               kind_facts_bytes(entries, XQF_KIND_DTC)
-                         : 0;
-    return dtc > most ? dtc : most;
+    /* DTM and DTC at each block size size_blocks may choose: smaller
+     * blocks take more room (each held at the codec's bound, and its
+     * offset and checksum) */
+    for (uint32_t b = TB_DTM_BLOCK_ENTRIES; b >= TB_DTM_BLOCK_ENTRIES_MIN; b /= 2) {
+        uint64_t dtm =
+            kind_work_bytes(entries, XQF_KIND_DTM, dtm_bytes, b, TB_DTM_CODEC, default_level(TB_DTM_CODEC), threads) +
+            kind_facts_bytes(entries, XQF_KIND_DTM) +
+            (rules != XQ_RULES_NONE ? 2 * ((entries + 7) / 8) : 0); /* searched.h's bitmaps */
+        if (dtm > most) most = dtm;
+        uint64_t dtc =
+            limit ? kind_work_bytes(entries, XQF_KIND_DTC, 2, b, TB_DTM_CODEC, default_level(TB_DTM_CODEC), threads) +
+                        kind_facts_bytes(entries, XQF_KIND_DTC)
+                  : 0;
+        if (dtc > most) most = dtc;
+    }
+    return most;
 }
 
 typedef struct {
@@ -1352,6 +1471,7 @@ int tb_compress_write(const tb_table *t, const char *dir, const tb_compress_opti
     int wl = o->level > 0 ? o->level : default_level(wc), dl = o->level > 0 ? o->level : default_level(dc);
     uint32_t wb = o->wdl_block_entries; /* 0: chosen per file */
     uint32_t db = o->dtm_block_entries ? o->dtm_block_entries : TB_DTM_BLOCK_ENTRIES;
+    int choose = !o->dtm_block_entries; /* sized per file (size_blocks) */
     if (wb % 4 || wb > 4u * XQF_MAX_BLOCK_BYTES || db > XQF_MAX_BLOCK_BYTES / 2) {
         snprintf(err, XQ_ERR_MAX, "block size out of range");
         return -1;
@@ -1377,14 +1497,14 @@ int tb_compress_write(const tb_table *t, const char *dir, const tb_compress_opti
             return -1;
         }
     }
-    int rc = write_kind(t, dir, XQF_KIND_DTM, sr, found[0] ? found : NULL, db, dc, dl, threads, o->bounds_frame_bytes,
-                        &r->dtm_bytes, &r->dtm_raw, err);
+    int rc = write_kind(t, dir, XQF_KIND_DTM, sr, found[0] ? found : NULL, db, choose, dc, dl, threads,
+                        o->bounds_frame_bytes, &r->dtm_bytes, &r->dtm_raw, err);
     free(found[0]);
     free(found[1]);
     if (rc) return -1;
     if (t->limit)
-        return write_kind(t, dir, XQF_KIND_DTC, sr, NULL, db, dc, dl, threads, o->bounds_frame_bytes, &r->dtc_bytes,
-                          &r->dtc_raw, err);
+        return write_kind(t, dir, XQF_KIND_DTC, sr, NULL, db, choose, dc, dl, threads, o->bounds_frame_bytes,
+                          &r->dtc_bytes, &r->dtc_raw, err);
     /* A DTC file left by a build with a move limit would describe another
      * game than the files just written: `xqtb check` reports it as stale,
      * and nothing should read it. */

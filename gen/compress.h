@@ -10,7 +10,7 @@
 
 typedef struct {
     uint32_t wdl_block_entries;  /* 0 = chosen per file (TB_WDL_BLOCK_BYTES) */
-    uint32_t dtm_block_entries;  /* for DTM and DTC; 0 = default */
+    uint32_t dtm_block_entries;  /* for DTM and DTC; 0 = chosen per file (TB_DTM_BLOCK_BYTES) */
     int level;                   /* the codec's level; 0 = its default (TB_LZ4HC_LEVEL, TB_ZSTD_LEVEL) */
     int threads;                 /* 0 = all cores */
     int wdl_codec, dtm_codec;    /* XQF_CODEC_LZ4 or XQF_CODEC_ZSTD; 0 = default (DTM's for DTC too) */
@@ -49,6 +49,17 @@ enum {
     TB_WDL_BLOCK_ENTRIES_MIN = 1 << 11,
     TB_WDL_BLOCK_BYTES = 192,
     TB_DTM_BLOCK_ENTRIES = 1 << 12,
+    /* A DTM or DTC file whose searched side has a horse, rook, cannon or
+     * pawn has its blocks halved, down to TB_DTM_BLOCK_ENTRIES_MIN
+     * entries, until its stored side's sampled blocks average at most
+     * TB_DTM_BLOCK_BYTES compressed: a cold probe of a searched entry
+     * decodes two or three blocks, most of them the stored side's, and a
+     * block's decoding grows with its compressed bytes.  KRNKR's (624 bytes a block at 4096 entries, 337 at 2048)
+     * took 25 us at 4096 and 18 at 2048; KRPKR's (460) keep 4096, where
+     * its DTM file stays below the peer's (docs/BENCHMARKS.md, "DTM and
+     * DTC blocks sized per file"). */
+    TB_DTM_BLOCK_ENTRIES_MIN = 1 << 10,
+    TB_DTM_BLOCK_BYTES = 512,
     TB_WDL_CODEC = XQF_CODEC_ZSTD,
     TB_DTM_CODEC = XQF_CODEC_ZSTD,
     TB_ZSTD_LEVEL = 12,

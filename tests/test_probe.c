@@ -19,6 +19,7 @@
 
 #include "cell.h"
 #include "compress.h"
+#include "dtc.h"
 #include "fen.h"
 #include "movegen.h"
 #include "searched.h"
@@ -549,19 +550,30 @@ static void expect_every_wdl(const char *dir, const tb_table *t, int by_block)
     xqtb_close(h);
 }
 
-/* The file's block size, and its blocks' mean compressed bytes. */
-static uint32_t wdl_blocks_of(const char *path, const char *name, uint64_t entries, uint64_t *mean)
+/* The block size of a file of `kind`, and its blocks' mean compressed
+ * bytes: both sides', or in a file with a searched side the stored side's. */
+static uint32_t blocks_of(const char *path, int kind, const char *name, uint64_t entries, uint64_t *mean)
 {
     char *file, why[XQF_WHY_MAX];
     long n;
     testgen_read_file(path, &file, &n);
     xqf_info f;
-    if (xqf_parse_header(&f, (const uint8_t *)file, (uint64_t)n, XQF_KIND_WDL, name, entries, why) != XQF_OK ||
+    if (xqf_parse_header(&f, (const uint8_t *)file, (uint64_t)n, kind, name, entries, why) != XQF_OK ||
         xqf_check_meta(&f, (const uint8_t *)file, why) != XQF_OK)
         fail_msg("%s: %s", path, why);
-    *mean = (xqf_block_end(&f, 2 * (uint64_t)f.blocks - 1) - xqf_block_begin(&f, 0)) / (2 * (uint64_t)f.blocks);
+    uint64_t first = 0, last = 2 * (uint64_t)f.blocks; /* blocks [first, last) */
+    if (f.searched >= 0) {
+        first = (uint64_t)(f.searched ^ 1) * f.blocks;
+        last = first + f.blocks;
+    }
+    *mean = (xqf_block_end(&f, last - 1) - xqf_block_begin(&f, first)) / (last - first);
     free(file);
     return f.block_entries;
+}
+
+static uint32_t wdl_blocks_of(const char *path, const char *name, uint64_t entries, uint64_t *mean)
+{
+    return blocks_of(path, XQF_KIND_WDL, name, entries, mean);
 }
 
 /* A WDL file whose blocks of 16384 entries would be dear to decode (KNKP:
@@ -600,6 +612,72 @@ static void test_wdl_blocks_sized_per_file(void **state)
     static const char *const sub[] = {"KNK", "KPK", "KK", NULL};
     copy_subtables(sub, dir[0]);
     expect_every_wdl(dir[0], t, 0);
+    tb_set_free(set);
+}
+
+/* DTM and DTC files whose stored side's blocks of 4096 entries would be
+ * dear to decode (KNKA's DTM: about 700 bytes a block) are written in
+ * smaller blocks, the largest that bring the stored side's blocks to
+ * TB_DTM_BLOCK_BYTES or the smallest size tried; the same bytes for 1 and
+ * 2 threads, and every entry reads back right, DTM, rulings and DTC. */
+static int assert_probe_is_generators(xqtb_handle *h, const tb_table *t, const xq_board *b);
+
+static void test_dtm_blocks_sized_per_file(void **state)
+{
+    (void)state;
+    tb_set *set;
+    tb_table *t = testgen_load_limit("KNKA", XQ_RULES_FULL, 120, &set);
+    char dir[3][600], path[3][2][2048], err[XQ_ERR_MAX];
+    uint64_t mean[3][2];
+    uint32_t b[3][2];
+    for (int k = 0; k < 3; k++) {
+        snprintf(dir[k], sizeof dir[k], "%s/dtm-sized-%d", test_tmpdir(), k);
+        assert_int_equal(mkdir(dir[k], 0755), 0);
+        /* 0, 1: the writer's choice on 2 threads (with the subtables) and
+         * 1; 2: twice the DTM file's size */
+        if (k == 0) {
+            testgen_rewrite_compressed(t, dir[k], TB_SEARCH_AUTO);
+        } else {
+            tb_compress_options o = {.dtm_block_entries = k == 1 ? 0 : 2 * b[0][0], .threads = k == 1 ? 1 : 2};
+            if (tb_compress_write(t, dir[k], &o, NULL, err)) fail_msg("%s", err);
+        }
+        for (int kind = XQF_KIND_DTM; kind <= XQF_KIND_DTC; kind++) {
+            xqf_path(dir[k], "KNKA", kind, path[k][kind - 1], sizeof path[k][kind - 1]);
+            b[k][kind - 1] = blocks_of(path[k][kind - 1], kind, "KNKA", t->ix.size, &mean[k][kind - 1]);
+        }
+    }
+    print_message("KNKA: DTM blocks of %u entries (%llu bytes a stored block; %llu at %u), DTC of %u (%llu)\n", b[0][0],
+                  (unsigned long long)mean[0][0], (unsigned long long)mean[2][0], b[2][0], b[0][1],
+                  (unsigned long long)mean[0][1]);
+    assert_true(b[0][0] < TB_DTM_BLOCK_ENTRIES && b[0][0] >= TB_DTM_BLOCK_ENTRIES_MIN);
+    assert_true(b[0][0] == TB_DTM_BLOCK_ENTRIES_MIN || mean[0][0] <= TB_DTM_BLOCK_BYTES);
+    assert_true(mean[2][0] > TB_DTM_BLOCK_BYTES); /* the next size up was too dear */
+    for (int kind = 0; kind < 2; kind++) {
+        assert_true(b[0][kind] == TB_DTM_BLOCK_ENTRIES || mean[0][kind] <= TB_DTM_BLOCK_BYTES ||
+                    b[0][kind] == TB_DTM_BLOCK_ENTRIES_MIN);
+        testgen_assert_same_file(path[0][kind], path[1][kind]);
+    }
+    int st;
+    xqtb_handle *h = xqtb_open(dir[0], NULL, &st);
+    assert_non_null(h);
+    uint64_t probed = 0;
+    for (uint64_t i = 0; i < t->ix.size; i++)
+        for (int s = 0; s < 2; s++) {
+            if (cell_get(t->cells[s], t->width, i) == CELL_ILLEGAL) continue;
+            xq_board bd;
+            xq_index_decode(&t->ix, i, &bd);
+            bd.side = (uint8_t)s;
+            assert_probe_is_generators(h, t, &bd);
+            xqtb_position p;
+            xqtb_result r;
+            to_position(&bd, &p);
+            assert_int_equal(xqtb_probe(h, &p, &r), XQTB_OK);
+            unsigned d = tb_dtc(t, s, i);
+            assert_int_equal(r.dtc, d == DTC_NONE ? -1 : dtc_plies(d));
+            probed++;
+        }
+    assert_true(probed > 0);
+    xqtb_close(h);
     tb_set_free(set);
 }
 
@@ -1071,6 +1149,7 @@ int main(void)
         cmocka_unit_test(test_wdl_dictionary_by_sample),
         cmocka_unit_test(test_wdl_blocks_sized_per_file),
         cmocka_unit_test(test_wdl_small_file_one_block),
+        cmocka_unit_test(test_dtm_blocks_sized_per_file),
         cmocka_unit_test(test_ruled_results),
         cmocka_unit_test(test_ruled_results_searched),
         cmocka_unit_test(test_search_bounds_every_entry),
