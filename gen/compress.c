@@ -703,25 +703,6 @@ static void kind_blocks_free(kind_blocks *kb)
     memset(kb, 0, sizeof *kb);
 }
 
-/* Encodes and compresses the blocks of one kind, `searched` side to move
- * (or -1) holding XQF_SEARCH where it may: every block, or with every > 1
- * a sample (one block in `every` at the same places on both sides), whose
- * sizes side_bytes then sums.  A whole DTM or DTC file with a searched
- * side folds its search bounds on the way, where the block size lets the
- * threads share the work (otherwise search_bounds encodes the blocks a
- * second time). */
-static int run_blocks(const kind_facts *f, kind_blocks *kb, int threads, char err[XQ_ERR_MAX]);
-
-static int init_kind(const kind_facts *f, int searched, uint32_t block_entries, uint32_t every, int codec, int level,
-                     const ZSTD_CDict *cdict, kind_blocks *kb, char err[XQ_ERR_MAX]);
-
-static int build_kind(const kind_facts *f, int searched, uint32_t block_entries, uint32_t every, int codec, int level,
-                      const ZSTD_CDict *cdict, int threads, kind_blocks *kb, char err[XQ_ERR_MAX])
-{
-    return init_kind(f, searched, block_entries, every, codec, level, cdict, kb, err) ? -1
-                                                                                      : run_blocks(f, kb, threads, err);
-}
-
 /* build_kind's set-up: the coder and the job, nothing compressed. */
 static int init_kind(const kind_facts *f, int searched, uint32_t block_entries, uint32_t every, int codec, int level,
                      const ZSTD_CDict *cdict, kind_blocks *kb, char err[XQ_ERR_MAX])
@@ -779,6 +760,20 @@ static int run_blocks(const kind_facts *f, kind_blocks *kb, int threads, char er
     kb->side_bytes[0] = kb->side_bytes[1] = 0;
     for (uint64_t k = 0; k < nblocks; k++) kb->side_bytes[k / kb->blocks] += kb->job.size[k];
     return 0;
+}
+
+/* Encodes and compresses the blocks of one kind, `searched` side to move
+ * (or -1) holding XQF_SEARCH where it may: every block, or with every > 1
+ * a sample (one block in `every` at the same places on both sides), whose
+ * sizes side_bytes then sums.  A whole DTM or DTC file with a searched
+ * side folds its search bounds on the way, where the block size lets the
+ * threads share the work (otherwise search_bounds encodes the blocks a
+ * second time). */
+static int build_kind(const kind_facts *f, int searched, uint32_t block_entries, uint32_t every, int codec, int level,
+                      const ZSTD_CDict *cdict, int threads, kind_blocks *kb, char err[XQ_ERR_MAX])
+{
+    return init_kind(f, searched, block_entries, every, codec, level, cdict, kb, err) ? -1
+                                                                                      : run_blocks(f, kb, threads, err);
 }
 
 /* Makes a sample (every > 1, or one side) the whole file: the

@@ -571,11 +571,6 @@ static uint32_t blocks_of(const char *path, int kind, const char *name, uint64_t
     return f.block_entries;
 }
 
-static uint32_t wdl_blocks_of(const char *path, const char *name, uint64_t entries, uint64_t *mean)
-{
-    return blocks_of(path, XQF_KIND_WDL, name, entries, mean);
-}
-
 /* A WDL file whose blocks of 16384 entries would be dear to decode (KNKP:
  * about 466 bytes a block) is written in smaller blocks, the largest that
  * bring its blocks to TB_WDL_BLOCK_BYTES or the smallest size tried; the
@@ -597,7 +592,7 @@ static void test_wdl_blocks_sized_per_file(void **state)
             .wdl_block_entries = k < 2 ? 0 : 2 * b[0], .threads = k == 0 ? 1 : 2, .wdl_blocked = 1};
         if (tb_compress_write(t, dir[k], &o, NULL, err)) fail_msg("%s", err);
         snprintf(path[k], sizeof path[k], "%s/KNKP.xqw", dir[k]);
-        b[k] = wdl_blocks_of(path[k], "KNKP", t->ix.size, &mean[k]);
+        b[k] = blocks_of(path[k], XQF_KIND_WDL, "KNKP", t->ix.size, &mean[k]);
     }
     assert_true(b[0] < TB_WDL_BLOCK_ENTRIES && b[0] >= TB_WDL_BLOCK_ENTRIES_MIN);
     assert_true(b[0] == TB_WDL_BLOCK_ENTRIES_MIN || mean[0] <= TB_WDL_BLOCK_BYTES + TB_WDL_BLOCK_BYTES / 4);
@@ -615,13 +610,13 @@ static void test_wdl_blocks_sized_per_file(void **state)
     tb_set_free(set);
 }
 
+static int assert_probe_is_generators(xqtb_handle *h, const tb_table *t, const xq_board *b);
+
 /* DTM and DTC files whose stored side's blocks of 4096 entries would be
  * dear to decode (KNKA's DTM: about 700 bytes a block) are written in
  * smaller blocks, the largest that bring the stored side's blocks to
  * TB_DTM_BLOCK_BYTES or the smallest size tried; the same bytes for 1 and
  * 2 threads, and every entry reads back right, DTM, rulings and DTC. */
-static int assert_probe_is_generators(xqtb_handle *h, const tb_table *t, const xq_board *b);
-
 static void test_dtm_blocks_sized_per_file(void **state)
 {
     (void)state;
@@ -704,7 +699,7 @@ static void test_wdl_small_file_one_block(void **state)
         tb_compress_options o = {.threads = k == 0 ? 1 : 2, .wdl_blocked = k == 2};
         if (tb_compress_write(t, dir[k], &o, NULL, err)) fail_msg("%s", err);
         snprintf(path[k], sizeof path[k], "%s/KNKP.xqw", dir[k]);
-        b[k] = wdl_blocks_of(path[k], "KNKP", t->ix.size, &mean[k]);
+        b[k] = blocks_of(path[k], XQF_KIND_WDL, "KNKP", t->ix.size, &mean[k]);
         testgen_read_file(path[k], &file[k], &n[k]);
     }
     assert_int_equal(b[0], (t->ix.size + 3) / 4 * 4);
