@@ -561,23 +561,38 @@ static int probe_wdl_value(xqtb_handle *h, const xq_board *b, unsigned *sym)
  * pieces, so the recursion ends within as many levels as there are
  * captures; a file whose searched entries contradict the search is
  * damaged. */
-static int search_dtm(xqtb_handle *h, const xq_board *pos, int ruled, unsigned *v);
-static int search_dtc(xqtb_handle *h, const xq_board *pos, int win, unsigned *v);
 
-/* The DTM-map value of a legal board. */
-static int probe_dtm_value(xqtb_handle *h, const xq_board *b, unsigned *v)
+/* What a DTM search read of its position's quiet successors, kept for the
+ * DTC search of the same position that follows it in a full probe: their
+ * values are their WDL values too, which that search would otherwise read
+ * from the WDL file (docs/BENCHMARKS.md, "A DTC search told by the DTM
+ * file"). */
+typedef struct {
+    const tb_entry *e; /* the table; NULL: nothing kept */
+    int side, n;       /* the side to move of the entries; how many */
+    uint64_t idx[XQ_MAX_MOVES];
+    uint16_t value[XQ_MAX_MOVES]; /* DTM-map values */
+} search_memo;
+
+static int search_dtm(xqtb_handle *h, const xq_board *pos, int ruled, unsigned *v, search_memo *memo);
+static int search_dtc(xqtb_handle *h, const xq_board *pos, int win, unsigned *v, const search_memo *memo);
+
+/* The DTM-map value of a legal board; a search keeps what it read in
+ * memo, if given. */
+static int probe_dtm_value(xqtb_handle *h, const xq_board *b, unsigned *v, search_memo *memo)
 {
     int rc = probe_raw(h, b, XQF_KIND_DTM, v);
-    if (rc == XQTB_OK && xqf_is_search(XQF_KIND_DTM, *v)) rc = search_dtm(h, b, *v == XQF_SEARCH_RULED, v);
+    if (rc == XQTB_OK && xqf_is_search(XQF_KIND_DTM, *v)) rc = search_dtm(h, b, *v == XQF_SEARCH_RULED, v, memo);
     return rc;
 }
 
-/* The DTC-map value of a legal board whose result is an ordinary win (win
- * = 1) or loss (0) for the side to move. */
-static int probe_dtc_value(xqtb_handle *h, const xq_board *b, int win, unsigned *v)
+/* The DTC-map value of a legal board whose result is a win (win = 1) or
+ * loss (0) for the side to move; memo, if given, is what a DTM probe of
+ * the same board kept (memo->e NULL if it searched nothing). */
+static int probe_dtc_value(xqtb_handle *h, const xq_board *b, int win, unsigned *v, const search_memo *memo)
 {
     int rc = probe_raw(h, b, XQF_KIND_DTC, v);
-    if (rc == XQTB_OK && *v == XQF_SEARCH) rc = search_dtc(h, b, win, v);
+    if (rc == XQTB_OK && *v == XQF_SEARCH) rc = search_dtc(h, b, win, v, memo);
     return rc;
 }
 
@@ -627,21 +642,27 @@ static int search_add(xqtb_handle *h, xq_board *b, xq_move m, xqf_dtm_search *ac
     xq_undo u;
     unsigned s;
     xq_make_move(b, m, &u);
-    int rc = probe_dtm_value(h, b, &s);
+    int rc = probe_dtm_value(h, b, &s, NULL);
     xq_unmake_move(b, m, &u);
     if (rc == XQTB_OK) xqf_dtm_search_add(acc, s);
     return rc;
 }
 
 /* Adds the value of quiet successor m, stored entry m->idx of e's DTM
- * file (side `stored`), to the search. */
-static int search_add_stored(xqtb_handle *h, tb_entry *e, int stored, const search_move *m, xqf_dtm_search *acc)
+ * file (side `stored`), to the search, and keeps it in memo if given. */
+static int search_add_stored(xqtb_handle *h, tb_entry *e, int stored, const search_move *m, xqf_dtm_search *acc,
+                             search_memo *memo)
 {
     unsigned s;
     int rc = probe_entry_at(h, e, XQF_KIND_DTM, stored, m->idx, &s);
+    if (rc != XQTB_OK) return rc;
     /* the stored side holds values, never "search" (probe_entry_at checks) */
-    if (rc == XQTB_OK) xqf_dtm_search_add(acc, s);
-    return rc;
+    xqf_dtm_search_add(acc, s);
+    if (memo && memo->n < XQ_MAX_MOVES) {
+        memo->idx[memo->n] = m->idx;
+        memo->value[memo->n++] = (uint16_t)s;
+    }
+    return XQTB_OK;
 }
 
 /* The keys moves are sorted by: a group's shortest ordinary loss, its
@@ -675,13 +696,13 @@ static void sort_moves(search_move *q, int n, int by)
  * until that bound is above the order found, or equal to it once a check
  * ruling has it.  Anything but a ruled win is damage. */
 static int search_ruled_win(xqtb_handle *h, tb_entry *e, int stored, search_move *q, int nq, xqf_dtm_search *acc,
-                            unsigned *v)
+                            search_memo *memo, unsigned *v)
 {
     sort_moves(q, nq, BY_RULED);
     for (int k = 0; k < nq && q[k].ruled < 64; k++) {
         if (acc->loss_order < (unsigned)q[k].ruled || (acc->loss_order == (unsigned)q[k].ruled && acc->loss_check))
             break;
-        int rc = search_add_stored(h, e, stored, &q[k], acc);
+        int rc = search_add_stored(h, e, stored, &q[k], acc, memo);
         if (rc != XQTB_OK) return rc;
     }
     if (xqf_dtm_search_result(acc, v) || *v == XQF_DTM_DRAW || (*v & (XQF_DTM_RULED | 1)) != (XQF_DTM_RULED | 1))
@@ -692,13 +713,14 @@ static int search_ruled_win(xqtb_handle *h, tb_entry *e, int stored, search_move
 /* Reads the moves of q[0, nq), sorted BY_LOSS, whose group holds an
  * ordinary loss, shortest bound first, until the shortest loss found is no
  * longer than the next group's bound. */
-static int read_losses(xqtb_handle *h, tb_entry *e, int stored, search_move *q, int nq, xqf_dtm_search *acc)
+static int read_losses(xqtb_handle *h, tb_entry *e, int stored, search_move *q, int nq, xqf_dtm_search *acc,
+                       search_memo *memo)
 {
     int k = 0;
     while (k < nq && q[k].loss < 0) k++;
     for (; k < nq; k++) {
         if (acc->shortest_loss != XQF_DTM_RULED && acc->shortest_loss <= (unsigned)q[k].loss) break;
-        int rc = search_add_stored(h, e, stored, &q[k], acc);
+        int rc = search_add_stored(h, e, stored, &q[k], acc, memo);
         if (rc != XQTB_OK) return rc;
         q[k].all_wins = -1; /* read */
     }
@@ -723,7 +745,7 @@ static int read_losses(xqtb_handle *h, tb_entry *e, int stored, search_move *q, 
  *     first, until the longest found is at least the next bound.
  * Captures lead to other tables and are always read.  The value is the
  * same as a search of every move (tests/test_probe.c checks every entry). */
-static int search_dtm(xqtb_handle *h, const xq_board *pos, int ruled, unsigned *v)
+static int search_dtm(xqtb_handle *h, const xq_board *pos, int ruled, unsigned *v, search_memo *memo)
 {
     xq_board b = *pos;
     xq_move list[XQ_MAX_MOVES];
@@ -741,6 +763,11 @@ static int search_dtm(xqtb_handle *h, const xq_board *pos, int ruled, unsigned *
     int nd;
     if ((nq = split_moves(e, df, XQF_KIND_DTM, flip, &b, list, n, direct, &nd, quiet, idx)) < 0)
         return XQTB_ERR_INVALID;
+    if (memo) {
+        memo->e = e;
+        memo->side = stored;
+        memo->n = 0;
+    }
     for (int i = 0; i < nd; i++)
         if ((rc = search_add(h, &b, direct[i], &acc)) != XQTB_OK) return rc;
     for (int k = 0; k < nq; k++) {
@@ -756,7 +783,7 @@ static int search_dtm(xqtb_handle *h, const xq_board *pos, int ruled, unsigned *
      * block is one of the four or five blocks their search reads). */
     sort_moves(q, nq, BY_LOSS);
     if (!ruled) {
-        if ((rc = read_losses(h, e, stored, q, nq, &acc)) != XQTB_OK) return rc;
+        if ((rc = read_losses(h, e, stored, q, nq, &acc, memo)) != XQTB_OK) return rc;
         if (acc.shortest_loss != XQF_DTM_RULED) return xqf_dtm_search_result(&acc, v) ? XQTB_ERR_CORRUPT : XQTB_OK;
     }
     /* Else the entry's WDL value says which case it is: a draw needs no read
@@ -776,16 +803,16 @@ static int search_dtm(xqtb_handle *h, const xq_board *pos, int ruled, unsigned *
         return XQTB_OK;
     }
     /* a win that is no ordinary win is one by a ruling */
-    if (ruled && known && wdl == XQF_WDL_WIN) return search_ruled_win(h, e, stored, q, nq, &acc, v);
+    if (ruled && known && wdl == XQF_WDL_WIN) return search_ruled_win(h, e, stored, q, nq, &acc, memo, v);
     /* an entry that says XQF_SEARCH_RULED without a WDL value to trust is
      * searched as a whole: its ordinary losses too */
-    if (ruled && !known && (rc = read_losses(h, e, stored, q, nq, &acc)) != XQTB_OK) return rc;
+    if (ruled && !known && (rc = read_losses(h, e, stored, q, nq, &acc, memo)) != XQTB_OK) return rc;
     int k;
     if (acc.shortest_loss == XQF_DTM_RULED) {
         /* no ordinary loss: read whatever may not be an ordinary win */
         for (k = 0; k < nq; k++)
             if (!q[k].all_wins) {
-                if ((rc = search_add_stored(h, e, stored, &q[k], &acc)) != XQTB_OK) return rc;
+                if ((rc = search_add_stored(h, e, stored, &q[k], &acc, memo)) != XQTB_OK) return rc;
                 q[k].all_wins = -1;
             }
         int other = acc.loss_order < 64 || acc.draws || acc.win_order;
@@ -794,7 +821,7 @@ static int search_dtm(xqtb_handle *h, const xq_board *pos, int ruled, unsigned *
         for (k = 0; k < nq && !other; k++) {
             if (q[k].all_wins != 1) continue;
             if (acc.moves && acc.longest_win >= (unsigned)q[k].win) break;
-            if ((rc = search_add_stored(h, e, stored, &q[k], &acc)) != XQTB_OK) return rc;
+            if ((rc = search_add_stored(h, e, stored, &q[k], &acc, memo)) != XQTB_OK) return rc;
         }
     }
     if (xqf_dtm_search_result(&acc, v)) return XQTB_ERR_CORRUPT;
@@ -820,19 +847,20 @@ typedef struct {
 
 /* Adds move m from b to the search of a win (win = 1) or a loss.  A
  * quiet move's successor is entry idx of side `stored` of e's DTC file
- * when e is given (no index encoded again), else it is looked up. */
+ * when e is given (no index encoded again), else it is looked up; its WDL
+ * symbol is wdl_known if that is not -1, else it is read. */
 static int dtc_search_add(xqtb_handle *h, xq_board *b, xq_move m, int win, dtc_search *t, tb_entry *e, int stored,
-                          uint64_t idx)
+                          uint64_t idx, int wdl_known)
 {
     int limit = xqtb_limit(h);
     xq_undo u;
-    unsigned wdl, s = XQF_DTC_NONE;
+    unsigned wdl = (unsigned)wdl_known, s = XQF_DTC_NONE;
     xq_make_move(b, m, &u);
     int capture = u.captured != EMPTY;
-    int rc = probe_wdl_value(h, b, &wdl);
+    int rc = wdl_known >= 0 ? XQTB_OK : probe_wdl_value(h, b, &wdl);
     int right = wdl == (win ? XQF_WDL_LOSS : XQF_WDL_WIN);
     if (rc == XQTB_OK && right) /* the stored side holds values, never "search" (probe_entry_at checks) */
-        rc = e ? probe_entry_at(h, e, XQF_KIND_DTC, stored, idx, &s) : probe_dtc_value(h, b, !win, &s);
+        rc = e ? probe_entry_at(h, e, XQF_KIND_DTC, stored, idx, &s) : probe_dtc_value(h, b, !win, &s, NULL);
     xq_unmake_move(b, m, &u);
     if (rc != XQTB_OK) return rc;
     t->ordinary += right && s != XQF_DTC_NONE;
@@ -851,7 +879,49 @@ typedef struct {
     xq_move m;
     uint64_t idx;             /* the successor's entry in the stored side */
     int near, far, all, read; /* xqf_bound_near, _far, _all; whether added */
+    int wdl;                  /* its WDL symbol if known without a read, else -1 */
 } dtc_move;
+
+/* The WDL symbol of stored entry idx if memo holds its DTM value, else -1. */
+static int memo_wdl(const search_memo *memo, uint64_t idx)
+{
+    for (int i = 0; memo && i < memo->n; i++)
+        if (memo->idx[i] == idx) {
+            unsigned v = memo->value[i];
+            return v == XQF_DTM_DRAW ? XQF_WDL_DRAW : (v & 1) ? XQF_WDL_WIN : XQF_WDL_LOSS;
+        }
+    return -1;
+}
+
+/* e's DTM file, opened if need be, if it has search bounds and stores
+ * side `stored` too, so that they tell of a DTC search's quiet successors
+ * (dtm_bounds_say); NULL otherwise (no DTM file, or a damaged one: the
+ * search then reads WDL values).  A DTC probe of a table thus holds its
+ * DTM file as well, which a full probe opens anyway. */
+static const xqf_file *dtm_bounds_of(xqtb_handle *h, tb_entry *e, int stored)
+{
+    if (ensure_open(h, e, XQF_KIND_DTM) != 1) return NULL;
+    const xqf_file *df = &e->file[XQF_KIND_DTM];
+    return df->bounds && df->info.searched == (stored ^ 1) ? df : NULL;
+}
+
+/* What DTM file df's bounds say of its stored entry idx: 1 if it is an
+ * ordinary win for its side to move (its group is all ordinary wins), 0
+ * if it is no ordinary loss (its group holds none), -1 if they do not
+ * say.  An ordinary result of the DTM file is one of the WDL file that no
+ * ruling decided, the ones whose DTC code is not "none": so a DTC search
+ * needs no WDL value of such a successor, and a win's search needs nothing
+ * at all of one that is no ordinary loss.  Where the attacker is
+ * searched, those WDL values were about 40% of the blocks a cold
+ * `xqtb_probe` decoded (docs/BENCHMARKS.md, "A DTC search told by the DTM
+ * file"). */
+static int dtm_bounds_say(const xqf_file *df, uint64_t idx)
+{
+    if (!df || idx >= df->info.entries) return -1;
+    uint64_t g = idx >> xqf_bounds_shift(XQF_KIND_DTM);
+    if (xqf_bound_all(df->bounds, df->bounds_groups, g)) return 1;
+    return xqf_bound_loss(df->bounds, g) < 0 ? 0 : -1;
+}
 
 /* The key a DTC search sorts by: the nearest distance (groups without one
  * last), or the farthest, largest first. */
@@ -874,7 +944,7 @@ static void sort_dtc_moves(dtc_move *q, int n, int by_far)
 static int dtc_read(xqtb_handle *h, xq_board *b, dtc_move *q, int win, dtc_search *t, tb_entry *e, int stored)
 {
     q->read = 1;
-    return dtc_search_add(h, b, q->m, win, t, e, stored, q->idx);
+    return dtc_search_add(h, b, q->m, win, t, e, stored, q->idx, q->wdl);
 }
 
 /* With the file's search bounds (docs/FORMAT.md, "Search bounds"), fewer
@@ -889,7 +959,7 @@ static int dtc_read(xqtb_handle *h, xq_board *b, dtc_move *q, int win, dtc_searc
  *     farthest distance, until the slowest found is no faster than the
  *     next group's could be.
  * Captures lead to other tables and are always read. */
-static int search_dtc(xqtb_handle *h, const xq_board *pos, int win, unsigned *v)
+static int search_dtc(xqtb_handle *h, const xq_board *pos, int win, unsigned *v, const search_memo *memo)
 {
     int limit = xqtb_limit(h);
     xq_board b = *pos;
@@ -908,12 +978,25 @@ static int search_dtc(xqtb_handle *h, const xq_board *pos, int win, unsigned *v)
     if ((nq = split_moves(e, cf, XQF_KIND_DTC, flip, &b, list, n, direct, &nd, quiet, idx)) < 0)
         return XQTB_ERR_INVALID;
     for (int i = 0; i < nd; i++)
-        if ((rc = dtc_search_add(h, &b, direct[i], win, &t, NULL, 0, 0)) != XQTB_OK) return rc;
+        if ((rc = dtc_search_add(h, &b, direct[i], win, &t, NULL, 0, 0, -1)) != XQTB_OK) return rc;
+    /* What the DTM file tells of the quiet successors without a block */
+    const xqf_file *df = nq ? dtm_bounds_of(h, e, stored) : NULL;
+    if (memo && (memo->e != e || memo->side != stored)) memo = NULL;
+    for (int k = 0; df && k < nq; k++)
+        if (idx[k] < df->info.entries)
+            xqf_bounds_prefetch(XQF_KIND_DTM, df->bounds, df->bounds_groups, idx[k] >> xqf_bounds_shift(XQF_KIND_DTM));
+    int kept = 0;
     for (int k = 0; k < nq; k++) {
         uint64_t g = idx[k] >> xqf_bounds_shift(XQF_KIND_DTC), groups = cf->bounds_groups;
-        q[k] = (dtc_move){
-            quiet[k], idx[k], xqf_bound_near(bd, g), xqf_bound_far(bd, groups, g), xqf_bound_all(bd, groups, g), 0};
+        int said = dtm_bounds_say(df, idx[k]);
+        int wdl = said == 1 ? XQF_WDL_WIN : memo_wdl(memo, idx[k]);
+        /* a win's move converts only into an ordinary loss */
+        if (win && (said == 0 || (wdl >= 0 && wdl != XQF_WDL_LOSS))) continue;
+        q[kept++] = (dtc_move){
+            quiet[k], idx[k], xqf_bound_near(bd, g), xqf_bound_far(bd, groups, g), xqf_bound_all(bd, groups, g),
+            0,        wdl};
     }
+    nq = kept;
     if (win) {
         sort_dtc_moves(q, nq, 0);
         for (int k = 0; k < nq && q[k].near >= 0 && t.best > q[k].near + 1; k++)
@@ -952,12 +1035,13 @@ static xqtb_wdl5 wdl5_of(xqtb_wdl wdl, unsigned dtc, int limit, int counter)
     return (xqtb_wdl5)(holds ? 2 * wdl : wdl);
 }
 
-/* The DTC map value of a decided position, XQF_DTC_NONE without a limit. */
-static int probe_dtc_code(xqtb_handle *h, const xq_board *b, int win, unsigned *dtc)
+/* The DTC map value of a decided position, XQF_DTC_NONE without a limit
+ * (memo as probe_dtc_value's). */
+static int probe_dtc_code(xqtb_handle *h, const xq_board *b, int win, unsigned *dtc, const search_memo *memo)
 {
     *dtc = XQF_DTC_NONE;
     if (xqtb_limit(h) <= 0) return XQTB_OK;
-    return probe_dtc_value(h, b, win, dtc);
+    return probe_dtc_value(h, b, win, dtc, memo);
 }
 
 /* Everything about a legal board at a counter (0 .. limit + 1: one past
@@ -965,7 +1049,9 @@ static int probe_dtc_code(xqtb_handle *h, const xq_board *b, int win, unsigned *
 static int probe_full(xqtb_handle *h, const xq_board *b, int counter, xqtb_result *r)
 {
     unsigned v;
-    int rc = probe_dtm_value(h, b, &v);
+    search_memo memo;
+    memo.e = NULL; /* the DTM search of b fills it; its DTC search reads it */
+    int rc = probe_dtm_value(h, b, &v, &memo);
     if (rc != XQTB_OK) return rc;
     memset(r, 0, sizeof *r);
     r->dtm = r->dtc = XQTB_NO_DISTANCE;
@@ -983,7 +1069,7 @@ static int probe_full(xqtb_handle *h, const xq_board *b, int counter, xqtb_resul
         r->dtm = (int)v;
     }
     unsigned dtc = XQF_DTC_NONE;
-    if (r->wdl != XQTB_DRAW && !r->by_rule && (rc = probe_dtc_code(h, b, r->wdl == XQTB_WIN, &dtc)) != XQTB_OK)
+    if (r->wdl != XQTB_DRAW && !r->by_rule && (rc = probe_dtc_code(h, b, r->wdl == XQTB_WIN, &dtc, &memo)) != XQTB_OK)
         return rc;
     if (dtc != XQF_DTC_NONE) r->dtc = (int)(dtc & ~(unsigned)XQF_DTC_BEYOND);
     r->wdl5 = wdl5_of(r->wdl, dtc, xqtb_limit(h), counter);
@@ -1034,7 +1120,7 @@ xqtb_status xqtb_probe_wdl_counter(xqtb_handle *h, const xqtb_position *pos, int
     if (rc != XQTB_OK) return rc;
     rule_counter = clamp_counter(h, rule_counter);
     int wdl = wdl_of_symbol(sym);
-    if (wdl != XQTB_DRAW && (rc = probe_dtc_code(h, &b, wdl == XQTB_WIN, &dtc)) != XQTB_OK) return rc;
+    if (wdl != XQTB_DRAW && (rc = probe_dtc_code(h, &b, wdl == XQTB_WIN, &dtc, NULL)) != XQTB_OK) return rc;
     *wdl5 = wdl5_of(wdl, dtc, xqtb_limit(h), rule_counter);
     return XQTB_OK;
 }
@@ -1044,7 +1130,7 @@ xqtb_status xqtb_probe_dtm(xqtb_handle *h, const xqtb_position *pos, xqtb_wdl *w
     xq_board b;
     if (!h || !wdl || !dtm || xq_position_to_board(pos, &b, NULL)) return XQTB_ERR_INVALID;
     unsigned v;
-    int rc = probe_dtm_value(h, &b, &v);
+    int rc = probe_dtm_value(h, &b, &v, NULL);
     if (rc != XQTB_OK) return rc;
     if (v == XQF_DTM_DRAW) {
         *wdl = XQTB_DRAW;

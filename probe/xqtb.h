@@ -447,8 +447,10 @@ xqtb_status xqtb_probe_counter(xqtb_handle *h, const xqtb_position *pos, int rul
  * for a decided position under a move limit, the DTC file: what a search
  * needs.  RETURN: as xqtb_probe_counter.
  * NOTES: the DTC of a position of a file's searched side takes a one-ply
- * search (see xqtb_probe_dtm); a search that calls this at every node may
- * prefer tables written with `xqtb gen --store-both`. */
+ * search (see xqtb_probe_dtm), which also reads the search bounds of the
+ * table's DTM file where there is one: the handle then opens that file
+ * (its memory as above), as xqtb_probe does; a search that calls this at
+ * every node may prefer tables written with `xqtb gen --store-both`. */
 xqtb_status xqtb_probe_wdl_counter(xqtb_handle *h, const xqtb_position *pos, int rule_counter, xqtb_wdl5 *wdl5);
 
 /* Move limit in plies the handle's tables were built for (0: none), as

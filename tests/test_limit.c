@@ -11,6 +11,7 @@
  *   - a directory built for one limit is rebuilt for another;
  *   - `xqtb probe --counter` changes its answer where it should.
  */
+#include <dirent.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -153,6 +155,14 @@ static void to_position(const xq_board *b, xqtb_position *p)
     p->side = b->side;
 }
 
+/* The five-valued result of a position of value v and DTC code d, with
+ * `left` plies left before the limit. */
+static int want_wdl5(tb_value v, unsigned d, int left)
+{
+    if (v.wdl == 0) return XQTB_WDL5_DRAW;
+    return v.by_rule || (!dtc_beyond(d) && dtc_plies(d) <= left) ? 2 * v.wdl : v.wdl;
+}
+
 /* The library at every counter, on every legal entry in both colourings. */
 static void test_library_follows_table(void **state)
 {
@@ -186,13 +196,7 @@ static void test_library_follows_table(void **state)
                     assert_int_equal(xqtb_probe_counter(h, &p, c, &r), XQTB_OK);
                     assert_int_equal(xqtb_probe_wdl_counter(h, &p, c, &w5), XQTB_OK);
                     assert_int_equal(w5, r.wdl5);
-                    int want;
-                    if (v.wdl == 0)
-                        want = XQTB_WDL5_DRAW;
-                    else if (v.by_rule)
-                        want = 2 * v.wdl;
-                    else
-                        want = !dtc_beyond(d) && dtc_plies(d) <= L - c ? 2 * v.wdl : v.wdl;
+                    int want = want_wdl5(v, d, L - c);
                     assert_int_equal(r.wdl5, want);
                     assert_int_equal(r.dtc, d == DTC_NONE ? -1 : dtc_plies(d));
                     cursed += want == XQTB_WDL5_CURSED_WIN;
@@ -219,6 +223,56 @@ static void test_library_follows_table(void **state)
                   (unsigned long long)cursed);
     xqtb_close(h);
     tb_set_free(set);
+}
+
+/* A DTC probe reads the search bounds of the table's DTM file where there
+ * is one (probe/probe.c, dtm_bounds_of); without the DTM files it reads
+ * the successors' WDL values instead.  With every DTM file of dir removed,
+ * the five-valued answers of every stride-th legal entry, both sides to
+ * move and both colourings, are still the generator's, and a full probe
+ * says the DTM file is missing. */
+static void assert_wdl5_without_dtm(const char *dir, const tb_table *t, int L, uint64_t stride)
+{
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    char path[1024];
+    int removed = 0;
+    for (struct dirent *de; (de = readdir(d));) {
+        size_t n = strlen(de->d_name);
+        if (n < 5 || strcmp(de->d_name + n - 4, ".xqd")) continue;
+        snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+        assert_int_equal(unlink(path), 0);
+        removed++;
+    }
+    closedir(d);
+    assert_true(removed > 1); /* the table's and its subtables' */
+    int st;
+    xqtb_handle *h = xqtb_open(dir, NULL, &st);
+    assert_non_null(h);
+    uint64_t probed = 0;
+    for (uint64_t i = 0; i < t->ix.size; i += stride)
+        for (int s = 0; s < 2; s++) {
+            if (cell_get(t->cells[s], t->width, i) == CELL_ILLEGAL) continue;
+            xq_board b, f;
+            xq_index_decode(&t->ix, i, &b);
+            b.side = (uint8_t)s;
+            xq_board_flip(&b, &f);
+            int want = want_wdl5(tb_value_of(t, &b), tb_dtc(t, s, i), L / 2);
+            for (int k = 0; k < 2; k++) {
+                xqtb_position p;
+                to_position(k ? &f : &b, &p);
+                int w5;
+                assert_int_equal(xqtb_probe_wdl_counter(h, &p, L / 2, &w5), XQTB_OK);
+                assert_int_equal(w5, want);
+                probed++;
+            }
+        }
+    xqtb_position p;
+    xqtb_result r;
+    assert_int_equal(xqtb_position_from_fen("5k3/9/9/9/9/R8/9/4n4/9/3K5 w - - 0 1", &p, NULL), XQTB_OK);
+    assert_int_equal(xqtb_probe_counter(h, &p, 0, &r), XQTB_ERR_NO_TABLE);
+    xqtb_close(h);
+    assert_true(probed > 0);
 }
 
 /* Searched entries (docs/FORMAT.md) for either side to move, or none, in
@@ -273,9 +327,7 @@ static void test_each_side_searched(void **state)
                     int w5;
                     assert_int_equal(xqtb_probe_counter(h, &p, L / 2, &r), XQTB_OK);
                     assert_int_equal(xqtb_probe_wdl_counter(h, &p, L / 2, &w5), XQTB_OK);
-                    int want5 = v.wdl == 0                                               ? XQTB_WDL5_DRAW
-                                : v.by_rule || (!dtc_beyond(d) && dtc_plies(d) <= L / 2) ? 2 * v.wdl
-                                                                                         : v.wdl;
+                    int want5 = want_wdl5(v, d, L / 2);
                     /* tb_value: a ruling's order in dtm, 0 for draws; the library: no distance */
                     int dtm = v.by_rule || !v.wdl ? XQTB_NO_DISTANCE : v.dtm, order = v.by_rule ? v.dtm : 0;
                     if (r.wdl != v.wdl || r.dtm != dtm || (int)r.by_rule != v.by_rule || r.order != order ||
@@ -292,6 +344,7 @@ static void test_each_side_searched(void **state)
         xqtb_close(h);
         /* both kinds of ruled entries of a searched side are met */
         if (choice[ch] != TB_SEARCH_NONE) assert_true(searched > 0 && ruled_found > 0);
+        if (choice[ch] != TB_SEARCH_NONE) assert_wdl5_without_dtm(dir, t, L, stride);
         print_message("KRKN limit %d, searched side choice %d: %llu legal entries of the searched side, of which "
                       "ruled: %llu found by the search, %llu stored\n",
                       L, choice[ch], (unsigned long long)searched, (unsigned long long)ruled_found,
