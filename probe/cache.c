@@ -81,13 +81,6 @@ void xq_cache_free(xq_cache *c)
     free(c);
 }
 
-static unsigned extract(const xqf_info *f, const uint8_t *data, uint64_t e)
-{
-    if (f->symbol_bytes == 0) return (data[e / 4] >> (2 * (e % 4))) & 3;
-    if (f->symbol_bytes == 1) return data[e];
-    return (unsigned)data[2 * e] | (unsigned)data[2 * e + 1] << 8;
-}
-
 /* Picks the slot for key among its WAYS candidates: the one holding it, or
  * a victim by the clock rule. */
 static slot *find_slot(shard *sh, uint64_t key, uint64_t h, int *hit)
@@ -140,7 +133,7 @@ int xq_cache_symbol(xq_cache *c, xqf_file *f, uint32_t file_id, int side, uint64
         s->key = key;
     }
     s->used = 1;
-    *symbol = extract(info, s->data, entry % info->block_entries);
+    *symbol = xqf_block_symbol(info, s->data, entry % info->block_entries);
 out:
     pthread_mutex_unlock(&sh->lock);
     return rc;

@@ -60,6 +60,42 @@ static int hold_bounds(xqf_file *f)
     return rc;
 }
 
+/* The searched side's full blocks' most common bytes, by their checksum
+ * and length, if more than half of them share them (a majority vote, then
+ * a count): that block decoded into f->common, if it can be (f->fd open if
+ * the file is read by block); else f->common stays NULL. */
+static void hold_common(xqf_file *f)
+{
+    const xqf_info *i = &f->info;
+    uint64_t first = (uint64_t)i->searched * i->blocks, full = i->entries / i->block_entries, votes = 0, k0 = first;
+    uint64_t sum = 0, len = 0, same = 0;
+    for (uint64_t k = first; k < first + full; k++) {
+        uint64_t s = xqf_get64(i->checksums + 8 * k), l = xqf_block_end(i, k) - xqf_block_begin(i, k);
+        if (!votes) {
+            sum = s, len = l, k0 = k;
+            votes = 1;
+        } else {
+            votes += s == sum && l == len ? 1 : (uint64_t)-1;
+        }
+    }
+    for (uint64_t k = first; votes && k < first + full; k++)
+        same += xqf_get64(i->checksums + 8 * k) == sum && xqf_block_end(i, k) - xqf_block_begin(i, k) == len;
+    size_t cap = xqf_max_block_bytes(f), n;
+    if (2 * same <= full || !(f->common = malloc(cap))) return;
+    xqf_scratch scratch = {0};
+    int rc = xqf_read_block(f, k0, &scratch, f->common, cap, &n);
+    xqf_scratch_free(&scratch);
+    if (rc != XQTB_OK) {
+        /* damaged: the probes that read it report it, and the blocks of
+         * the same bytes are read on their own */
+        free(f->common);
+        f->common = NULL;
+        return;
+    }
+    f->common_sum = sum;
+    f->common_len = len;
+}
+
 int xqf_open(xqf_file *f, const char *path, int kind, const char *name, uint64_t entries, size_t whole_max)
 {
     memset(f, 0, sizeof *f);
@@ -85,19 +121,27 @@ int xqf_open(xqf_file *f, const char *path, int kind, const char *name, uint64_t
     if (rc == XQTB_OK) rc = status_of(xqf_ddict_new(&f->info, &f->ddict));
     if (rc == XQTB_OK && kind == XQF_KIND_WDL && f->whole && xqf_wdl_resident(entries)) rc = hold_decoded(f);
     if (rc == XQTB_OK && f->info.bounds_bytes) rc = hold_bounds(f);
+    /* hold_common may read a block, and tell damage from a changed file */
+    f->fd = fd;
+    f->dev = sb.st_dev;
+    f->ino = sb.st_ino;
+    f->size = sb.st_size;
+    f->mtime = sb.st_mtim;
+    if (rc == XQTB_OK && kind != XQF_KIND_WDL && f->info.searched >= 0) hold_common(f);
     if (rc != XQTB_OK || f->whole) close(fd);
     if (rc != XQTB_OK) {
         xqf_ddict_free(f->ddict);
         f->ddict = NULL;
         free(f->meta);
         f->meta = NULL;
+        free(f->bounds);
+        f->bounds = NULL;
+        free(f->common);
+        f->common = NULL;
+        f->fd = -1;
         return rc;
     }
     f->fd = f->whole ? -1 : fd;
-    f->dev = sb.st_dev;
-    f->ino = sb.st_ino;
-    f->size = sb.st_size;
-    f->mtime = sb.st_mtim;
     return XQTB_OK;
 }
 
@@ -108,6 +152,7 @@ void xqf_close(xqf_file *f)
     free(f->meta);
     free(f->resident);
     free(f->bounds);
+    free(f->common);
     memset(f, 0, sizeof *f);
     f->fd = -1;
 }

@@ -37,6 +37,13 @@ typedef struct {
      * is opened, NULL if it has none. */
     uint8_t *bounds;
     uint64_t bounds_groups;
+    /* A DTM or DTC file's searched side is mostly "search": where more than
+     * half of its full blocks are the same bytes, that block decoded when
+     * the file is opened (its checksum and compressed length beside it),
+     * so that a probe of any of them decodes nothing (xqf_common_symbol).
+     * NULL otherwise. */
+    uint8_t *common;
+    uint64_t common_sum, common_len;
     int fd; /* open for the handle's life, -1 if whole or closed */
     /* What the file was when it was opened. */
     dev_t dev;
@@ -82,6 +89,30 @@ int xqf_read_block(xqf_file *f, uint64_t k, xqf_scratch *scratch, uint8_t *out, 
 static inline unsigned xqf_resident_symbol(const xqf_file *f, int side, uint64_t entry)
 {
     return f->resident[(uint64_t)side * f->resident_side + entry / 4] >> (2 * (entry % 4)) & 3;
+}
+
+/* Symbol e of a decompressed block of a file of `info`. */
+static inline unsigned xqf_block_symbol(const xqf_info *info, const uint8_t *data, uint64_t e)
+{
+    if (info->symbol_bytes == 0) return (data[e / 4] >> (2 * (e % 4))) & 3;
+    if (info->symbol_bytes == 1) return data[e];
+    return (unsigned)data[2 * e] | (unsigned)data[2 * e + 1] << 8;
+}
+
+/* Entry `entry`'s symbol of side `side`, if its block is f's common block
+ * (whose bytes its checksum and length say it has: the meta hash vouches
+ * for both); false if it is not, and the block must be read. */
+static inline int xqf_common_symbol(const xqf_file *f, int side, uint64_t entry, unsigned *symbol)
+{
+    const xqf_info *i = &f->info;
+    if (!f->common || side != i->searched) return 0;
+    uint64_t b = entry / i->block_entries, k = (uint64_t)side * i->blocks + b;
+    if (b >= i->entries / i->block_entries) return 0; /* a short last block is never the common one */
+    if (xqf_get64(i->checksums + 8 * k) != f->common_sum ||
+        xqf_block_end(i, k) - xqf_block_begin(i, k) != f->common_len)
+        return 0;
+    *symbol = xqf_block_symbol(i, f->common, entry % i->block_entries);
+    return 1;
 }
 
 /* Whether a read has found the file changed since it was opened. */

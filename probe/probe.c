@@ -492,7 +492,7 @@ static int probe_entry_at(xqtb_handle *h, tb_entry *e, int kind, int side, uint6
     int rc = XQTB_OK;
     if (f->resident)
         sym = xqf_resident_symbol(f, side, idx);
-    else
+    else if (!xqf_common_symbol(f, side, idx, &sym))
         rc = xq_cache_symbol(h->cache, f, e->file_id[kind], side, idx, &sym);
     if (rc != XQTB_OK) {
         /* A file changed under the handle answers nothing more, not even

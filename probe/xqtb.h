@@ -252,7 +252,9 @@ uint64_t xqtb_perft(const xqtb_position *pos, int depth);
  * and finds the other by a one-ply search (the default files) holds its
  * search bounds decoded from its first probe until xqtb_close, 0.19 bytes
  * per entry of a side in a DTM file and 0.03 in a DTC file (docs/FORMAT.md,
- * "Search bounds").  Every DTM and DTC file of the 226 tables of up to 5
+ * "Search bounds"), and, where more than half of the searched side's blocks
+ * are the same bytes (mostly "search"), one such block decoded (at most
+ * 8 KiB), which probes of those blocks read instead.  Every DTM and DTC file of the 226 tables of up to 5
  * pieces open at once: about 206 and 35 MB of bounds, beside the files
  * themselves (125 and 104 MB), which the defaults read whole: 474 MB in
  * all with the WDL files, 247 MB with every file read by block

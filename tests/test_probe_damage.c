@@ -162,7 +162,8 @@ typedef struct {
      * blocks of its quiet successors (captures read other materials) */
     uint32_t nreads;
     uint64_t reads[1 + XQ_MAX_MOVES];
-    int searched; /* the entry says XQF_SEARCH */
+    int searched;   /* the entry says XQF_SEARCH */
+    int own_common; /* its own block is one of the common blocks (subject.common) */
 } sample;
 
 typedef struct {
@@ -175,6 +176,12 @@ typedef struct {
     sample *s;
     size_t n;
     uint8_t *reachable[2]; /* per block of each file: 2 some sample reads it, 1 some search may (reads_block) */
+    /* The DTM file's searched side's most common full block, by checksum
+     * and length, if more than half of its full blocks are it: the
+     * library decodes one of them when it opens the file and reads none
+     * of the others (probe/file.h, xqf_common_symbol); common_len 0 if
+     * there is none. */
+    uint64_t common_sum, common_len;
     size_t refused_stride; /* when the whole file must be refused, probe every n-th sample */
 } subject;
 
@@ -213,13 +220,40 @@ static uint64_t block_of(const subject *sj, int kind, const sample *s)
     return (uint64_t)s->side * sj->lay[kind].blocks + s->entry / sj->lay[kind].block_entries;
 }
 
+/* Fills sj->common_sum and common_len from the DTM file, by counting
+ * (not the library's majority vote). */
+static void find_common(subject *sj)
+{
+    const uint8_t *f = sj->orig[D];
+    const layout *l = &sj->lay[D];
+    int searched = (int)xqf_get32(f + XQF_OFF_SEARCHED_SIDE) - 1;
+    uint64_t entries = xqf_get64(f + XQF_OFF_ENTRIES), full = entries / l->block_entries;
+    sj->common_len = 0;
+    if (searched < 0) return;
+    uint64_t first = (uint64_t)searched * l->blocks;
+    for (uint64_t a = first; a < first + full; a++) {
+        uint64_t sum = xqf_get64(f + l->checksums_at + 8 * a), len = block_offset(f, l, a + 1) - block_offset(f, l, a),
+                 same = 0;
+        for (uint64_t b = first; b < first + full; b++)
+            same += xqf_get64(f + l->checksums_at + 8 * b) == sum &&
+                    block_offset(f, l, b + 1) - block_offset(f, l, b) == len;
+        if (2 * same > full) {
+            sj->common_sum = sum;
+            sj->common_len = len;
+            return;
+        }
+    }
+}
+
 /* Whether a probe of the sample's kind reads block k of that file: 2 if
  * it must (its own block), 1 if it may (a successor's block, which the
- * search reads only if the search bounds leave it in doubt), 0 if not. */
+ * search reads only if the search bounds leave it in doubt; or its own
+ * block if that is a common one, which the library reads only if the one
+ * it decoded at open, perhaps this one, was damaged), 0 if not. */
 static int reads_block(const subject *sj, int kind, const sample *s, uint64_t k)
 {
     if (kind == W) return block_of(sj, W, s) == k ? 2 : 0;
-    if (s->reads[0] == k) return 2;
+    if (s->reads[0] == k) return s->own_common ? 1 : 2;
     for (uint32_t i = 1; i < s->nreads; i++)
         if (s->reads[i] == k) return 1;
     return 0;
@@ -233,7 +267,10 @@ static void sample_reads(const subject *sj, const tb_table *t, sample *s)
     const layout *l = &sj->lay[D];
     s->nreads = 0;
     s->searched = 0;
-    s->reads[s->nreads++] = block_of(sj, D, s);
+    uint64_t own = block_of(sj, D, s);
+    s->reads[s->nreads++] = own;
+    s->own_common = sj->common_len && xqf_get64(sj->orig[D] + l->checksums_at + 8 * own) == sj->common_sum &&
+                    block_offset(sj->orig[D], l, own + 1) - block_offset(sj->orig[D], l, own) == sj->common_len;
     int searched = (int)xqf_get32(sj->orig[D] + XQF_OFF_SEARCHED_SIDE) - 1;
     if (s->side != searched) return;
     xq_board b;
@@ -299,6 +336,7 @@ static void subject_init(subject *sj, tb_set *set, const char *name, const char 
         sj->orig[k] = slurp(sj->path[k], &sj->size[k]);
         sj->lay[k] = layout_of(sj->orig[k], k);
     }
+    find_common(sj);
     char err[XQ_ERR_MAX];
     xq_material m;
     assert_int_equal(xq_material_parse(name, &m, err), 0);
@@ -353,7 +391,9 @@ static void subject_init(subject *sj, tb_set *set, const char *name, const char 
         sj->reachable[k] = calloc(2 * (size_t)sj->lay[k].blocks, 1);
         assert_non_null(sj->reachable[k]);
         for (size_t i = 0; i < sj->n; i++) {
-            sj->reachable[k][block_of(sj, k, &sj->s[i])] = 2;
+            uint64_t own = block_of(sj, k, &sj->s[i]);
+            uint8_t must = k == D && sj->s[i].own_common ? 1 : 2;
+            if (sj->reachable[k][own] < must) sj->reachable[k][own] = must;
             for (uint32_t r = 1; k == D && r < sj->s[i].nreads; r++)
                 if (!sj->reachable[k][sj->s[i].reads[r]]) sj->reachable[k][sj->s[i].reads[r]] = 1;
         }
@@ -572,7 +612,9 @@ static void flip_bytes(subject *sj, int kind, uint64_t stride, tally *t)
                     block_flips++;
                     block_flips_caught += t->failed > failed_before;
                 } else if (sj->reachable[kind][k] == 1) {
-                    maybe_flips++; /* only searches may read it: caught or not, never a wrong answer */
+                    /* only searches may read it, or it is a common block:
+                     * caught or not, never a wrong answer */
+                    maybe_flips++;
                 } else {
                     unreachable_flips++;
                     assert_int_equal(t->failed, failed_before);
@@ -589,7 +631,7 @@ static void flip_bytes(subject *sj, int kind, uint64_t stride, tally *t)
     assert_int_equal(block_flips_caught, block_flips);
     assert_true(meta_flips >= 3 * XQF_HEADER_SIZE);
     print_message("    %s.%s (%zu bytes, %u blocks/side): %llu metadata flips, %llu block flips all caught, %llu flips "
-                  "in blocks only searches may read, %llu in blocks no legal position reads\n",
+                  "in blocks probes may read (searches, common blocks), %llu in blocks no legal position reads\n",
                   sj->name, ext[kind], size, l->blocks, (unsigned long long)meta_flips, (unsigned long long)block_flips,
                   (unsigned long long)maybe_flips, (unsigned long long)unreachable_flips);
     free(buf);
