@@ -75,7 +75,7 @@ static void hold_common(xqf_file *f)
             sum = s, len = l, k0 = k;
             votes = 1;
         } else {
-            votes += s == sum && l == len ? 1 : (uint64_t)-1;
+            votes = s == sum && l == len ? votes + 1 : votes - 1;
         }
     }
     for (uint64_t k = first; votes && k < first + full; k++)
@@ -134,10 +134,6 @@ int xqf_open(xqf_file *f, const char *path, int kind, const char *name, uint64_t
         f->ddict = NULL;
         free(f->meta);
         f->meta = NULL;
-        free(f->bounds);
-        f->bounds = NULL;
-        free(f->common);
-        f->common = NULL;
         f->fd = -1;
         return rc;
     }
