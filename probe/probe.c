@@ -966,8 +966,9 @@ static int ruled_win_by_dtm(xqtb_handle *h, tb_entry *e, int flip, const xq_boar
 {
     unsigned v;
     if (probe_entry(h, e, flip, b, XQF_KIND_DTM, &v) != XQTB_OK) return 0;
-    /* searched, "no ordinary win"; or stored, a ruling's */
-    return v == XQF_SEARCH_RULED || (!xqf_is_search(XQF_KIND_DTM, v) && v != XQF_DTM_DRAW && (v & XQF_DTM_RULED));
+    /* searched, "no ordinary win"; or stored, a ruling's win */
+    return v == XQF_SEARCH_RULED ||
+           (!xqf_is_search(XQF_KIND_DTM, v) && v != XQF_DTM_DRAW && (v & (XQF_DTM_RULED | 1)) == (XQF_DTM_RULED | 1));
 }
 
 /* A win by a ruling has DTC "none", which its search learns only by
@@ -1015,9 +1016,12 @@ static int search_dtc(xqtb_handle *h, const xq_board *pos, int win, unsigned *v,
         int wdl = said == 1 ? XQF_WDL_WIN : memo_wdl(memo, idx[k]);
         /* a win's move converts only into an ordinary loss */
         if (win && (said == 0 || (wdl >= 0 && wdl != XQF_WDL_LOSS))) continue;
-        q[kept++] = (dtc_move){
-            quiet[k], idx[k], xqf_bound_near(bd, g), xqf_bound_far(bd, groups, g), xqf_bound_all(bd, groups, g),
-            0,        wdl};
+        q[kept++] = (dtc_move){.m = quiet[k],
+                               .idx = idx[k],
+                               .near = xqf_bound_near(bd, g),
+                               .far = xqf_bound_far(bd, groups, g),
+                               .all = xqf_bound_all(bd, groups, g),
+                               .wdl = wdl};
     }
     nq = kept;
     if (win) {
