@@ -397,12 +397,15 @@ xqtb_status xqtb_probe_wdl_trusted(xqtb_handle *h, const xqtb_position *pos, xqt
  * one-ply search cannot find them (docs/FORMAT.md, "Searched entries"),
  * which halves their size or better.  A position of that side is found
  * from its legal moves' results, which needs the files of the same kind of
- * every table a capture leads to (and for DTC their WDL files).  A DTM
- * search reads the position's WDL value first, then, guided by the DTM
- * file's search bounds (docs/FORMAT.md, "Search bounds"), only the moves
- * that can decide it: one to three blocks for an ordinary result, none for
- * a draw, more for a result decided by a ruling.  A DTC search probes every
- * move.  `xqtb gen --store-both` writes files that never search. */
+ * every table a capture leads to (and for DTC their WDL files).  Guided
+ * by the file's search bounds (docs/FORMAT.md, "Search bounds"), a search
+ * reads only the moves that can decide it: a DTM search one to three
+ * blocks for an ordinary result, the position's WDL value where those do
+ * not settle it, none for a draw, more for a result decided by a ruling; a
+ * DTC search also tells its moves' results from the table's DTM file (its
+ * bounds, and what the DTM search of the same position read), which it
+ * opens if need be.  `xqtb gen --store-both` writes files that never
+ * search. */
 xqtb_status xqtb_probe_dtm(xqtb_handle *h, const xqtb_position *pos, xqtb_wdl *wdl, int *dtm);
 
 /* Results under the natural move limit (docs/RULES.md, "The move limit"),
