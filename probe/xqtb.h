@@ -254,11 +254,17 @@ uint64_t xqtb_perft(const xqtb_position *pos, int depth);
  * per entry of a side in a DTM file and 0.03 in a DTC file (docs/FORMAT.md,
  * "Search bounds"), and, where more than half of the searched side's blocks
  * are the same bytes (mostly "search"), one such block decoded (at most
- * 8 KiB), which probes of those blocks read instead.  Every DTM and DTC file of the 226 tables of up to 5
- * pieces open at once: about 206 and 35 MB of bounds, beside the files
- * themselves (125 and 104 MB), which the defaults read whole: 474 MB in
- * all with the WDL files, 247 MB with every file read by block
- * (docs/BENCHMARKS.md, "What a handle holds beside its cache").
+ * 8 KiB), which probes of those blocks read instead.  Every DTM and DTC
+ * file of the 226 tables of up to 5 pieces open at once: about 206 and 35
+ * MB of bounds, beside the files themselves (134 and 115 MB), which the
+ * defaults read whole: 497 MB in all with the WDL files, 251 MB with every
+ * file read by block (docs/BENCHMARKS.md, "What a handle holds beside its
+ * cache").  A DTC probe opens its table's DTM file as well, where the
+ * handle's directories hold one (see xqtb_probe_wdl_counter): a handle
+ * that makes only xqtb_probe_wdl_counter probes of every table holds
+ * those 500 MB too (253 MB by block), against 175 MB (42 MB) without the
+ * DTM files; give it directories without them to keep it so, at the cost
+ * of slower DTC searches where the attacker is searched.
  *
  * Updating tables under a running engine.  Never write into a table file
  * the handle may have open (cp over it, truncate, edit in place): the
@@ -324,7 +330,7 @@ typedef struct {
      * 8 MiB (every table of up to 5 pieces: KRNKR's is 1.5 MB, the whole
      * set's 19 MB), and DTM and DTC files up to 16 MiB as long as those
      * the handle holds come to at most 256 MiB, the first opened first
-     * (the 5-piece set's are 229 MB); 1 = read every file by block.  A
+     * (the 5-piece set's are 249 MB); 1 = read every file by block.  A
      * file read whole is held until xqtb_close, beside the cache, and a
      * small WDL file among them decoded (512 KiB at most; see above): 1
      * turns that off too. */
