@@ -59,6 +59,13 @@ typedef struct {
     xq_index ix;
     xqf_file file[KINDS];
     uint32_t file_id[KINDS];
+    /* What the DTM file's search bounds say of each group of its stored
+     * side, two bits a group (DTM_GROUP_*), for the DTC searches of a
+     * handle that has not opened the DTM file itself: built once from the
+     * file's metadata, about a twelfth of the bounds (dtm_summary_of).
+     * summary_state: 0 not built, 1 built, -1 none. */
+    uint8_t *dtm_summary;
+    int summary_state, summary_stored;
 } tb_entry;
 
 /* A hash set of the materials present, under both colourings, so that
@@ -281,6 +288,7 @@ void xqtb_close(xqtb_handle *h)
             free(e->path[k]);
         }
         if (e->index_ready) xq_index_free(&e->ix);
+        free(e->dtm_summary);
         pthread_mutex_destroy(&e->lock);
     }
     xq_cache_free(h->cache);
@@ -893,34 +901,100 @@ static int memo_wdl(const search_memo *memo, uint64_t idx)
     return -1;
 }
 
-/* e's DTM file, opened if need be, if it has search bounds and stores
- * side `stored` too, so that they tell of a DTC search's quiet successors
- * (dtm_bounds_say); NULL otherwise (no DTM file, or a damaged one: the
- * search then reads WDL values).  A DTC probe of a table thus holds its
- * DTM file as well, which a full probe opens anyway. */
-static const xqf_file *dtm_bounds_of(xqtb_handle *h, tb_entry *e, int stored)
+/* Two bits a DTM group says to a DTC search (dtm_bounds_say). */
+enum { DTM_GROUP_NO_LOSS = 1, DTM_GROUP_ALL_WINS = 2 };
+
+/* What the DTM file's bounds say of groups of its stored side, as a DTC
+ * search reads them: the open file's bounds, or the table's summary of
+ * them (either may be NULL). */
+typedef struct {
+    const xqf_file *df;
+    const uint8_t *summary;
+} dtm_hint;
+
+/* Builds e's summary of its DTM file's bounds (tb_entry.dtm_summary) from
+ * the file opened by block on its own, its bounds decoded and dropped;
+ * returns 1, or -1 where there is nothing to summarise (no DTM file, a
+ * damaged one or one of other rules, no bounds).  Under e->lock. */
+static int build_summary(xqtb_handle *h, tb_entry *e)
 {
-    if (ensure_open(h, e, XQF_KIND_DTM) != 1) return NULL;
-    const xqf_file *df = &e->file[XQF_KIND_DTM];
-    return df->bounds && df->info.searched == (stored ^ 1) ? df : NULL;
+    xqf_file f;
+    if (!e->path[XQF_KIND_DTM] || !e->index_ready ||
+        xqf_open(&f, e->path[XQF_KIND_DTM], XQF_KIND_DTM, e->name, e->ix.size, 1) != XQTB_OK)
+        return -1;
+    int ok = f.bounds && (int)(f.info.rules | f.info.limit << 3) == __atomic_load_n(&h->settled, __ATOMIC_ACQUIRE);
+    uint64_t groups = f.bounds_groups;
+    if (ok && (e->dtm_summary = calloc((size_t)(groups + 3) / 4, 1)) != NULL) {
+        for (uint64_t g = 0; g < groups; g++) {
+            unsigned bits = (xqf_bound_loss(f.bounds, g) < 0 ? DTM_GROUP_NO_LOSS : 0) |
+                            (xqf_bound_all(f.bounds, groups, g) ? DTM_GROUP_ALL_WINS : 0);
+            e->dtm_summary[g / 4] |= (uint8_t)(bits << (2 * (g % 4)));
+        }
+        e->summary_stored = f.info.searched ^ 1;
+    }
+    xqf_close(&f);
+    return e->dtm_summary ? 1 : -1;
 }
 
-/* What DTM file df's bounds say of its stored entry idx: 1 if it is an
- * ordinary win for its side to move (its group is all ordinary wins), 0
- * if it is no ordinary loss (its group holds none), -1 if they do not
- * say.  An ordinary result of the DTM file is one of the WDL file that no
- * ruling decided, the ones whose DTC code is not "none": so a DTC search
- * needs no WDL value of such a successor, and a win's search needs nothing
- * at all of one that is no ordinary loss.  Where the attacker is
- * searched, those WDL values were about 40% of the blocks a cold
- * `xqtb_probe` decoded (docs/BENCHMARKS.md, "A DTC search told by the DTM
- * file"). */
-static int dtm_bounds_say(const xqf_file *df, uint64_t idx)
+/* What a DTC search of e, whose stored side is `stored`, may learn of its
+ * successors from the DTM file: its bounds where the handle has the file
+ * open (a full probe opens it first), else e's summary of them, built on
+ * first need.  The summary spares a handle that makes only DTC probes the
+ * DTM file and its bounds (0.19 bytes an entry of a side: for the 5-piece
+ * set 206 MB, against 16 MB of summaries), which it had held otherwise
+ * (docs/BENCHMARKS.md, "A DTC search told by the DTM file").  A DTM file
+ * that stores the other side says nothing. */
+static dtm_hint dtm_hint_of(xqtb_handle *h, tb_entry *e, int stored)
 {
-    if (!df || idx >= df->info.entries) return -1;
+    dtm_hint d = {NULL, NULL};
+    if (__atomic_load_n(&e->state[XQF_KIND_DTM], __ATOMIC_ACQUIRE) == 1) {
+        const xqf_file *df = &e->file[XQF_KIND_DTM];
+        if (df->bounds && df->info.searched == (stored ^ 1)) d.df = df;
+        return d;
+    }
+    int st = __atomic_load_n(&e->summary_state, __ATOMIC_ACQUIRE);
+    if (st == 0) {
+        pthread_mutex_lock(&e->lock);
+        if ((st = e->summary_state) == 0)
+            __atomic_store_n(&e->summary_state, st = build_summary(h, e), __ATOMIC_RELEASE);
+        pthread_mutex_unlock(&e->lock);
+    }
+    if (st == 1 && e->summary_stored == stored) d.summary = e->dtm_summary;
+    return d;
+}
+
+/* Starts loading what d says of stored entry idx (one of several far
+ * apart: their misses then overlap). */
+static void dtm_hint_prefetch(const dtm_hint *d, uint64_t idx)
+{
     uint64_t g = idx >> xqf_bounds_shift(XQF_KIND_DTM);
-    if (xqf_bound_all(df->bounds, df->bounds_groups, g)) return 1;
-    return xqf_bound_loss(df->bounds, g) < 0 ? 0 : -1;
+    if (d->df)
+        xqf_bounds_prefetch(XQF_KIND_DTM, d->df->bounds, d->df->bounds_groups, g);
+    else if (d->summary)
+        __builtin_prefetch(d->summary + g / 4);
+}
+
+/* What the DTM file's bounds say of its stored entry idx (of `entries`):
+ * 1 if it is an ordinary win for its side to move (its group is all
+ * ordinary wins), 0 if it is no ordinary loss (its group holds none), -1
+ * if they do not say.  An ordinary result of the DTM file is one of the
+ * WDL file that no ruling decided, the ones whose DTC code is not "none":
+ * so a DTC search needs no WDL value of such a successor, and a win's
+ * search needs nothing at all of one that is no ordinary loss.  Where the
+ * attacker is searched, those WDL values were about 40% of the blocks a
+ * cold `xqtb_probe` decoded (docs/BENCHMARKS.md, "A DTC search told by
+ * the DTM file"). */
+static int dtm_bounds_say(const dtm_hint *d, uint64_t idx, uint64_t entries)
+{
+    if (idx >= entries) return -1;
+    uint64_t g = idx >> xqf_bounds_shift(XQF_KIND_DTM);
+    unsigned bits = 0;
+    if (d->df)
+        bits = (xqf_bound_loss(d->df->bounds, g) < 0 ? DTM_GROUP_NO_LOSS : 0) |
+               (xqf_bound_all(d->df->bounds, d->df->bounds_groups, g) ? DTM_GROUP_ALL_WINS : 0);
+    else if (d->summary)
+        bits = d->summary[g / 4] >> (2 * (g % 4)) & 3;
+    return bits & DTM_GROUP_ALL_WINS ? 1 : bits & DTM_GROUP_NO_LOSS ? 0 : -1;
 }
 
 /* The key a DTC search sorts by: the nearest distance (groups without one
@@ -947,6 +1021,32 @@ static int dtc_read(xqtb_handle *h, xq_board *b, dtc_move *q, int win, dtc_searc
     return dtc_search_add(h, b, q->m, win, t, e, stored, q->idx, q->wdl);
 }
 
+/* Whether a win of board b, of table e (flipped or not), is one by a
+ * ruling, by its own DTM entry; false if that cannot be read (no DTM file
+ * open, or a damaged one: the search then finds it). */
+static int ruled_win_by_dtm(xqtb_handle *h, tb_entry *e, int flip, const xq_board *b)
+{
+    unsigned v;
+    /* only a DTM file the handle holds already: see dtm_hint_of */
+    if (__atomic_load_n(&e->state[XQF_KIND_DTM], __ATOMIC_ACQUIRE) != 1 ||
+        probe_entry(h, e, flip, b, XQF_KIND_DTM, &v) != XQTB_OK)
+        return 0;
+    /* searched, "no ordinary win"; or stored, a ruling's win */
+    return v == XQF_SEARCH_RULED ||
+           (!xqf_is_search(XQF_KIND_DTM, v) && v != XQF_DTM_DRAW && (v & (XQF_DTM_RULED | 1)) == (XQF_DTM_RULED | 1));
+}
+
+/* A win by a ruling has DTC "none", which its search learns only by
+ * reading every move that may convert (none does).  Where no DTM probe of
+ * the position has said its win is an ordinary one, a win's search whose
+ * first RULED_WIN_AFTER moves read did not convert asks the position's
+ * own DTM entry instead, one block, if the handle holds the DTM file: on KRNKR's red positions (a third of
+ * its wins are by a ruling) 7% fewer instructions a DTC probe, the
+ * defender-searched tables unchanged (docs/BENCHMARKS.md, "A DTC search
+ * told by the DTM file").  Asking before any move is read cost the
+ * ordinary wins a block each. */
+enum { RULED_WIN_AFTER = 1 };
+
 /* With the file's search bounds (docs/FORMAT.md, "Search bounds"), fewer
  * successors are read, the value the same:
  *   - a win: the quiet moves in order of their group's nearest distance,
@@ -959,29 +1059,6 @@ static int dtc_read(xqtb_handle *h, xq_board *b, dtc_move *q, int win, dtc_searc
  *     farthest distance, until the slowest found is no faster than the
  *     next group's could be.
  * Captures lead to other tables and are always read. */
-/* Whether a win of board b, of table e (flipped or not), is one by a
- * ruling, by its own DTM entry; false if that cannot be read (no DTM
- * file, or a damaged one: the search then finds it). */
-static int ruled_win_by_dtm(xqtb_handle *h, tb_entry *e, int flip, const xq_board *b)
-{
-    unsigned v;
-    if (probe_entry(h, e, flip, b, XQF_KIND_DTM, &v) != XQTB_OK) return 0;
-    /* searched, "no ordinary win"; or stored, a ruling's win */
-    return v == XQF_SEARCH_RULED ||
-           (!xqf_is_search(XQF_KIND_DTM, v) && v != XQF_DTM_DRAW && (v & (XQF_DTM_RULED | 1)) == (XQF_DTM_RULED | 1));
-}
-
-/* A win by a ruling has DTC "none", which its search learns only by
- * reading every move that may convert (none does).  Where no DTM probe of
- * the position has said its win is an ordinary one, a win's search whose
- * first RULED_WIN_AFTER moves read did not convert asks the position's
- * own DTM entry instead, one block: on KRNKR's red positions (a third of
- * its wins are by a ruling) 7% fewer instructions a DTC probe, the
- * defender-searched tables unchanged (docs/BENCHMARKS.md, "A DTC search
- * told by the DTM file").  Asking before any move is read cost the
- * ordinary wins a block each. */
-enum { RULED_WIN_AFTER = 1 };
-
 static int search_dtc(xqtb_handle *h, const xq_board *pos, int win, unsigned *v, const search_memo *memo)
 {
     int limit = xqtb_limit(h);
@@ -1004,15 +1081,14 @@ static int search_dtc(xqtb_handle *h, const xq_board *pos, int win, unsigned *v,
         if ((rc = dtc_search_add(h, &b, direct[i], win, &t, NULL, 0, 0, -1)) != XQTB_OK) return rc;
     /* What the DTM file tells of the quiet successors without a block */
     int ordinary_known = memo != NULL;
-    const xqf_file *df = nq ? dtm_bounds_of(h, e, stored) : NULL;
+    dtm_hint dh = nq ? dtm_hint_of(h, e, stored) : (dtm_hint){NULL, NULL};
     if (memo && (memo->e != e || memo->side != stored)) memo = NULL;
-    for (int k = 0; df && k < nq; k++)
-        if (idx[k] < df->info.entries)
-            xqf_bounds_prefetch(XQF_KIND_DTM, df->bounds, df->bounds_groups, idx[k] >> xqf_bounds_shift(XQF_KIND_DTM));
+    for (int k = 0; k < nq && (dh.df || dh.summary); k++)
+        if (idx[k] < cf->info.entries) dtm_hint_prefetch(&dh, idx[k]);
     int kept = 0;
     for (int k = 0; k < nq; k++) {
         uint64_t g = idx[k] >> xqf_bounds_shift(XQF_KIND_DTC), groups = cf->bounds_groups;
-        int said = dtm_bounds_say(df, idx[k]);
+        int said = dtm_bounds_say(&dh, idx[k], cf->info.entries);
         int wdl = said == 1 ? XQF_WDL_WIN : memo_wdl(memo, idx[k]);
         /* a win's move converts only into an ordinary loss */
         if (win && (said == 0 || (wdl >= 0 && wdl != XQF_WDL_LOSS))) continue;

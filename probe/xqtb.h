@@ -259,12 +259,12 @@ uint64_t xqtb_perft(const xqtb_position *pos, int depth);
  * MB of bounds, beside the files themselves (134 and 115 MB), which the
  * defaults read whole: 497 MB in all with the WDL files, 251 MB with every
  * file read by block (docs/BENCHMARKS.md, "What a handle holds beside its
- * cache").  A DTC probe opens its table's DTM file as well, where the
- * handle's directories hold one (see xqtb_probe_wdl_counter): a handle
- * that makes only xqtb_probe_wdl_counter probes of every table holds
- * those 500 MB too (253 MB by block), against 175 MB (42 MB) without the
- * DTM files; give it directories without them to keep it so, at the cost
- * of slower DTC searches where the attacker is searched.
+ * cache").  A DTC probe of a table whose DTM file the handle has not
+ * opened holds a summary of that file's bounds instead, two bits per 16
+ * entries of a side (0.016 bytes an entry): a handle that makes only
+ * xqtb_probe_wdl_counter probes of every table of the 5-piece set holds
+ * 196 MB beside its cache (77 MB by block), against 175 MB (56 MB) without
+ * the DTM files in its directories.
  *
  * Updating tables under a running engine.  Never write into a table file
  * the handle may have open (cp over it, truncate, edit in place): the
@@ -409,8 +409,8 @@ xqtb_status xqtb_probe_wdl_trusted(xqtb_handle *h, const xqtb_position *pos, xqt
  * blocks for an ordinary result, the position's WDL value where those do
  * not settle it, none for a draw, more for a result decided by a ruling; a
  * DTC search also tells its moves' results from the table's DTM file (its
- * bounds, and what the DTM search of the same position read), which it
- * opens if need be.  `xqtb gen --store-both` writes files that never
+ * bounds, or a summary of them, and what the DTM search of the same
+ * position read).  `xqtb gen --store-both` writes files that never
  * search. */
 xqtb_status xqtb_probe_dtm(xqtb_handle *h, const xqtb_position *pos, xqtb_wdl *wdl, int *dtm);
 
@@ -458,10 +458,11 @@ xqtb_status xqtb_probe_counter(xqtb_handle *h, const xqtb_position *pos, int rul
  * for a decided position under a move limit, the DTC file: what a search
  * needs.  RETURN: as xqtb_probe_counter.
  * NOTES: the DTC of a position of a file's searched side takes a one-ply
- * search (see xqtb_probe_dtm), which also reads the search bounds of the
- * table's DTM file where there is one: the handle then opens that file
- * (its memory as above), as xqtb_probe does; a search that calls this at
- * every node may prefer tables written with `xqtb gen --store-both`. */
+ * search (see xqtb_probe_dtm), which also reads what the table's DTM
+ * file's search bounds say, where there is one (a summary of them, if the
+ * handle has not opened that file: its memory as above); a search that
+ * calls this at every node may prefer tables written with `xqtb gen
+ * --store-both`. */
 xqtb_status xqtb_probe_wdl_counter(xqtb_handle *h, const xqtb_position *pos, int rule_counter, xqtb_wdl5 *wdl5);
 
 /* Move limit in plies the handle's tables were built for (0: none), as
