@@ -14,6 +14,10 @@
  * default options, under which every file is read whole when first opened,
  * each DTM file's reservation out of the handle's budget raced too.
  *
+ * Then DTC probes of KRKN under a move limit, on fresh handles, whose
+ * searches build the table's summary of its DTM bounds while other
+ * threads read it or open the DTM file.
+ *
  * Built with -fsanitize=thread by `make test-tsan` (build-tsan/); in the
  * other builds it is an ordinary functional test.
  */
@@ -31,6 +35,7 @@
 
 #include "cell.h"
 #include "compress.h"
+#include "dtc.h"
 #include "fen.h"
 #include "movegen.h"
 #include "tb.h"
@@ -305,10 +310,106 @@ static void test_threads_agree_with_generator(void **state)
     tb_set_free(set);
 }
 
+/* ---- DTC probes ---------------------------------------------------------
+ * KRKN under rules full and a move limit of 20, its default files (DTC
+ * searched on one side): four threads start together on a fresh handle
+ * and make five-valued probes, every answer the generator's.  On the first
+ * handle they make xqtb_probe_wdl_counter probes only, whose searches
+ * build and read the table's summary of its DTM bounds (probe.c,
+ * dtm_hint_of); on the second every fourth probe is a full one, which
+ * opens the DTM file while the others search, so that both are raced. */
+enum { DTC_LIMIT = 20 };
+
+typedef struct {
+    _Alignas(64) xqtb_handle *h;
+    const tb_table *t;
+    const uint32_t *legal;
+    size_t nlegal;
+    pthread_barrier_t *start;
+    int id, probes, full_every, failures; /* full_every 0: no full probe */
+    char first_failure[512];
+} dtc_worker;
+
+static void *dtc_work(void *arg)
+{
+    dtc_worker *w = arg;
+    uint64_t rng = 0xD1B54A32D192ED03ull * (uint64_t)(w->id + 1);
+    pthread_barrier_wait(w->start);
+    for (int k = 0; k < w->probes && !w->failures; k++) {
+        uint32_t e = w->legal[next_random(&rng) % w->nlegal];
+        xq_board b;
+        xq_index_decode(&w->t->ix, e >> 1, &b);
+        b.side = (uint8_t)(e & 1);
+        tb_value v = tb_value_of(w->t, &b);
+        unsigned d = tb_dtc(w->t, e & 1, e >> 1);
+        int counter = k % (DTC_LIMIT + 1), want = XQTB_WDL5_DRAW; /* every counter: every distance tells */
+        if (v.wdl) want = v.by_rule || (!dtc_beyond(d) && dtc_plies(d) <= DTC_LIMIT - counter) ? 2 * v.wdl : v.wdl;
+        xqtb_position p;
+        to_position(&b, &p);
+        int got = -9, rc;
+        if (w->full_every && k % w->full_every == w->full_every - 1) {
+            xqtb_result r;
+            rc = xqtb_probe_counter(w->h, &p, counter, &r);
+            got = r.wdl5;
+        } else {
+            rc = xqtb_probe_wdl_counter(w->h, &p, counter, &got);
+        }
+        if ((rc != XQTB_OK || got != want) && !w->failures++) {
+            char fen[XQ_FEN_MAX];
+            xq_fen_write(&b, fen);
+            snprintf(w->first_failure, sizeof w->first_failure, "thread %d, %s: %s, wdl5 %d, generator %d", w->id, fen,
+                     xqtb_status_string(rc), got, want);
+        }
+    }
+    return NULL;
+}
+
+static void test_dtc_threads_agree_with_generator(void **state)
+{
+    (void)state;
+    tb_set *set;
+    tb_table *t = testgen_load_limit("KRKN", XQ_RULES_FULL, DTC_LIMIT, &set);
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s/rules-%d-limit-%d", test_tmpdir(), XQ_RULES_FULL, DTC_LIMIT);
+    size_t nlegal = 0;
+    uint32_t *legal = malloc(2 * (size_t)t->ix.size * sizeof *legal);
+    assert_non_null(legal);
+    for (uint64_t i = 0; i < t->ix.size; i++)
+        for (int s = 0; s < 2; s++)
+            if (cell_get(t->cells[s], t->width, i) != CELL_ILLEGAL) legal[nlegal++] = (uint32_t)(i << 1 | (uint64_t)s);
+    for (int round = 0; round < 2; round++) { /* a fresh handle each: the first probes race the opening */
+        int st;
+        xqtb_handle *h = xqtb_open(dir, NULL, &st);
+        assert_non_null(h);
+        pthread_barrier_t start;
+        pthread_barrier_init(&start, NULL, THREADS);
+        dtc_worker w[THREADS];
+        pthread_t tid[THREADS];
+        for (int i = 0; i < THREADS; i++) {
+            memset(&w[i], 0, sizeof w[i]);
+            w[i] = (dtc_worker){
+                .h = h, .t = t, .legal = legal, .nlegal = nlegal, .start = &start, .id = i, .full_every = 4 * round};
+            w[i].probes = slow_build() ? 3000 : 20000;
+            assert_int_equal(pthread_create(&tid[i], NULL, dtc_work, &w[i]), 0);
+        }
+        for (int i = 0; i < THREADS; i++) {
+            pthread_join(tid[i], NULL);
+            if (w[i].failures) fail_msg("%s", w[i].first_failure);
+        }
+        pthread_barrier_destroy(&start);
+        xqtb_close(h);
+    }
+    print_message("    %d threads, two fresh handles: KRKN's five-valued probes (limit %d) all the generator's\n",
+                  THREADS, DTC_LIMIT);
+    free(legal);
+    tb_set_free(set);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_threads_agree_with_generator),
+        cmocka_unit_test(test_dtc_threads_agree_with_generator),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
