@@ -904,6 +904,13 @@ static int memo_wdl(const search_memo *memo, uint64_t idx)
 /* Two bits a DTM group says to a DTC search (dtm_bounds_say). */
 enum { DTM_GROUP_NO_LOSS = 1, DTM_GROUP_ALL_WINS = 2 };
 
+/* Those bits of group g of DTM bounds of `groups` groups. */
+static unsigned dtm_group_bits(const uint8_t *bounds, uint64_t groups, uint64_t g)
+{
+    return (xqf_bound_loss(bounds, g) < 0 ? DTM_GROUP_NO_LOSS : 0) |
+           (xqf_bound_all(bounds, groups, g) ? DTM_GROUP_ALL_WINS : 0);
+}
+
 /* What the DTM file's bounds say of groups of its stored side, as a DTC
  * search reads them: the open file's bounds, or the table's summary of
  * them (either may be NULL). */
@@ -925,11 +932,8 @@ static int build_summary(xqtb_handle *h, tb_entry *e)
     int ok = f.bounds && (int)(f.info.rules | f.info.limit << 3) == __atomic_load_n(&h->settled, __ATOMIC_ACQUIRE);
     uint64_t groups = f.bounds_groups;
     if (ok && (e->dtm_summary = calloc((size_t)(groups + 3) / 4, 1)) != NULL) {
-        for (uint64_t g = 0; g < groups; g++) {
-            unsigned bits = (xqf_bound_loss(f.bounds, g) < 0 ? DTM_GROUP_NO_LOSS : 0) |
-                            (xqf_bound_all(f.bounds, groups, g) ? DTM_GROUP_ALL_WINS : 0);
-            e->dtm_summary[g / 4] |= (uint8_t)(bits << (2 * (g % 4)));
-        }
+        for (uint64_t g = 0; g < groups; g++)
+            e->dtm_summary[g / 4] |= (uint8_t)(dtm_group_bits(f.bounds, groups, g) << (2 * (g % 4)));
         e->summary_stored = f.info.searched ^ 1;
     }
     xqf_close(&f);
@@ -990,8 +994,7 @@ static int dtm_bounds_say(const dtm_hint *d, uint64_t idx, uint64_t entries)
     uint64_t g = idx >> xqf_bounds_shift(XQF_KIND_DTM);
     unsigned bits = 0;
     if (d->df)
-        bits = (xqf_bound_loss(d->df->bounds, g) < 0 ? DTM_GROUP_NO_LOSS : 0) |
-               (xqf_bound_all(d->df->bounds, d->df->bounds_groups, g) ? DTM_GROUP_ALL_WINS : 0);
+        bits = dtm_group_bits(d->df->bounds, d->df->bounds_groups, g);
     else if (d->summary)
         bits = d->summary[g / 4] >> (2 * (g % 4)) & 3;
     return bits & DTM_GROUP_ALL_WINS ? 1 : bits & DTM_GROUP_NO_LOSS ? 0 : -1;
