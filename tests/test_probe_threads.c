@@ -210,6 +210,18 @@ static void copy_file(const char *from, const char *to, long drop)
     assert_int_equal(fclose(b), 0);
 }
 
+/* Every legal entry of t, as entry << 1 | side to move, *n of them. */
+static uint32_t *legal_entries(const tb_table *t, size_t *n)
+{
+    uint32_t *legal = malloc(2 * (size_t)t->ix.size * sizeof *legal);
+    assert_non_null(legal);
+    *n = 0;
+    for (uint64_t i = 0; i < t->ix.size; i++)
+        for (int s = 0; s < 2; s++)
+            if (cell_get(t->cells[s], t->width, i) != CELL_ILLEGAL) legal[(*n)++] = (uint32_t)(i << 1 | (uint64_t)s);
+    return legal;
+}
+
 /* Four threads probing h at once, from a barrier, every answer checked;
  * each makes 1/fraction of the probes of the full run. */
 static void race(xqtb_handle *h, tb_set *set, tb_table *t, uint32_t *legal, size_t nlegal, int fraction)
@@ -279,12 +291,8 @@ static void test_threads_agree_with_generator(void **state)
         copy_file(from, to, 1);
     }
 
-    uint32_t *legal = malloc(2 * t->ix.size * sizeof *legal);
-    assert_non_null(legal);
-    size_t nlegal = 0;
-    for (uint64_t i = 0; i < t->ix.size; i++)
-        for (int s = 0; s < 2; s++)
-            if (cell_get(t->cells[s], t->width, i) != CELL_ILLEGAL) legal[nlegal++] = (uint32_t)(i << 1 | (uint64_t)s);
+    size_t nlegal;
+    uint32_t *legal = legal_entries(t, &nlegal);
     assert_true(nlegal > 100000);
 
     /* small enough a cache that blocks come and go all the time; files up
@@ -371,12 +379,8 @@ static void test_dtc_threads_agree_with_generator(void **state)
     tb_table *t = testgen_load_limit("KRKN", XQ_RULES_FULL, DTC_LIMIT, &set);
     char dir[512];
     snprintf(dir, sizeof dir, "%s/rules-%d-limit-%d", test_tmpdir(), XQ_RULES_FULL, DTC_LIMIT);
-    size_t nlegal = 0;
-    uint32_t *legal = malloc(2 * (size_t)t->ix.size * sizeof *legal);
-    assert_non_null(legal);
-    for (uint64_t i = 0; i < t->ix.size; i++)
-        for (int s = 0; s < 2; s++)
-            if (cell_get(t->cells[s], t->width, i) != CELL_ILLEGAL) legal[nlegal++] = (uint32_t)(i << 1 | (uint64_t)s);
+    size_t nlegal;
+    uint32_t *legal = legal_entries(t, &nlegal);
     for (int round = 0; round < 2; round++) { /* a fresh handle each: the first probes race the opening */
         int st;
         xqtb_handle *h = xqtb_open(dir, NULL, &st);
@@ -386,7 +390,6 @@ static void test_dtc_threads_agree_with_generator(void **state)
         dtc_worker w[THREADS];
         pthread_t tid[THREADS];
         for (int i = 0; i < THREADS; i++) {
-            memset(&w[i], 0, sizeof w[i]);
             w[i] = (dtc_worker){
                 .h = h, .t = t, .legal = legal, .nlegal = nlegal, .start = &start, .id = i, .full_every = 4 * round};
             w[i].probes = slow_build() ? 3000 : 20000;
