@@ -257,7 +257,7 @@ uint64_t xqtb_perft(const xqtb_position *pos, int depth);
  * 8 KiB), which probes of those blocks read instead.  Every DTM and DTC
  * file of the 226 tables of up to 5 pieces open at once: about 206 and 35
  * MB of bounds, beside the files themselves (134 and 115 MB), which the
- * defaults read whole: 497 MB in all with the WDL files, 251 MB with every
+ * defaults read whole: 497 MB in all with the WDL files, 273 MB with every
  * file read by block (docs/BENCHMARKS.md, "What a handle holds beside its
  * cache").  A DTC probe of a table whose DTM file the handle has not
  * opened holds a summary of that file's bounds instead, two bits per 16

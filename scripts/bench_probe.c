@@ -25,8 +25,9 @@
  * probed every material (default: every NAME.xqd in DIR): the resident
  * memory added by a WDL probe of each, then a DTM probe, then a full probe
  * (DTC too), with the default options and with every file read by block,
- * the cache one byte in both.  And, without --memory, it reports
- * DTM latency apart for each side to move: a DTM file stores one side's
+ * the cache one byte in both, each in a process of its own.  And,
+ * without --memory, it reports DTM latency apart for each side to move: a
+ * DTM file stores one side's
  * entries and finds the other's by a one-ply search (docs/FORMAT.md,
  * "Searched entries"), so the two differ; and root probes (every move's
  * value) on a fresh handle with the default cache.
@@ -36,7 +37,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "xqtb.h"
 
@@ -226,11 +229,22 @@ static int memory_report(const char *dir, char **given, int ngiven)
         fprintf(stderr, "no materials in %s\n", dir);
         return 1;
     }
+    /* Each in a process of its own: the memory one handle freed would
+     * otherwise serve the next one's allocations and hide them from the
+     * resident size. */
     for (int by_block = 0; by_block < 2; by_block++) {
+        fflush(stdout);
+        pid_t pid = fork();
+        if (pid < 0) return 1;
+        if (pid > 0) {
+            int status;
+            if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status)) return 1;
+            continue;
+        }
         xqtb_options o = {.cache_bytes = 1, .whole_file_bytes = by_block ? 1 : 0};
         xqtb_status st;
         xqtb_handle *h = xqtb_open(dir, &o, &st);
-        if (!h) return 1;
+        if (!h) _exit(1);
         long base = resident_kib(), at = base;
         printf("%s, %d materials, %s:", dir, n, by_block ? "every file read by block" : "default options");
         const char *what[3] = {"WDL", "DTM", "full (DTC too)"};
@@ -244,6 +258,8 @@ static int memory_report(const char *dir, char **given, int ngiven)
         }
         printf(" in all +%.1f MB\n", (double)(at - base) / 1024.0);
         xqtb_close(h);
+        fflush(stdout);
+        _exit(0);
     }
     return 0;
 }
