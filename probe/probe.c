@@ -978,7 +978,8 @@ static void dtm_hint_prefetch(const dtm_hint *d, uint64_t idx)
         __builtin_prefetch(d->summary + g / 4);
 }
 
-/* What the DTM file's bounds say of its stored entry idx (of `entries`):
+/* What the DTM file's bounds say of its stored entry idx (in range: split_moves
+ * checked it against the DTC file, whose index is the DTM file's):
  * 1 if it is an ordinary win for its side to move (its group is all
  * ordinary wins), 0 if it is no ordinary loss (its group holds none), -1
  * if they do not say.  An ordinary result of the DTM file is one of the
@@ -988,9 +989,8 @@ static void dtm_hint_prefetch(const dtm_hint *d, uint64_t idx)
  * attacker is searched, those WDL values were about 40% of the blocks a
  * cold `xqtb_probe` decoded (docs/BENCHMARKS.md, "A DTC search told by
  * the DTM file"). */
-static int dtm_bounds_say(const dtm_hint *d, uint64_t idx, uint64_t entries)
+static int dtm_bounds_say(const dtm_hint *d, uint64_t idx)
 {
-    if (idx >= entries) return -1;
     uint64_t g = idx >> xqf_bounds_shift(XQF_KIND_DTM);
     unsigned bits = 0;
     if (d->df)
@@ -1086,12 +1086,11 @@ static int search_dtc(xqtb_handle *h, const xq_board *pos, int win, unsigned *v,
     int ordinary_known = memo != NULL;
     dtm_hint dh = nq ? dtm_hint_of(h, e, stored) : (dtm_hint){NULL, NULL};
     if (memo && (memo->e != e || memo->side != stored)) memo = NULL;
-    for (int k = 0; k < nq && (dh.df || dh.summary); k++)
-        if (idx[k] < cf->info.entries) dtm_hint_prefetch(&dh, idx[k]);
+    for (int k = 0; k < nq && (dh.df || dh.summary); k++) dtm_hint_prefetch(&dh, idx[k]);
     int kept = 0;
     for (int k = 0; k < nq; k++) {
         uint64_t g = idx[k] >> xqf_bounds_shift(XQF_KIND_DTC), groups = cf->bounds_groups;
-        int said = dtm_bounds_say(&dh, idx[k], cf->info.entries);
+        int said = dtm_bounds_say(&dh, idx[k]);
         int wdl = said == 1 ? XQF_WDL_WIN : memo_wdl(memo, idx[k]);
         /* a win's move converts only into an ordinary loss */
         if (win && (said == 0 || (wdl >= 0 && wdl != XQF_WDL_LOSS))) continue;
