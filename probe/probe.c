@@ -583,7 +583,9 @@ typedef struct {
 } search_memo;
 
 static int search_dtm(xqtb_handle *h, const xq_board *pos, int ruled, unsigned *v, search_memo *memo);
-static int search_dtc(xqtb_handle *h, const xq_board *pos, int win, unsigned *v, const search_memo *memo);
+/* search_dtc's `within` for the DTC itself */
+enum { DTC_EXACT = -1 };
+static int search_dtc(xqtb_handle *h, const xq_board *pos, int win, int within, unsigned *v, const search_memo *memo);
 
 /* The DTM-map value of a legal board; a search keeps what it read in
  * memo, if given. */
@@ -600,7 +602,7 @@ static int probe_dtm_value(xqtb_handle *h, const xq_board *b, unsigned *v, searc
 static int probe_dtc_value(xqtb_handle *h, const xq_board *b, int win, unsigned *v, const search_memo *memo)
 {
     int rc = probe_raw(h, b, XQF_KIND_DTC, v);
-    if (rc == XQTB_OK && *v == XQF_SEARCH) rc = search_dtc(h, b, win, v, memo);
+    if (rc == XQTB_OK && *v == XQF_SEARCH) rc = search_dtc(h, b, win, DTC_EXACT, v, memo);
     return rc;
 }
 
@@ -1061,8 +1063,17 @@ enum { RULED_WIN_AFTER = 1 };
  *     without such a successor, the rest in order of their group's
  *     farthest distance, until the slowest found is no faster than the
  *     next group's could be.
- * Captures lead to other tables and are always read. */
-static int search_dtc(xqtb_handle *h, const xq_board *pos, int win, unsigned *v, const search_memo *memo)
+ * Captures lead to other tables and are always read.
+ *
+ * With `within` a distance (0 to L - 1) instead of DTC_EXACT, the search
+ * need only tell whether the DTC is at most `within`, which is all a
+ * five-valued WDL at a counter asks (xqtb_probe_wdl_counter): *v is then
+ * the DTC where that is at most `within`, else a distance above it (at
+ * most L, as a searched entry's DTC is), or "none" as above.  A win stops
+ * at its first move that converts within it, or once no move left can;
+ * a loss stops at its first move that does not, or once every move left
+ * must (its group's farthest distance is within it). */
+static int search_dtc(xqtb_handle *h, const xq_board *pos, int win, int within, unsigned *v, const search_memo *memo)
 {
     int limit = xqtb_limit(h);
     xq_board b = *pos;
@@ -1102,14 +1113,24 @@ static int search_dtc(xqtb_handle *h, const xq_board *pos, int win, unsigned *v,
                                .wdl = wdl};
     }
     nq = kept;
+    int early = 0; /* the search stopped once `within` was decided */
     if (win) {
         sort_dtc_moves(q, nq, 0);
         for (int k = 0; k < nq && q[k].near >= 0 && t.best > q[k].near + 1; k++) {
+            if (within != DTC_EXACT && (t.best <= within || q[k].near + 1 > within)) {
+                early = 1;
+                break;
+            }
             if (k == RULED_WIN_AFTER && !t.ordinary && !ordinary_known && ruled_win_by_dtm(h, e, flip, pos)) {
                 *v = XQF_DTC_NONE;
                 return XQTB_OK;
             }
             if ((rc = dtc_read(h, &b, &q[k], win, &t, e, stored)) != XQTB_OK) return rc;
+        }
+        /* stopped before RULED_WIN_AFTER with no ordinary loss read yet */
+        if (early && !t.ordinary && !ordinary_known && ruled_win_by_dtm(h, e, flip, pos)) {
+            *v = XQF_DTC_NONE;
+            return XQTB_OK;
         }
         for (int k = 0; k < nq && !t.ordinary; k++)
             if (!q[k].read && (rc = dtc_read(h, &b, &q[k], win, &t, e, stored)) != XQTB_OK) return rc;
@@ -1117,13 +1138,18 @@ static int search_dtc(xqtb_handle *h, const xq_board *pos, int win, unsigned *v,
         for (int k = 0; k < nq; k++)
             if (!q[k].all && (rc = dtc_read(h, &b, &q[k], win, &t, e, stored)) != XQTB_OK) return rc;
         sort_dtc_moves(q, nq, 1);
-        for (int k = 0; k < nq && !t.ruled && t.longest < q[k].far; k++)
+        for (int k = 0; k < nq && !t.ruled && t.longest < q[k].far; k++) {
+            if (within != DTC_EXACT && (t.longest > within || q[k].far <= within)) break;
             if (!q[k].read && (rc = dtc_read(h, &b, &q[k], win, &t, e, stored)) != XQTB_OK) return rc;
+        }
     }
     if (win ? !t.ordinary : t.ruled > 0) {
         *v = XQF_DTC_NONE;
         return XQTB_OK;
     }
+    /* A win stopped early without a move that converts within `within`
+     * has one that converts later (the entry holds): its DTC is above. */
+    if (win && early && t.best > within) t.best = t.best <= limit ? t.best : limit;
     /* an ordinary result that does not hold should have been stored */
     if (win ? t.best > limit : t.escapes > 0) return XQTB_ERR_CORRUPT;
     *v = (unsigned)(win ? t.best : t.longest);
@@ -1152,6 +1178,58 @@ static int probe_dtc_code(xqtb_handle *h, const xq_board *b, int win, unsigned *
     *dtc = XQF_DTC_NONE;
     if (xqtb_limit(h) <= 0) return XQTB_OK;
     return probe_dtc_value(h, b, win, dtc, memo);
+}
+
+/* The DTC-map value of a board whose result is a win (win = 1) or a loss
+ * (0), as far as a five-valued WDL with `within` plies left (0 to the
+ * limit L) needs it: a code that holds within them exactly where the
+ * board's does, that does not where it does not, and "none" or a cursed
+ * win's or blessed loss's code as the board's.  What it may skip:
+ *   - a stored entry whose group (docs/FORMAT.md, "Search bounds") holds
+ *     only distances that hold, all within the plies left or all beyond
+ *     them: no block is read;
+ *   - a searched entry is never a cursed win or a blessed loss (FORMAT.md,
+ *     "Searched entries"): with all L plies left (a fresh counter, as after
+ *     the capture that enters the table) its result holds, by a distance
+ *     or by a ruling, and nothing is searched; with fewer, the search stops
+ *     once it knows (search_dtc's `within`).
+ * KRNKR's red positions (searched), cold: 21.6 -> 2.6 us at a fresh
+ * counter, 14.0-14.6 us at counters 10-100 (docs/BENCHMARKS.md, "WDL
+ * under the move limit without the DTC"). */
+static int probe_dtc_within(xqtb_handle *h, const xq_board *b, int win, int within, unsigned *v)
+{
+    int flip;
+    tb_entry *e = find_entry(h, b, &flip);
+    if (!e) return XQTB_ERR_NO_TABLE;
+    int st = ensure_open(h, e, XQF_KIND_DTC);
+    if (st != 1) return st;
+    const xqf_file *f = &e->file[XQF_KIND_DTC];
+    uint64_t idx = xq_index_encode(&e->ix, b, flip ? XQ_INDEX_FLIP : 0);
+    if (idx >= f->info.entries) return XQTB_ERR_INVALID;
+    int side = b->side ^ flip;
+    if (f->bounds && side != f->info.searched) {
+        uint64_t g = idx >> xqf_bounds_shift(XQF_KIND_DTC);
+        int32_t far = xqf_bound_far(f->bounds, f->bounds_groups, g);
+        int near = xqf_bound_near(f->bounds, g);
+        /* every entry of the group a distance d, near <= d < far */
+        if (xqf_bound_all(f->bounds, f->bounds_groups, g) && near >= 0) {
+            if (far != INT32_MAX && far - 1 <= within) {
+                *v = (unsigned)(far - 1);
+                return XQTB_OK;
+            }
+            if (near > within) {
+                *v = (unsigned)near;
+                return XQTB_OK;
+            }
+        }
+    }
+    int rc = probe_entry_at(h, e, XQF_KIND_DTC, side, idx, v);
+    if (rc != XQTB_OK || *v != XQF_SEARCH) return rc;
+    if (within >= xqtb_limit(h)) {
+        *v = (unsigned)within;
+        return XQTB_OK;
+    }
+    return search_dtc(h, b, win, within, v, NULL);
 }
 
 /* Everything about a legal board at a counter (0 .. limit + 1: one past
@@ -1229,9 +1307,11 @@ xqtb_status xqtb_probe_wdl_counter(xqtb_handle *h, const xqtb_position *pos, int
     int rc = probe_wdl_value(h, &b, &sym);
     if (rc != XQTB_OK) return rc;
     rule_counter = clamp_counter(h, rule_counter);
-    int wdl = wdl_of_symbol(sym);
-    if (wdl != XQTB_DRAW && (rc = probe_dtc_code(h, &b, wdl == XQTB_WIN, &dtc, NULL)) != XQTB_OK) return rc;
-    *wdl5 = wdl5_of(wdl, dtc, xqtb_limit(h), rule_counter);
+    int wdl = wdl_of_symbol(sym), limit = xqtb_limit(h);
+    if (wdl != XQTB_DRAW && limit > 0 &&
+        (rc = probe_dtc_within(h, &b, wdl == XQTB_WIN, limit - rule_counter, &dtc)) != XQTB_OK)
+        return rc;
+    *wdl5 = wdl5_of(wdl, dtc, limit, rule_counter);
     return XQTB_OK;
 }
 

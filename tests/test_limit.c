@@ -259,15 +259,31 @@ static void assert_wdl5_alone(const char *dir, const tb_table *t, int L, uint64_
             xq_index_decode(&t->ix, i, &b);
             b.side = (uint8_t)s;
             xq_board_flip(&b, &f);
-            int want = want_wdl5(tb_value_of(t, &b), tb_dtc(t, s, i), L / 2);
-            for (int k = 0; k < 2; k++) {
-                xqtb_position p;
-                to_position(k ? &f : &b, &p);
-                int w5;
-                assert_int_equal(xqtb_probe_wdl_counter(h, &p, L / 2, &w5), XQTB_OK);
-                assert_int_equal(w5, want);
-                probed++;
+            tb_value v = tb_value_of(t, &b);
+            unsigned dtc = tb_dtc(t, s, i);
+            /* a fresh counter (no search: a searched entry holds), half the
+             * limit, and where a distance that holds is just in time and
+             * one ply late (the search's early stops, either way; none
+             * past the limit, which counts as the limit) */
+            int counters[4] = {0, L / 2, -1, -1};
+            if (dtc != DTC_NONE && !dtc_beyond(dtc)) {
+                counters[2] = L - (int)dtc_plies(dtc);
+                counters[3] = counters[2] < L ? counters[2] + 1 : -1;
             }
+            for (int c = 0; c < 4; c++)
+                for (int k = 0; k < 2 && counters[c] >= 0; k++) {
+                    xqtb_position p;
+                    to_position(k ? &f : &b, &p);
+                    int w5;
+                    assert_int_equal(xqtb_probe_wdl_counter(h, &p, counters[c], &w5), XQTB_OK);
+                    if (w5 != want_wdl5(v, dtc, L - counters[c])) {
+                        char fen[XQ_FEN_MAX];
+                        xq_fen_write(k ? &f : &b, fen);
+                        fail_msg("%s at counter %d: wdl5 %d, generator %d (dtc %d)", fen, counters[c], w5,
+                                 want_wdl5(v, dtc, L - counters[c]), dtc == DTC_NONE ? -1 : (int)dtc_plies(dtc));
+                    }
+                    probed++;
+                }
         }
     xqtb_position p;
     xqtb_result r;
