@@ -37,7 +37,7 @@ extern "C" {
 #endif
 
 #define XQTB_VERSION_MAJOR 0
-#define XQTB_VERSION_MINOR 12
+#define XQTB_VERSION_MINOR 13
 #define XQTB_VERSION_PATCH 0
 #define XQTB_VERSION_NUMBER (XQTB_VERSION_MAJOR * 10000 + XQTB_VERSION_MINOR * 100 + XQTB_VERSION_PATCH)
 
@@ -457,12 +457,17 @@ xqtb_status xqtb_probe_counter(xqtb_handle *h, const xqtb_position *pos, int rul
 /* Five-valued WDL (XQTB_WDL5_*) at rule_counter, from the WDL file and,
  * for a decided position under a move limit, the DTC file: what a search
  * needs.  RETURN: as xqtb_probe_counter.
- * NOTES: the DTC of a position of a file's searched side takes a one-ply
- * search (see xqtb_probe_dtm), which also reads what the table's DTM
- * file's search bounds say, where there is one (a summary of them, if the
- * handle has not opened that file: its memory as above); a search that
- * calls this at every node may prefer tables written with `xqtb gen
- * --store-both`. */
+ * NOTES: only as much of the DTC is read as the answer needs.  At
+ * rule_counter 0 (as right after the capture that enters a table) a
+ * position of a file's searched side needs no DTC search: such an entry is
+ * never a cursed win or a blessed loss (docs/FORMAT.md, "Searched
+ * entries"), so its WDL decides.  At a later counter it takes a one-ply
+ * search (see xqtb_probe_dtm), which stops once it knows whether the DTC
+ * fits in the plies left, and which also reads what the table's DTM file's
+ * search bounds say, where there is one (a summary of them, if the handle
+ * has not opened that file: its memory as above).  A stored entry whose
+ * group of 64 holds only distances all within the plies left, or all
+ * beyond them, is answered from the file's search bounds without a block. */
 xqtb_status xqtb_probe_wdl_counter(xqtb_handle *h, const xqtb_position *pos, int rule_counter, xqtb_wdl5 *wdl5);
 
 /* Move limit in plies the handle's tables were built for (0: none), as
