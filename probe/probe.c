@@ -482,13 +482,26 @@ static int probe_raw(xqtb_handle *h, const xq_board *b, int kind, unsigned *valu
 /* probe_raw once the board's table e (flipped or not) is known. */
 static int probe_entry_at(xqtb_handle *h, tb_entry *e, int kind, int side, uint64_t idx, unsigned *value);
 
+/* The entry of a legal board b in table e's file of `kind` (opened if it
+ * is not): *idx, and *side its side to move as the file has it. */
+static int locate_entry(xqtb_handle *h, tb_entry *e, int flip, const xq_board *b, int kind, int *side, uint64_t *idx)
+{
+    *side = 0;
+    *idx = 0;
+    int st = ensure_open(h, e, kind); /* 1, or a negative status */
+    if (st != 1) return st;
+    *idx = xq_index_encode(&e->ix, b, flip ? XQ_INDEX_FLIP : 0);
+    if (*idx >= e->file[kind].info.entries) return XQTB_ERR_INVALID;
+    *side = b->side ^ flip;
+    return XQTB_OK;
+}
+
 static int probe_entry(xqtb_handle *h, tb_entry *e, int flip, const xq_board *b, int kind, unsigned *value)
 {
-    int st = ensure_open(h, e, kind);
-    if (st != 1) return st;
-    uint64_t idx = xq_index_encode(&e->ix, b, flip ? XQ_INDEX_FLIP : 0);
-    if (idx >= e->file[kind].info.entries) return XQTB_ERR_INVALID;
-    return probe_entry_at(h, e, kind, b->side ^ flip, idx, value);
+    int side, rc;
+    uint64_t idx;
+    if ((rc = locate_entry(h, e, flip, b, kind, &side, &idx)) != XQTB_OK) return rc;
+    return probe_entry_at(h, e, kind, side, idx, value);
 }
 
 /* probe_entry once the file (open) and the entry are known: entry idx of
@@ -1198,15 +1211,12 @@ static int probe_dtc_code(xqtb_handle *h, const xq_board *b, int win, unsigned *
  * under the move limit without the DTC"). */
 static int probe_dtc_within(xqtb_handle *h, const xq_board *b, int win, int within, unsigned *v)
 {
-    int flip;
+    int flip, side, rc;
+    uint64_t idx;
     tb_entry *e = find_entry(h, b, &flip);
     if (!e) return XQTB_ERR_NO_TABLE;
-    int st = ensure_open(h, e, XQF_KIND_DTC);
-    if (st != 1) return st;
+    if ((rc = locate_entry(h, e, flip, b, XQF_KIND_DTC, &side, &idx)) != XQTB_OK) return rc;
     const xqf_file *f = &e->file[XQF_KIND_DTC];
-    uint64_t idx = xq_index_encode(&e->ix, b, flip ? XQ_INDEX_FLIP : 0);
-    if (idx >= f->info.entries) return XQTB_ERR_INVALID;
-    int side = b->side ^ flip;
     if (f->bounds && side != f->info.searched) {
         uint64_t g = idx >> xqf_bounds_shift(XQF_KIND_DTC);
         int32_t far = xqf_bound_far(f->bounds, f->bounds_groups, g);
@@ -1223,8 +1233,7 @@ static int probe_dtc_within(xqtb_handle *h, const xq_board *b, int win, int with
             }
         }
     }
-    int rc = probe_entry_at(h, e, XQF_KIND_DTC, side, idx, v);
-    if (rc != XQTB_OK || *v != XQF_SEARCH) return rc;
+    if ((rc = probe_entry_at(h, e, XQF_KIND_DTC, side, idx, v)) != XQTB_OK || *v != XQF_SEARCH) return rc;
     if (within >= xqtb_limit(h)) {
         *v = (unsigned)within;
         return XQTB_OK;

@@ -157,6 +157,15 @@ static void to_position(const xq_board *b, xqtb_position *p)
 
 /* The five-valued result of a position of value v and DTC code d, with
  * `left` plies left before the limit. */
+/* Entry i of t with side s to move into b, and its colours swapped into f:
+ * the library must answer both alike. */
+static void decode_colourings(const tb_table *t, uint64_t i, int s, xq_board *b, xq_board *f)
+{
+    xq_index_decode(&t->ix, i, b);
+    b->side = (uint8_t)s;
+    xq_board_flip(b, f);
+}
+
 static int want_wdl5(tb_value v, unsigned d, int left)
 {
     if (v.wdl == 0) return XQTB_WDL5_DRAW;
@@ -182,9 +191,7 @@ static void test_library_follows_table(void **state)
              * counters for one in 21 of them */
             if (i % stride || cell_get(t->cells[s], t->width, i) == CELL_ILLEGAL) continue;
             xq_board b, f;
-            xq_index_decode(&t->ix, i, &b);
-            b.side = (uint8_t)s;
-            xq_board_flip(&b, &f);
+            decode_colourings(t, i, s, &b, &f);
             tb_value v = tb_value_of(t, &b);
             unsigned d = tb_dtc(t, s, i);
             for (int k = 0; k < 2; k++) {
@@ -256,9 +263,7 @@ static void assert_wdl5_alone(const char *dir, const tb_table *t, int L, uint64_
         for (int s = 0; s < 2; s++) {
             if (cell_get(t->cells[s], t->width, i) == CELL_ILLEGAL) continue;
             xq_board b, f;
-            xq_index_decode(&t->ix, i, &b);
-            b.side = (uint8_t)s;
-            xq_board_flip(&b, &f);
+            decode_colourings(t, i, s, &b, &f);
             tb_value v = tb_value_of(t, &b);
             unsigned dtc = tb_dtc(t, s, i);
             /* a fresh counter (no search: a searched entry holds), half the
@@ -327,9 +332,7 @@ static void test_each_side_searched(void **state)
                 /* every result of the rulings, a sample of the rest */
                 if (cell_get(t->cells[s], t->width, i) == CELL_ILLEGAL || (i % stride && !tb_ruled(t, s, i))) continue;
                 xq_board b, f;
-                xq_index_decode(&t->ix, i, &b);
-                b.side = (uint8_t)s;
-                xq_board_flip(&b, &f);
+                decode_colourings(t, i, s, &b, &f);
                 tb_value v = tb_value_of(t, &b);
                 unsigned d = tb_dtc(t, s, i);
                 if (choice[ch] == TB_SEARCH_RED + s) {
