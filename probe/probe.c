@@ -1161,8 +1161,10 @@ static int search_dtc(xqtb_handle *h, const xq_board *pos, int win, int within, 
         return XQTB_OK;
     }
     /* A win stopped early without a move that converts within `within`
-     * has one that converts later (the entry holds): its DTC is above. */
-    if (win && early && t.best > within) t.best = t.best <= limit ? t.best : limit;
+     * has one that converts later, by the limit (the entry holds): its
+     * DTC is above `within`, which t.best is or, with no move read that
+     * converts, the limit stands for. */
+    if (win && early && t.best > limit) t.best = limit;
     /* an ordinary result that does not hold should have been stored */
     if (win ? t.best > limit : t.escapes > 0) return XQTB_ERR_CORRUPT;
     *v = (unsigned)(win ? t.best : t.longest);
