@@ -1326,6 +1326,21 @@ xqtb_status xqtb_probe_wdl_counter(xqtb_handle *h, const xqtb_position *pos, int
     return XQTB_OK;
 }
 
+xqtb_status xqtb_probe_dtc(xqtb_handle *h, const xqtb_position *pos, int rule_counter, xqtb_wdl5 *wdl5, int *dtc)
+{
+    xq_board b;
+    if (!h || !wdl5 || !dtc || rule_counter < 0 || xq_position_to_board(pos, &b, NULL)) return XQTB_ERR_INVALID;
+    unsigned sym, code = XQF_DTC_NONE;
+    int rc = probe_wdl_value(h, &b, &sym);
+    if (rc != XQTB_OK) return rc;
+    xqtb_wdl wdl = wdl_of_symbol(sym);
+    /* no DTM file read: its search's memo is what the DTC search lacks */
+    if (wdl != XQTB_DRAW && (rc = probe_dtc_code(h, &b, wdl == XQTB_WIN, &code, NULL)) != XQTB_OK) return rc;
+    *dtc = code == XQF_DTC_NONE ? XQTB_NO_DISTANCE : (int)(code & ~(unsigned)XQF_DTC_BEYOND);
+    *wdl5 = wdl5_of(wdl, code, xqtb_limit(h), clamp_counter(h, rule_counter));
+    return XQTB_OK;
+}
+
 xqtb_status xqtb_probe_dtm(xqtb_handle *h, const xqtb_position *pos, xqtb_wdl *wdl, int *dtm)
 {
     xq_board b;

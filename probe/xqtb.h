@@ -470,6 +470,18 @@ xqtb_status xqtb_probe_counter(xqtb_handle *h, const xqtb_position *pos, int rul
  * beyond them, is answered from the file's search bounds without a block. */
 xqtb_status xqtb_probe_wdl_counter(xqtb_handle *h, const xqtb_position *pos, int rule_counter, xqtb_wdl5 *wdl5);
 
+/* The distance to conversion alone: *wdl5 as xqtb_probe_wdl_counter, and
+ * *dtc as xqtb_result.dtc (XQTB_NO_DISTANCE for a draw, a result decided
+ * by a ruling, or tables without a move limit), from the WDL and DTC files
+ * only: what an engine playing under the move limit ranks its moves by,
+ * without the DTM xqtb_probe computes as well.  RETURN: as
+ * xqtb_probe_wdl_counter; it needs no DTM file (XQTB_ERR_NO_TABLE only for
+ * a missing WDL or DTC file, of this table or of one a capture leads to).
+ * NOTES: the exact DTC, so a position of a file's searched side takes a
+ * whole search (see xqtb_probe_dtm) at any counter; where the counter is
+ * all a caller needs, xqtb_probe_wdl_counter reads less. */
+xqtb_status xqtb_probe_dtc(xqtb_handle *h, const xqtb_position *pos, int rule_counter, xqtb_wdl5 *wdl5, int *dtc);
+
 /* Move limit in plies the handle's tables were built for (0: none), as
  * settled when the handle was opened; -1 if it holds no sound file (and
  * for a NULL handle). */

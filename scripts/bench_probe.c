@@ -16,7 +16,8 @@
  *          (xqtb_probe_wdl_counter: WDL, and DTC where it is decided),
  *          at a fresh counter (as after the capture that entered the
  *          table) and at MID_COUNTER (a searched entry's DTC is then
- *          searched, as far as it decides the answer)
+ *          searched, as far as it decides the answer); and the exact
+ *          DTC without the DTM (xqtb_probe_dtc)
  *   random probes per second with the default cache, 1 and 2 threads
  *   first  the first WDL probe of a fresh handle, which opens the file
  *          (and decodes a small WDL file whole: docs/FORMAT.md), and cold
@@ -163,16 +164,18 @@ enum { MID_COUNTER = 30 };
 /* ns per probe over n probes of the positions order[]: dtm_file 0 WDL,
  * 1 DTM, 2 xqtb_probe (DTM, and DTC with a move limit), 3 the trusted WDL
  * probe a search makes, 4 xqtb_probe_wdl_counter at counter 0 (WDL, and
- * DTC with a move limit), 5 the same at MID_COUNTER. */
+ * DTC with a move limit), 5 the same at MID_COUNTER, 6 xqtb_probe_dtc (WDL
+ * and the exact DTC, no DTM). */
 static double time_probes(xqtb_handle *h, const int *order, int n, int dtm_file)
 {
     xqtb_wdl wdl;
     xqtb_wdl5 wdl5;
-    int dtm;
+    int dtm, dtc;
     double t0 = now();
     for (int i = 0; i < n; i++) {
         xqtb_result r;
-        int rc = dtm_file >= 4   ? xqtb_probe_wdl_counter(h, &pos[order[i]], dtm_file == 5 ? MID_COUNTER : 0, &wdl5)
+        int rc = dtm_file == 6   ? xqtb_probe_dtc(h, &pos[order[i]], 0, &wdl5, &dtc)
+                 : dtm_file >= 4 ? xqtb_probe_wdl_counter(h, &pos[order[i]], dtm_file == 5 ? MID_COUNTER : 0, &wdl5)
                  : dtm_file == 3 ? xqtb_probe_wdl_trusted(h, &pos[order[i]], &wdl)
                  : dtm_file == 2 ? xqtb_probe(h, &pos[order[i]], &r)
                  : dtm_file      ? xqtb_probe_dtm(h, &pos[order[i]], &wdl, &dtm)
@@ -343,11 +346,12 @@ int main(int argc, char **argv)
     time_probes(h, spread, NPOS, 0);
     time_probes(h, spread, NPOS, 1);
     double cold_wdl = time_probes(h, spread, NPOS, 0), cold_dtm = time_probes(h, spread, NPOS, 1);
-    double cold_side[2], cold_full[2], cold_dtc[2], cold_dtc_mid[2];
+    double cold_side[2], cold_full[2], cold_dtc[2], cold_dtc_mid[2], cold_exact[2];
     for (int c = 0; c < 2; c++) cold_side[c] = time_probes(h, by_side[c], nside[c], 1);
     for (int c = 0; c < 2; c++) cold_full[c] = time_probes(h, by_side[c], nside[c], 2);
     for (int c = 0; c < 2; c++) cold_dtc[c] = time_probes(h, by_side[c], nside[c], 4);
     for (int c = 0; c < 2; c++) cold_dtc_mid[c] = time_probes(h, by_side[c], nside[c], 5);
+    for (int c = 0; c < 2; c++) cold_exact[c] = time_probes(h, by_side[c], nside[c], 6);
     xqtb_close(h);
 
     /* The same cold DTM probes with a cache that holds every block one
@@ -401,6 +405,8 @@ int main(int argc, char **argv)
     printf("%s: xqtb_probe_wdl_counter (WDL and DTC) cold: counter 0 %.0f ns (red) %.0f ns (black); counter %d %.0f "
            "ns (red) %.0f ns (black)\n",
            argv[2], cold_dtc[0], cold_dtc[1], MID_COUNTER, cold_dtc_mid[0], cold_dtc_mid[1]);
+    printf("%s: xqtb_probe_dtc (WDL and the exact DTC) cold: %.0f ns (red) %.0f ns (black)\n", argv[2], cold_exact[0],
+           cold_exact[1]);
     printf("%s: WDL: first probe of a fresh handle %.0f ns (the file opened and checked, a small one decoded); "
            "cold, every file read by block %.0f ns\n",
            argv[2], first, cold_by_block);

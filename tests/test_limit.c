@@ -203,6 +203,10 @@ static void test_library_follows_table(void **state)
                     assert_int_equal(xqtb_probe_counter(h, &p, c, &r), XQTB_OK);
                     assert_int_equal(xqtb_probe_wdl_counter(h, &p, c, &w5), XQTB_OK);
                     assert_int_equal(w5, r.wdl5);
+                    int dtc;
+                    assert_int_equal(xqtb_probe_dtc(h, &p, c, &w5, &dtc), XQTB_OK);
+                    assert_int_equal(w5, r.wdl5);
+                    assert_int_equal(dtc, r.dtc);
                     int want = want_wdl5(v, d, L - c);
                     assert_int_equal(r.wdl5, want);
                     assert_int_equal(r.dtc, d == DTC_NONE ? -1 : dtc_plies(d));
@@ -238,8 +242,9 @@ static void test_library_follows_table(void **state)
  * successors' WDL values instead.  On a fresh handle that makes DTC probes
  * only (the summaries), then with every DTM file of dir removed, the
  * five-valued answers of every stride-th legal entry, both sides to move
- * and both colourings, are still the generator's; without the DTM files
- * a full probe says one is missing. */
+ * and both colourings, are still the generator's, and so are the exact
+ * DTCs of xqtb_probe_dtc; without the DTM files a full probe says one is
+ * missing. */
 static void assert_wdl5_alone(const char *dir, const tb_table *t, int L, uint64_t stride, int without_dtm)
 {
     DIR *d = without_dtm ? opendir(dir) : NULL;
@@ -281,6 +286,15 @@ static void assert_wdl5_alone(const char *dir, const tb_table *t, int L, uint64_
                     to_position(k ? &f : &b, &p);
                     int w5;
                     assert_int_equal(xqtb_probe_wdl_counter(h, &p, counters[c], &w5), XQTB_OK);
+                    /* the exact DTC alone, which needs no DTM file either */
+                    int w5x, dx;
+                    assert_int_equal(xqtb_probe_dtc(h, &p, counters[c], &w5x, &dx), XQTB_OK);
+                    if (w5x != w5 || dx != (dtc == DTC_NONE ? -1 : (int)dtc_plies(dtc))) {
+                        char fen[XQ_FEN_MAX];
+                        xq_fen_write(k ? &f : &b, fen);
+                        fail_msg("%s at counter %d: xqtb_probe_dtc %d dtc %d, generator dtc %d", fen, counters[c], w5x,
+                                 dx, dtc == DTC_NONE ? -1 : (int)dtc_plies(dtc));
+                    }
                     if (w5 != want_wdl5(v, dtc, L - counters[c])) {
                         char fen[XQ_FEN_MAX];
                         xq_fen_write(k ? &f : &b, fen);
@@ -468,7 +482,9 @@ static void test_damaged_dtc_file(void **state)
         h = xqtb_open(dir, NULL, &st);
         for (int k = 0; k < n; k++) {
             xqtb_result r;
-            int rc = xqtb_probe_counter(h, &pos[k], 5, &r);
+            /* half the positions by the DTC probe alone, taking turns */
+            int rc =
+                (k + off) % 2 ? xqtb_probe_counter(h, &pos[k], 5, &r) : xqtb_probe_dtc(h, &pos[k], 5, &r.wdl5, &r.dtc);
             if (rc == XQTB_OK) {
                 if (r.dtc != want[k].dtc || r.wdl5 != want[k].wdl5)
                     fail_msg("byte %ld flipped: dtc %d wdl5 %d, undamaged %d %d", off, r.dtc, r.wdl5, want[k].dtc,

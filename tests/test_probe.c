@@ -171,6 +171,12 @@ static void test_handle_reports(void **state)
     assert_int_equal(xqtb_probe_counter(h, &p, 0, NULL), XQTB_ERR_INVALID);
     assert_int_equal(xqtb_probe_wdl_counter(h, &p, 0, NULL), XQTB_ERR_INVALID);
     assert_int_equal(xqtb_probe_wdl_counter(NULL, &p, 0, &wdl5), XQTB_ERR_INVALID);
+    int dtc;
+    assert_int_equal(xqtb_probe_dtc(h, &p, 0, NULL, &dtc), XQTB_ERR_INVALID);
+    assert_int_equal(xqtb_probe_dtc(h, &p, 0, &wdl5, NULL), XQTB_ERR_INVALID);
+    assert_int_equal(xqtb_probe_dtc(h, NULL, 0, &wdl5, &dtc), XQTB_ERR_INVALID);
+    assert_int_equal(xqtb_probe_dtc(NULL, &p, 0, &wdl5, &dtc), XQTB_ERR_INVALID);
+    assert_int_equal(xqtb_probe_dtc(h, &p, -1, &wdl5, &dtc), XQTB_ERR_INVALID);
     assert_int_equal(xqtb_probe_root(h, &p, NULL), XQTB_ERR_INVALID);
     assert_int_equal(xqtb_probe_root(NULL, &p, mv), XQTB_ERR_INVALID);
     assert_int_equal(xqtb_probe_root_counter(h, NULL, 0, mv), XQTB_ERR_INVALID);

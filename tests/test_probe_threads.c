@@ -321,8 +321,9 @@ static void test_threads_agree_with_generator(void **state)
 /* ---- DTC probes ---------------------------------------------------------
  * KRKN under rules full and a move limit of 20, its default files (DTC
  * searched on one side): four threads start together on a fresh handle
- * and make five-valued probes, every answer the generator's.  On the first
- * handle they make xqtb_probe_wdl_counter probes only, whose searches
+ * and make five-valued probes, every answer the generator's: every third
+ * one with the exact DTC (xqtb_probe_dtc), the rest without it.  On the
+ * first handle they make DTC probes only, whose searches
  * build and read the table's summary of its DTM bounds (probe.c,
  * dtm_hint_of); on the second every fourth probe is a full one, which
  * opens the DTM file while the others search, so that both are raced. */
@@ -354,19 +355,24 @@ static void *dtc_work(void *arg)
         if (v.wdl) want = v.by_rule || (!dtc_beyond(d) && dtc_plies(d) <= DTC_LIMIT - counter) ? 2 * v.wdl : v.wdl;
         xqtb_position p;
         to_position(&b, &p);
-        int got = -9, rc;
+        int got = -9, rc, dtc = -1, want_dtc = d == DTC_NONE ? -1 : (int)dtc_plies(d);
         if (w->full_every && k % w->full_every == w->full_every - 1) {
             xqtb_result r;
             rc = xqtb_probe_counter(w->h, &p, counter, &r);
             got = r.wdl5;
+            dtc = r.dtc;
+        } else if (k % 3 == 1) {
+            rc = xqtb_probe_dtc(w->h, &p, counter, &got, &dtc);
         } else {
             rc = xqtb_probe_wdl_counter(w->h, &p, counter, &got);
+            dtc = want_dtc; /* not asked */
         }
-        if ((rc != XQTB_OK || got != want) && !w->failures++) {
+        if ((rc != XQTB_OK || got != want || dtc != want_dtc) && !w->failures++) {
             char fen[XQ_FEN_MAX];
             xq_fen_write(&b, fen);
-            snprintf(w->first_failure, sizeof w->first_failure, "thread %d, %s: %s, wdl5 %d, generator %d", w->id, fen,
-                     xqtb_status_string(rc), got, want);
+            snprintf(w->first_failure, sizeof w->first_failure,
+                     "thread %d, %s: %s, wdl5 %d dtc %d, generator %d dtc %d", w->id, fen, xqtb_status_string(rc), got,
+                     dtc, want, want_dtc);
         }
     }
     return NULL;

@@ -257,6 +257,12 @@ static void check_probes(const material_positions *mp, int32_t max_dtm)
             CHECK(w5 >= XQTB_WDL5_LOSS && w5 <= XQTB_WDL5_WIN);
         else
             CHECK(clean_error(rc) && w5 == 99);
+        int x5 = 99, dtc = -99;
+        rc = xqtb_probe_dtc(h, p, i % 3, &x5, &dtc);
+        if (rc == XQTB_OK)
+            CHECK(x5 >= XQTB_WDL5_LOSS && x5 <= XQTB_WDL5_WIN && dtc >= -1 && (dtc == -1 || x5 != XQTB_WDL5_DRAW));
+        else
+            CHECK(clean_error(rc) && x5 == 99 && dtc == -99);
         if (i % ROOT_EVERY) continue;
         xqtb_root_move mv[XQTB_MAX_MOVES];
         uint16_t legal[XQTB_MAX_MOVES];
