@@ -868,24 +868,53 @@ typedef struct {
     int ordinary, ruled, escapes; /* moves to an ordinary result, to "none" (a loss's), that do not convert */
 } dtc_search;
 
+/* The successor's WDL symbol where a DTC search must read it: a loss's
+ * successors are all wins for the opponent (the Bellman conditions the
+ * table's values meet: gen/verify.c), so a loss's search reads none (a
+ * cold defender-searched probe reads fewer blocks: docs/BENCHMARKS.md,
+ * "The exact DTC alone"); a win's is read unless known. */
+static int successor_wdl(xqtb_handle *h, const xq_board *b, int win, int wdl_known, unsigned *wdl)
+{
+    *wdl = wdl_known >= 0 ? (unsigned)wdl_known : XQF_WDL_WIN;
+    return win && wdl_known < 0 ? probe_wdl_value(h, b, wdl) : XQTB_OK;
+}
+
+/* Whether a win's move into a successor of DTC code s could change its
+ * search: s is a distance, and either no conversion is known yet (the win
+ * may be an ordinary one) or it would be faster than the fastest known. */
+static int dtc_could_matter(const dtc_search *t, unsigned s)
+{
+    if (s == XQF_DTC_NONE) return 0;
+    return !t->ordinary || (!(s & XQF_DTC_BEYOND) && (int)s + 1 < t->best);
+}
+
 /* Adds move m from b to the search of a win (win = 1) or a loss.  A
  * quiet move's successor is entry idx of side `stored` of e's DTC file
  * when e is given (no index encoded again), else it is looked up; its WDL
- * symbol is wdl_known if that is not -1, else it is read. */
+ * symbol is wdl_known if that is not -1, else it is found (successor_wdl).
+ * A win's stored successor of unknown WDL value has its DTC code read
+ * first, and its WDL value only where that code could matter: the code
+ * alone rules out most of those that cannot convert. */
 static int dtc_search_add(xqtb_handle *h, xq_board *b, xq_move m, int win, dtc_search *t, tb_entry *e, int stored,
                           uint64_t idx, int wdl_known)
 {
-    int limit = xqtb_limit(h);
+    int limit = xqtb_limit(h), rc;
     xq_undo u;
-    unsigned wdl = (unsigned)wdl_known, s = XQF_DTC_NONE;
+    unsigned wdl = XQF_WDL_DRAW, s = XQF_DTC_NONE;
     xq_make_move(b, m, &u);
     int capture = u.captured != EMPTY;
-    int rc = wdl_known >= 0 ? XQTB_OK : probe_wdl_value(h, b, &wdl);
-    int right = wdl == (win ? XQF_WDL_LOSS : XQF_WDL_WIN);
-    if (rc == XQTB_OK && right) /* the stored side holds values, never "search" (probe_entry_at checks) */
-        rc = e ? probe_entry_at(h, e, XQF_KIND_DTC, stored, idx, &s) : probe_dtc_value(h, b, !win, &s, NULL);
+    if (win && wdl_known < 0 && e) {
+        /* the stored side holds values, never "search" (probe_entry_at checks) */
+        rc = probe_entry_at(h, e, XQF_KIND_DTC, stored, idx, &s);
+        if (rc == XQTB_OK && dtc_could_matter(t, s)) rc = probe_wdl_value(h, b, &wdl);
+    } else {
+        rc = successor_wdl(h, b, win, wdl_known, &wdl);
+        if (rc == XQTB_OK && wdl == (win ? XQF_WDL_LOSS : XQF_WDL_WIN))
+            rc = e ? probe_entry_at(h, e, XQF_KIND_DTC, stored, idx, &s) : probe_dtc_value(h, b, !win, &s, NULL);
+    }
     xq_unmake_move(b, m, &u);
     if (rc != XQTB_OK) return rc;
+    int right = wdl == (win ? XQF_WDL_LOSS : XQF_WDL_WIN);
     t->ordinary += right && s != XQF_DTC_NONE;
     t->ruled += !win && s == XQF_DTC_NONE;
     int dist = capture ? 1 : (int)(s & ~(unsigned)XQF_DTC_BEYOND) + 1;
