@@ -62,7 +62,7 @@ typedef struct {
     /* What the DTM file's search bounds say of each group of its stored
      * side, two bits a group (DTM_GROUP_*), for the DTC searches of a
      * handle that has not opened the DTM file itself: built once from the
-     * file's metadata, about a twelfth of the bounds (dtm_summary_of).
+     * file's metadata, about a twelfth of the bounds (build_summary).
      * summary_state: 0 not built, 1 built, -1 none. */
     uint8_t *dtm_summary;
     int summary_state, summary_stored;
@@ -868,6 +868,14 @@ typedef struct {
     int ordinary, ruled, escapes; /* moves to an ordinary result, to "none" (a loss's), that do not convert */
 } dtc_search;
 
+/* What a DTC search knows of a successor's WDL symbol before reading it:
+ * the symbol (XQF_WDL_*), nothing, or, from its DTM group (dtm_bounds_say),
+ * that it is no ordinary win, so an ordinary loss if its DTC code is not
+ * "none". */
+enum { WDL_UNKNOWN = -1, WDL_LOSS_IF_ORDINARY = -2 };
+/* dtm_bounds_say's "no ordinary win" */
+enum { DTM_SAYS_NO_WIN = 2 };
+
 /* The successor's WDL symbol where a DTC search must read it: a loss's
  * successors are all wins for the opponent (the Bellman conditions the
  * table's values meet: gen/verify.c), so a loss's search reads none (a
@@ -891,7 +899,8 @@ static int dtc_could_matter(const dtc_search *t, unsigned s)
 /* Adds move m from b to the search of a win (win = 1) or a loss.  A
  * quiet move's successor is entry idx of side `stored` of e's DTC file
  * when e is given (no index encoded again), else it is looked up; its WDL
- * symbol is wdl_known if that is not -1, else it is found (successor_wdl).
+ * symbol is wdl_known if that is one, else it is found (successor_wdl, or
+ * for WDL_LOSS_IF_ORDINARY from the DTC code).
  * A win's stored successor of unknown WDL value has its DTC code read
  * first, and its WDL value only where that code could matter: the code
  * alone rules out most of those that cannot convert. */
@@ -906,7 +915,12 @@ static int dtc_search_add(xqtb_handle *h, xq_board *b, xq_move m, int win, dtc_s
     if (win && wdl_known < 0 && e) {
         /* the stored side holds values, never "search" (probe_entry_at checks) */
         rc = probe_entry_at(h, e, XQF_KIND_DTC, stored, idx, &s);
-        if (rc == XQTB_OK && dtc_could_matter(t, s)) rc = probe_wdl_value(h, b, &wdl);
+        if (rc == XQTB_OK && dtc_could_matter(t, s)) {
+            if (wdl_known == WDL_LOSS_IF_ORDINARY)
+                wdl = XQF_WDL_LOSS; /* s is not "none" */
+            else
+                rc = probe_wdl_value(h, b, &wdl);
+        }
     } else {
         rc = successor_wdl(h, b, win, wdl_known, &wdl);
         if (rc == XQTB_OK && wdl == (win ? XQF_WDL_LOSS : XQF_WDL_WIN))
@@ -931,7 +945,7 @@ typedef struct {
     xq_move m;
     uint64_t idx;             /* the successor's entry in the stored side */
     int near, far, all, read; /* xqf_bound_near, _far, _all; whether added */
-    int wdl;                  /* its WDL symbol if known without a read, else -1 */
+    int wdl;                  /* its WDL symbol if known without a read, else WDL_UNKNOWN or WDL_LOSS_IF_ORDINARY */
 } dtc_move;
 
 /* The WDL symbol of stored entry idx if memo holds its DTM value, else -1. */
@@ -946,13 +960,13 @@ static int memo_wdl(const search_memo *memo, uint64_t idx)
 }
 
 /* Two bits a DTM group says to a DTC search (dtm_bounds_say). */
-enum { DTM_GROUP_NO_LOSS = 1, DTM_GROUP_ALL_WINS = 2 };
+enum { DTM_GROUP_NO_LOSS = 1, DTM_GROUP_NO_WIN = 2 };
 
 /* Those bits of group g of DTM bounds of `groups` groups. */
 static unsigned dtm_group_bits(const uint8_t *bounds, uint64_t groups, uint64_t g)
 {
     return (xqf_bound_loss(bounds, g) < 0 ? DTM_GROUP_NO_LOSS : 0) |
-           (xqf_bound_all(bounds, groups, g) ? DTM_GROUP_ALL_WINS : 0);
+           (xqf_bound_win(bounds, groups, g) < 0 ? DTM_GROUP_NO_WIN : 0);
 }
 
 /* What the DTM file's bounds say of groups of its stored side, as a DTC
@@ -1024,15 +1038,17 @@ static void dtm_hint_prefetch(const dtm_hint *d, uint64_t idx)
 
 /* What the DTM file's bounds say of its stored entry idx (in range: split_moves
  * checked it against the DTC file, whose index is the DTM file's):
- * 1 if it is an ordinary win for its side to move (its group is all
- * ordinary wins), 0 if it is no ordinary loss (its group holds none), -1
- * if they do not say.  An ordinary result of the DTM file is one of the
- * WDL file that no ruling decided, the ones whose DTC code is not "none":
- * so a DTC search needs no WDL value of such a successor, and a win's
- * search needs nothing at all of one that is no ordinary loss.  Where the
- * attacker is searched, those WDL values were about 40% of the blocks a
- * cold `xqtb_probe` decoded (docs/BENCHMARKS.md, "A DTC search told by
- * the DTM file"). */
+ * 0 if it is no ordinary loss for its side to move (its group holds
+ * none), DTM_SAYS_NO_WIN if it is no ordinary win (likewise), -1 if they
+ * do not say.  An ordinary result of the DTM file is one of the WDL file
+ * that no ruling decided, the ones whose DTC code is not "none": so a
+ * win's search needs nothing at all of a successor that is no ordinary
+ * loss, and a successor that is no ordinary win is an ordinary loss
+ * exactly where its DTC code is not "none", which its WDL value need not
+ * confirm.  Where the attacker is searched, those WDL values were about
+ * 40% of the blocks a cold `xqtb_probe` decoded (docs/BENCHMARKS.md, "A
+ * DTC search told by the DTM file"), and half the WDL blocks of a cold
+ * `xqtb_probe_dtc` of KRNKR's ordinary wins ("The exact DTC alone"). */
 static int dtm_bounds_say(const dtm_hint *d, uint64_t idx)
 {
     uint64_t g = idx >> xqf_bounds_shift(XQF_KIND_DTM);
@@ -1041,7 +1057,7 @@ static int dtm_bounds_say(const dtm_hint *d, uint64_t idx)
         bits = dtm_group_bits(d->df->bounds, d->df->bounds_groups, g);
     else if (d->summary)
         bits = d->summary[g / 4] >> (2 * (g % 4)) & 3;
-    return bits & DTM_GROUP_ALL_WINS ? 1 : bits & DTM_GROUP_NO_LOSS ? 0 : -1;
+    return bits & DTM_GROUP_NO_LOSS ? 0 : bits & DTM_GROUP_NO_WIN ? DTM_SAYS_NO_WIN : -1;
 }
 
 /* The key a DTC search sorts by: the nearest distance (groups without one
@@ -1144,9 +1160,10 @@ static int search_dtc(xqtb_handle *h, const xq_board *pos, int win, int within, 
     for (int k = 0; k < nq; k++) {
         uint64_t g = idx[k] >> xqf_bounds_shift(XQF_KIND_DTC), groups = cf->bounds_groups;
         int said = dtm_bounds_say(&dh, idx[k]);
-        int wdl = said == 1 ? XQF_WDL_WIN : memo_wdl(memo, idx[k]);
+        int wdl = memo_wdl(memo, idx[k]);
         /* a win's move converts only into an ordinary loss */
         if (win && (said == 0 || (wdl >= 0 && wdl != XQF_WDL_LOSS))) continue;
+        if (win && wdl < 0 && said == DTM_SAYS_NO_WIN) wdl = WDL_LOSS_IF_ORDINARY;
         q[kept++] = (dtc_move){.m = quiet[k],
                                .idx = idx[k],
                                .near = xqf_bound_near(bd, g),
