@@ -873,8 +873,6 @@ typedef struct {
  * that it is no ordinary win, so an ordinary loss if its DTC code is not
  * "none". */
 enum { WDL_UNKNOWN = -1, WDL_LOSS_IF_ORDINARY = -2 };
-/* dtm_bounds_say's "no ordinary win" */
-enum { DTM_SAYS_NO_WIN = 2 };
 
 /* The successor's WDL symbol where a DTC search must read it: a loss's
  * successors are all wins for the opponent (the Bellman conditions the
@@ -944,7 +942,8 @@ static int dtc_search_add(xqtb_handle *h, xq_board *b, xq_move m, int win, dtc_s
 typedef struct {
     xq_move m;
     uint64_t idx;             /* the successor's entry in the stored side */
-    int near, far, all, read; /* xqf_bound_near, _far, _all; whether added */
+    int near, far, all, read; /* xqf_bound_near, _far; all: its distance holds (xqf_bound_all, or
+                               * an ordinary win after a loser's move); whether added */
     int wdl;                  /* its WDL symbol if known without a read, else WDL_UNKNOWN or WDL_LOSS_IF_ORDINARY */
 } dtc_move;
 
@@ -959,14 +958,17 @@ static int memo_wdl(const search_memo *memo, uint64_t idx)
     return -1;
 }
 
-/* Two bits a DTM group says to a DTC search (dtm_bounds_say). */
-enum { DTM_GROUP_NO_LOSS = 1, DTM_GROUP_NO_WIN = 2 };
+/* What a DTM group says to a DTC search (dtm_bounds_say), in two bits:
+ * nothing, that it holds no ordinary loss, that it holds an ordinary loss
+ * but no ordinary win, or that every entry is an ordinary win. */
+enum { DTM_GROUP_UNSAID = 0, DTM_GROUP_NO_LOSS = 1, DTM_GROUP_NO_WIN = 2, DTM_GROUP_ALL_WINS = 3 };
 
-/* Those bits of group g of DTM bounds of `groups` groups. */
-static unsigned dtm_group_bits(const uint8_t *bounds, uint64_t groups, uint64_t g)
+/* That for group g of DTM bounds of `groups` groups. */
+static unsigned dtm_group_state(const uint8_t *bounds, uint64_t groups, uint64_t g)
 {
-    return (xqf_bound_loss(bounds, g) < 0 ? DTM_GROUP_NO_LOSS : 0) |
-           (xqf_bound_win(bounds, groups, g) < 0 ? DTM_GROUP_NO_WIN : 0);
+    if (xqf_bound_all(bounds, groups, g)) return DTM_GROUP_ALL_WINS;
+    if (xqf_bound_loss(bounds, g) < 0) return DTM_GROUP_NO_LOSS;
+    return xqf_bound_win(bounds, groups, g) < 0 ? DTM_GROUP_NO_WIN : DTM_GROUP_UNSAID;
 }
 
 /* What the DTM file's bounds say of groups of its stored side, as a DTC
@@ -991,7 +993,7 @@ static int build_summary(xqtb_handle *h, tb_entry *e)
     uint64_t groups = f.bounds_groups;
     if (ok && (e->dtm_summary = calloc((size_t)(groups + 3) / 4, 1)) != NULL) {
         for (uint64_t g = 0; g < groups; g++)
-            e->dtm_summary[g / 4] |= (uint8_t)(dtm_group_bits(f.bounds, groups, g) << (2 * (g % 4)));
+            e->dtm_summary[g / 4] |= (uint8_t)(dtm_group_state(f.bounds, groups, g) << (2 * (g % 4)));
         e->summary_stored = f.info.searched ^ 1;
     }
     xqf_close(&f);
@@ -1037,39 +1039,40 @@ static void dtm_hint_prefetch(const dtm_hint *d, uint64_t idx)
 }
 
 /* What the DTM file's bounds say of its stored entry idx (in range: split_moves
- * checked it against the DTC file, whose index is the DTM file's):
- * 0 if it is no ordinary loss for its side to move (its group holds
- * none), DTM_SAYS_NO_WIN if it is no ordinary win (likewise), -1 if they
- * do not say.  An ordinary result of the DTM file is one of the WDL file
- * that no ruling decided, the ones whose DTC code is not "none": so a
- * win's search needs nothing at all of a successor that is no ordinary
- * loss, and a successor that is no ordinary win is an ordinary loss
- * exactly where its DTC code is not "none", which its WDL value need not
- * confirm.  Where the attacker is searched, those WDL values were about
- * 40% of the blocks a cold `xqtb_probe` decoded (docs/BENCHMARKS.md, "A
- * DTC search told by the DTM file"), and half the WDL blocks of a cold
- * `xqtb_probe_dtc` of KRNKR's ordinary wins ("The exact DTC alone"). */
-static int dtm_bounds_say(const dtm_hint *d, uint64_t idx)
+ * checked it against the DTC file, whose index is the DTM file's): its
+ * group's DTM_GROUP_* state.  An ordinary result of the DTM file is one
+ * of the WDL file that no ruling decided, the ones whose DTC code is not
+ * "none".  So a win's search needs nothing at all of a successor that is
+ * no ordinary loss; a successor that is no ordinary win is an ordinary
+ * loss exactly where its DTC code is not "none", which its WDL value need
+ * not confirm; and a successor of a loss that is an ordinary win cannot
+ * make the loss a ruled one.  Where the attacker is searched, the WDL
+ * values were about 40% of the blocks a cold `xqtb_probe` decoded
+ * (docs/BENCHMARKS.md, "A DTC search told by the DTM file"). */
+static unsigned dtm_bounds_say(const dtm_hint *d, uint64_t idx)
 {
     uint64_t g = idx >> xqf_bounds_shift(XQF_KIND_DTM);
-    unsigned bits = 0;
-    if (d->df)
-        bits = dtm_group_bits(d->df->bounds, d->df->bounds_groups, g);
-    else if (d->summary)
-        bits = d->summary[g / 4] >> (2 * (g % 4)) & 3;
-    return bits & DTM_GROUP_NO_LOSS ? 0 : bits & DTM_GROUP_NO_WIN ? DTM_SAYS_NO_WIN : -1;
+    if (d->df) return dtm_group_state(d->df->bounds, d->df->bounds_groups, g);
+    return d->summary ? (unsigned)(d->summary[g / 4] >> (2 * (g % 4)) & 3) : DTM_GROUP_UNSAID;
 }
 
 /* The key a DTC search sorts by: the nearest distance (groups without one
- * last), or the farthest, largest first. */
-static int dtc_key(const dtc_move *q, int by_far) { return by_far ? -q->far : q->near < 0 ? INT32_MAX : q->near; }
+ * last), among equals the group whose farthest is nearer first (its
+ * distances the more likely at the nearest: KRNKR's ordinary red wins read
+ * 3% fewer blocks); or the farthest, largest first. */
+static int64_t dtc_key(const dtc_move *q, int by_far)
+{
+    if (by_far) return -(int64_t)q->far;
+    return q->near < 0 ? INT64_MAX : (int64_t)q->near << 32 | (uint32_t)q->far;
+}
 
 /* Sorts q[0, n) by dtc_key, ascending. */
 static void sort_dtc_moves(dtc_move *q, int n, int by_far)
 {
     for (int i = 1; i < n; i++) {
         dtc_move x = q[i];
-        int kx = dtc_key(&x, by_far), j = i;
+        int64_t kx = dtc_key(&x, by_far);
+        int j = i;
         while (j > 0 && dtc_key(&q[j - 1], by_far) > kx) {
             q[j] = q[j - 1];
             j--;
@@ -1159,16 +1162,21 @@ static int search_dtc(xqtb_handle *h, const xq_board *pos, int win, int within, 
     int kept = 0;
     for (int k = 0; k < nq; k++) {
         uint64_t g = idx[k] >> xqf_bounds_shift(XQF_KIND_DTC), groups = cf->bounds_groups;
-        int said = dtm_bounds_say(&dh, idx[k]);
+        unsigned said = dtm_bounds_say(&dh, idx[k]);
         int wdl = memo_wdl(memo, idx[k]);
         /* a win's move converts only into an ordinary loss */
-        if (win && (said == 0 || (wdl >= 0 && wdl != XQF_WDL_LOSS))) continue;
-        if (win && wdl < 0 && said == DTM_SAYS_NO_WIN) wdl = WDL_LOSS_IF_ORDINARY;
+        if (win && (said == DTM_GROUP_NO_LOSS || said == DTM_GROUP_ALL_WINS || (wdl >= 0 && wdl != XQF_WDL_LOSS)))
+            continue;
+        if (win && wdl < 0 && said == DTM_GROUP_NO_WIN) wdl = WDL_LOSS_IF_ORDINARY;
+        /* a loss's move into an ordinary win counts by its distance alone,
+         * which holds (else the loss were blessed, and stored), as in a
+         * group whose every distance holds */
+        int holds = xqf_bound_all(bd, groups, g) || (!win && said == DTM_GROUP_ALL_WINS);
         q[kept++] = (dtc_move){.m = quiet[k],
                                .idx = idx[k],
                                .near = xqf_bound_near(bd, g),
                                .far = xqf_bound_far(bd, groups, g),
-                               .all = xqf_bound_all(bd, groups, g),
+                               .all = holds,
                                .wdl = wdl};
     }
     nq = kept;
