@@ -943,6 +943,14 @@ static int assert_probe_is_generators(xqtb_handle *h, const tb_table *t, const x
         fail_msg("%s: probe %d/%d rule %d order %d, generator %d/%d rule %d order %d", fen, res.wdl, res.dtm,
                  res.by_rule, res.order, want.wdl, dtm, want.by_rule, order);
     }
+    /* the DTC alone says what the whole probe does (no distance and 2 *
+     * wdl where the tables have no move limit) */
+    xqtb_wdl5 w5;
+    int dtc;
+    assert_int_equal(xqtb_probe_dtc(h, &p, 0, &w5, &dtc), XQTB_OK);
+    assert_int_equal(w5, res.wdl5);
+    assert_int_equal(dtc, res.dtc);
+    if (xqtb_limit(h) == 0) assert_true(dtc == XQTB_NO_DISTANCE && (int)w5 == 2 * (int)res.wdl);
     return want.by_rule != 0;
 }
 
