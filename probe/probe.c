@@ -947,7 +947,8 @@ typedef struct {
     int wdl;                  /* its WDL symbol if known without a read, else WDL_UNKNOWN or WDL_LOSS_IF_ORDINARY */
 } dtc_move;
 
-/* The WDL symbol of stored entry idx if memo holds its DTM value, else -1. */
+/* The WDL symbol of stored entry idx if memo holds its DTM value, else
+ * WDL_UNKNOWN. */
 static int memo_wdl(const search_memo *memo, uint64_t idx)
 {
     for (int i = 0; memo && i < memo->n; i++)
@@ -955,7 +956,7 @@ static int memo_wdl(const search_memo *memo, uint64_t idx)
             unsigned v = memo->value[i];
             return v == XQF_DTM_DRAW ? XQF_WDL_DRAW : (v & 1) ? XQF_WDL_WIN : XQF_WDL_LOSS;
         }
-    return -1;
+    return WDL_UNKNOWN;
 }
 
 /* What a DTM group says to a DTC search (dtm_bounds_say), in two bits:
@@ -1230,6 +1231,13 @@ static xqtb_wdl wdl_of_symbol(unsigned sym)
     return sym == XQF_WDL_WIN ? XQTB_WIN : sym == XQF_WDL_DRAW ? XQTB_DRAW : XQTB_LOSS;
 }
 
+/* The plies of a DTC code, as xqtb_result.dtc gives them: the distance
+ * of a cursed win or blessed loss too, XQTB_NO_DISTANCE for "none". */
+static int dtc_plies_of(unsigned code)
+{
+    return code == XQF_DTC_NONE ? XQTB_NO_DISTANCE : (int)(code & ~(unsigned)XQF_DTC_BEYOND);
+}
+
 /* Five-valued result at `counter` plies since the last capture: a win or
  * loss holds if its conversion fits in what is left of the limit. */
 static xqtb_wdl5 wdl5_of(xqtb_wdl wdl, unsigned dtc, int limit, int counter)
@@ -1324,7 +1332,7 @@ static int probe_full(xqtb_handle *h, const xq_board *b, int counter, xqtb_resul
     unsigned dtc = XQF_DTC_NONE;
     if (r->wdl != XQTB_DRAW && !r->by_rule && (rc = probe_dtc_code(h, b, r->wdl == XQTB_WIN, &dtc, &memo)) != XQTB_OK)
         return rc;
-    if (dtc != XQF_DTC_NONE) r->dtc = (int)(dtc & ~(unsigned)XQF_DTC_BEYOND);
+    r->dtc = dtc_plies_of(dtc);
     r->wdl5 = wdl5_of(r->wdl, dtc, xqtb_limit(h), counter);
     return XQTB_OK;
 }
@@ -1390,7 +1398,7 @@ xqtb_status xqtb_probe_dtc(xqtb_handle *h, const xqtb_position *pos, int rule_co
     xqtb_wdl wdl = wdl_of_symbol(sym);
     /* no DTM file read: its search's memo is what the DTC search lacks */
     if (wdl != XQTB_DRAW && (rc = probe_dtc_code(h, &b, wdl == XQTB_WIN, &code, NULL)) != XQTB_OK) return rc;
-    *dtc = code == XQF_DTC_NONE ? XQTB_NO_DISTANCE : (int)(code & ~(unsigned)XQF_DTC_BEYOND);
+    *dtc = dtc_plies_of(code);
     *wdl5 = wdl5_of(wdl, code, xqtb_limit(h), clamp_counter(h, rule_counter));
     return XQTB_OK;
 }
