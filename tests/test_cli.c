@@ -274,7 +274,7 @@ static const struct {
     {"plan",
      {"--set", "-d", "-o", "-t", "--rules", "--limit", "--store-both", "--keep-raw", "--max-memory", "--pieces",
       "--attackers", "--defenders", "--with", "--without"}},
-    {"export", {"-d", "-o", "--list", "--wdl-only", "-q", "--set"}},
+    {"export", {"-d", "-o", "--list", "--wdl-only", "--no-dtm", "-q", "--set"}},
     {"verify", {"-t", "-d", "-q", "--set", "--pieces", "--attackers", "--defenders", "--with", "--without"}},
     {"check", {"-d", "--deep", "-q"}},
     {"probe", {"-d", "--json", "--line", "--counter"}},

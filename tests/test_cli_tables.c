@@ -467,6 +467,13 @@ static void test_export(void **state)
     /* WDL files only */
     assert_int_equal(run_xqtb("export -d %s --list --wdl-only KRK", dir), 0);
     assert_null(strstr(xqtb_out, ".xqd"));
+    /* WDL and DTC files, no DTM: what xqtb_probe_dtc reads */
+    assert_int_equal(run_xqtb("export -d %s --list --no-dtm KRK", dir), 0);
+    assert_null(strstr(xqtb_out, ".xqd"));
+    assert_non_null(strstr(xqtb_out, "KRK.xqc"));
+    assert_non_null(strstr(xqtb_out, "KK.xqw"));
+    assert_int_equal(run_xqtb("export -d %s --list --no-dtm --wdl-only KRK", dir), 2);
+    assert_non_null(strstr(xqtb_out, "not both"));
     /* refusals */
     assert_int_equal(run_xqtb("export -d %s KRK", dir), 2); /* neither -o nor --list */
     /* -o naming the directory read, written another way */

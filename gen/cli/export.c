@@ -5,7 +5,10 @@
  *
  * An engine reads the compressed files only: NAME.xqw for WDL, NAME.xqd
  * for DTM, NAME.xqc for DTC under a move limit; never the generator's raw
- * NAME.xqtb.  A probe of a material also reads its subtables (the material
+ * NAME.xqtb.  A search needs the WDL files alone (--wdl-only), an engine
+ * under the move limit the WDL and DTC files (--no-dtm: xqtb_probe_dtc and
+ * xqtb_probe_wdl_counter read no DTM file), as chess engines take
+ * Syzygy's WDL and DTZ files.  A probe of a material also reads its subtables (the material
  * after a capture): a WDL probe looks them up in its capture search
  * (docs/FORMAT.md, "Captures in WDL files"), as a search does through the
  * moves it tries, and a DTM or DTC probe of a file's searched side in its
@@ -122,7 +125,7 @@ static int same_directory(const char *a, const char *b)
 int cmd_export(int argc, char **argv)
 {
     table_args a;
-    int wdl_only = 0, list = 0;
+    int wdl_only = 0, no_dtm = 0, list = 0;
     /* export's own flags, then the shared ones */
     char *rest[256];
     int nrest = 0;
@@ -130,6 +133,8 @@ int cmd_export(int argc, char **argv)
     for (int i = 0; i < argc; i++) {
         if (i > 0 && !strcmp(argv[i], "--wdl-only"))
             wdl_only = 1;
+        else if (i > 0 && !strcmp(argv[i], "--no-dtm"))
+            no_dtm = 1;
         else if (i > 0 && !strcmp(argv[i], "--list"))
             list = 1;
         else
@@ -138,6 +143,7 @@ int cmd_export(int argc, char **argv)
     if (parse_table_args("export", nrest, rest, "dsoq", 0, &a)) return EXIT_BAD_INPUT;
     if (!list && !a.out) return cli_usage_error("export", "missing -o DIR (or --list)");
     if (list && a.out) return cli_usage_error("export", "give either -o DIR or --list, not both");
+    if (wdl_only && no_dtm) return cli_usage_error("export", "give either --wdl-only or --no-dtm, not both");
     if (a.out && same_directory(a.out, a.dir)) return cli_usage_error("export", "-o names the directory it reads from");
     mat_list want = {0}, files = {0};
     char err[XQ_ERR_MAX];
@@ -187,6 +193,7 @@ int cmd_export(int argc, char **argv)
         xq_index_free(&ix);
         uint32_t limit = 0; /* the table's move limit, from its WDL file (kind 0, checked first) */
         for (int kind = 0; kind < kinds && !rc; kind++) {
+            if (no_dtm && kind == XQF_KIND_DTM) continue;
             char src[4096], dst[4096];
             xqf_path(a.dir, name, kind, src, sizeof src);
             xqf_check_report r;

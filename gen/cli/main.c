@@ -106,13 +106,15 @@ static const command commands[] = {
      "  --rules, --limit, --store-both, --keep-raw, --max-memory   as for gen\n",
      NULL},
     {"export", cmd_export,
-     "xqtb export [-d DIR] [-q] [--wdl-only] -o OUT [MATERIAL... | --set NAME [FILTERS]]\n"
-     "xqtb export [-d DIR] [--wdl-only] --list [MATERIAL... | --set NAME [FILTERS]]",
+     "xqtb export [-d DIR] [-q] [--wdl-only | --no-dtm] -o OUT [MATERIAL... | --set NAME [FILTERS]]\n"
+     "xqtb export [-d DIR] [--wdl-only | --no-dtm] --list [MATERIAL... | --set NAME [FILTERS]]",
      "copy (or list) the files an engine needs: compressed files, subtables included",
      "  -d DIR            directory of the tables (default: tables)\n"
      "  -o OUT            directory to copy them to (created if missing)\n"
      "  --list            print the files and their sizes instead\n"
      "  --wdl-only        only the WDL files (.xqw), what a search probes\n"
+     "  --no-dtm          the WDL and DTC files, no DTM (.xqd): what an engine under\n"
+     "                    the move limit probes (xqtb_probe_dtc)\n"
      "  -q                no summary line\n"
      "  --set NAME        the tables of a set, filtered as for gen (--pieces, ...)\n"
      "  MATERIAL          the tables to export (default: every one in DIR); each\n"
