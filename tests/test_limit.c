@@ -26,6 +26,8 @@
 #include "cell.h"
 #include "compress.h"
 #include "dtc.h"
+#include "fen.h"
+#include "movegen.h"
 #include "runxqtb.h"
 #include "searched.h"
 #include "tb.h"
@@ -389,6 +391,74 @@ static void test_each_side_searched(void **state)
     tb_set_free(set);
 }
 
+/* A searched loss is one decided by a ruling (DTC "none") when some move
+ * reaches a win by a ruling for the opponent, a capture into a subtable
+ * included.  KRAKN's DTC file searches black, and a few of black's ruled
+ * losses (6 of 6,822 at limit 20) have as their only such move a capture
+ * of red's advisor into a KRKN position that red wins by a ruling.  Every
+ * ruled loss of black's, and a sample of the rest, in both colourings,
+ * answers exactly the generator's at half the limit, through the full
+ * probe, the exact DTC alone and the five-valued probe; and those losses
+ * are met. */
+static void test_capture_into_ruled_win(void **state)
+{
+    (void)state;
+    tb_set *set;
+    char dir[512];
+    const int L = 20;
+    tb_table *t = gen_load("KRAKN", L, 2, "krakn", &set, dir);
+    int st;
+    xqtb_handle *h = xqtb_open(dir, NULL, &st);
+    assert_non_null(h);
+    uint64_t stride = test_sanitized() ? 97 : 7, by_capture = 0, ruled = 0;
+    for (uint64_t i = 0; i < t->ix.size; i++)
+        for (int s = 0; s < 2; s++) {
+            if (cell_get(t->cells[s], t->width, i) == CELL_ILLEGAL) continue;
+            xq_board b, f;
+            decode_colourings(t, i, s, &b, &f);
+            tb_value v = tb_value_of(t, &b);
+            int ruled_loss = v.by_rule && v.wdl < 0;
+            if (!ruled_loss && i % stride) continue;
+            if (ruled_loss && s == BLACK) {
+                /* whether no quiet move reaches a result of the rulings */
+                xq_move list[XQ_MAX_MOVES];
+                int n = xq_gen_legal(&b, list), quiet_ruled = 0;
+                for (int k = 0; k < n; k++) {
+                    xq_undo u;
+                    xq_make_move(&b, list[k], &u);
+                    if (u.captured == EMPTY) quiet_ruled |= tb_value_of(t, &b).by_rule != 0;
+                    xq_unmake_move(&b, list[k], &u);
+                }
+                ruled++;
+                by_capture += !quiet_ruled;
+            }
+            unsigned d = tb_dtc(t, s, i);
+            int want5 = want_wdl5(v, d, L / 2), want_dtc = d == DTC_NONE ? -1 : (int)dtc_plies(d);
+            for (int k = 0; k < 2; k++) {
+                xqtb_position p;
+                to_position(k ? &f : &b, &p);
+                xqtb_result r;
+                int w5, x5, dtc;
+                assert_int_equal(xqtb_probe_counter(h, &p, L / 2, &r), XQTB_OK);
+                assert_int_equal(xqtb_probe_dtc(h, &p, L / 2, &x5, &dtc), XQTB_OK);
+                assert_int_equal(xqtb_probe_wdl_counter(h, &p, L / 2, &w5), XQTB_OK);
+                if (r.wdl != v.wdl || (int)r.by_rule != v.by_rule || r.dtc != want_dtc || dtc != want_dtc ||
+                    r.wdl5 != want5 || x5 != want5 || w5 != want5) {
+                    char fen[XQ_FEN_MAX];
+                    xq_fen_write(k ? &f : &b, fen);
+                    fail_msg("%s: probe wdl %d rule %d dtc %d wdl5 %d; alone dtc %d wdl5 %d; wdl5 %d; generator %d %d "
+                             "dtc %d wdl5 %d",
+                             fen, r.wdl, r.by_rule, r.dtc, r.wdl5, dtc, x5, w5, v.wdl, v.by_rule, want_dtc, want5);
+                }
+            }
+        }
+    assert_true(by_capture > 0);
+    print_message("KRAKN limit %d: %llu ruled losses of black, %llu of them by a capture alone\n", L,
+                  (unsigned long long)ruled, (unsigned long long)by_capture);
+    xqtb_close(h);
+    tb_set_free(set);
+}
+
 /* Following the root's first move converts a win that holds in time,
  * whatever the loser does. */
 static void test_root_converts_in_time(void **state)
@@ -645,6 +715,7 @@ int main(void)
         cmocka_unit_test(test_damaged_dtc_file),
         cmocka_unit_test(test_cli_counter),
         cmocka_unit_test(test_each_side_searched),
+        cmocka_unit_test(test_capture_into_ruled_win),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
