@@ -894,6 +894,12 @@ static int dtc_could_matter(const dtc_search *t, unsigned s)
     return !t->ordinary || (!(s & XQF_DTC_BEYOND) && (int)s + 1 < t->best);
 }
 
+/* Whether a search's value can no longer change: a win converts in one
+ * ply at best, and a single move into "none" makes a loss a ruled one.
+ * Captures, read first, settle it this way on their own (on KRNKR's red
+ * wins, the capture of black's rook). */
+static int dtc_decided(const dtc_search *t, int win) { return win ? t->best == 1 : t->ruled > 0; }
+
 /* Adds move m from b to the search of a win (win = 1) or a loss.  A
  * quiet move's successor is entry idx of side `stored` of e's DTC file
  * when e is given (no index encoded again), else it is looked up; its WDL
@@ -1153,8 +1159,9 @@ static int search_dtc(xqtb_handle *h, const xq_board *pos, int win, int within, 
     int nd;
     if ((nq = split_moves(e, cf, XQF_KIND_DTC, flip, &b, list, n, direct, &nd, quiet, idx)) < 0)
         return XQTB_ERR_INVALID;
-    for (int i = 0; i < nd; i++)
+    for (int i = 0; i < nd && !dtc_decided(&t, win); i++)
         if ((rc = dtc_search_add(h, &b, direct[i], win, &t, NULL, 0, 0, -1)) != XQTB_OK) return rc;
+    if (dtc_decided(&t, win)) nq = 0;
     /* What the DTM file tells of the quiet successors without a block */
     int ordinary_known = memo != NULL;
     dtm_hint dh = nq ? dtm_hint_of(h, e, stored) : (dtm_hint){NULL, NULL};
@@ -1204,7 +1211,7 @@ static int search_dtc(xqtb_handle *h, const xq_board *pos, int win, int within, 
             if (!q[k].read && (rc = dtc_read(h, &b, &q[k], win, &t, e, stored)) != XQTB_OK) return rc;
     } else {
         for (int k = 0; k < nq; k++)
-            if (!q[k].all && (rc = dtc_read(h, &b, &q[k], win, &t, e, stored)) != XQTB_OK) return rc;
+            if (!q[k].all && !t.ruled && (rc = dtc_read(h, &b, &q[k], win, &t, e, stored)) != XQTB_OK) return rc;
         sort_dtc_moves(q, nq, 1);
         for (int k = 0; k < nq && !t.ruled && t.longest < q[k].far; k++) {
             if (within != DTC_EXACT && (t.longest > within || q[k].far <= within)) break;
