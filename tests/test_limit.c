@@ -148,6 +148,16 @@ static void test_dtc_deterministic(void **state)
         }
 }
 
+/* A handle on the tables of dir, with the library's defaults; fails the
+ * test if it cannot be opened. */
+static xqtb_handle *open_tables(const char *dir)
+{
+    int st;
+    xqtb_handle *h = xqtb_open(dir, NULL, &st);
+    if (!h) fail_msg("open %s: %s", dir, xqtb_status_string(st));
+    return h;
+}
+
 static void to_position(const xq_board *b, xqtb_position *p)
 {
     for (int s = 0; s < XQ_SQUARES; s++) {
@@ -182,9 +192,7 @@ static void test_library_follows_table(void **state)
     char dir[512];
     const int L = 20;
     tb_table *t = gen_load("KRKN", L, 2, "lib", &set, dir);
-    int st;
-    xqtb_handle *h = xqtb_open(dir, NULL, &st);
-    assert_non_null(h);
+    xqtb_handle *h = open_tables(dir);
     uint64_t checked = 0, cursed = 0;
     uint64_t stride = test_sanitized() ? 30 : 3;
     for (uint64_t i = 0; i < t->ix.size; i++)
@@ -262,9 +270,7 @@ static void assert_wdl5_alone(const char *dir, const tb_table *t, int L, uint64_
     }
     if (d) closedir(d);
     assert_true(removed > 1 || !without_dtm); /* the table's and its subtables' */
-    int st;
-    xqtb_handle *h = xqtb_open(dir, NULL, &st);
-    assert_non_null(h);
+    xqtb_handle *h = open_tables(dir);
     uint64_t probed = 0;
     for (uint64_t i = 0; i < t->ix.size; i += stride)
         for (int s = 0; s < 2; s++) {
@@ -339,9 +345,7 @@ static void test_each_side_searched(void **state)
         assert_true(len > XQF_HEADER_SIZE);
         assert_int_equal(xqf_get32((uint8_t *)file + XQF_OFF_BOUNDS_BYTES) > 0, choice[ch] != TB_SEARCH_NONE);
         free(file);
-        int st;
-        xqtb_handle *h = xqtb_open(dir, NULL, &st);
-        assert_non_null(h);
+        xqtb_handle *h = open_tables(dir);
         uint64_t searched = 0, ruled_found = 0, ruled_stored = 0;
         for (uint64_t i = 0; i < t->ix.size; i++)
             for (int s = 0; s < 2; s++) {
@@ -407,9 +411,7 @@ static void test_capture_into_ruled_win(void **state)
     char dir[512];
     const int L = 20;
     tb_table *t = gen_load("KRAKN", L, 2, "krakn", &set, dir);
-    int st;
-    xqtb_handle *h = xqtb_open(dir, NULL, &st);
-    assert_non_null(h);
+    xqtb_handle *h = open_tables(dir);
     uint64_t stride = test_sanitized() ? 97 : 7, by_capture = 0, ruled = 0;
     for (uint64_t i = 0; i < t->ix.size; i++)
         for (int s = 0; s < 2; s++) {
