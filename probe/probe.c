@@ -1395,16 +1395,27 @@ xqtb_status xqtb_probe_wdl_counter(xqtb_handle *h, const xqtb_position *pos, int
     return XQTB_OK;
 }
 
+/* xqtb_probe_dtc of board b: the WDL value, and the DTC code of a decided
+ * position (XQF_DTC_NONE for a draw, a ruled result, or no move limit). */
+static int probe_wdl_dtc(xqtb_handle *h, const xq_board *b, xqtb_wdl *wdl, unsigned *code)
+{
+    unsigned sym;
+    *code = XQF_DTC_NONE;
+    int rc = probe_wdl_value(h, b, &sym);
+    if (rc != XQTB_OK) return rc;
+    *wdl = wdl_of_symbol(sym);
+    /* no DTM file read: its search's memo is what the DTC search lacks */
+    return *wdl == XQTB_DRAW ? XQTB_OK : probe_dtc_code(h, b, *wdl == XQTB_WIN, code, NULL);
+}
+
 xqtb_status xqtb_probe_dtc(xqtb_handle *h, const xqtb_position *pos, int rule_counter, xqtb_wdl5 *wdl5, int *dtc)
 {
     xq_board b;
     if (!h || !wdl5 || !dtc || rule_counter < 0 || xq_position_to_board(pos, &b, NULL)) return XQTB_ERR_INVALID;
-    unsigned sym, code = XQF_DTC_NONE;
-    int rc = probe_wdl_value(h, &b, &sym);
+    xqtb_wdl wdl;
+    unsigned code;
+    int rc = probe_wdl_dtc(h, &b, &wdl, &code);
     if (rc != XQTB_OK) return rc;
-    xqtb_wdl wdl = wdl_of_symbol(sym);
-    /* no DTM file read: its search's memo is what the DTC search lacks */
-    if (wdl != XQTB_DRAW && (rc = probe_dtc_code(h, &b, wdl == XQTB_WIN, &code, NULL)) != XQTB_OK) return rc;
     *dtc = dtc_plies_of(code);
     *wdl5 = wdl5_of(wdl, code, xqtb_limit(h), clamp_counter(h, rule_counter));
     return XQTB_OK;
@@ -1490,30 +1501,52 @@ static void insert_by_rank(xqtb_root_move *moves, int i, const xqtb_root_move *r
     moves[j] = *r;
 }
 
+/* What a root probe reads (probe_root), the most the files allow: every
+ * file; or, where a DTM file is missing under a move limit (a set exported
+ * without them), the WDL and DTC files, which give each move's result
+ * under the limit and its DTC, and tell a result decided by a ruling from
+ * an ordinary one (its DTC is "none") but not which ruling, nor its order;
+ * or, where a DTC file is missing too, the WDL files alone. */
+typedef enum { ROOT_ALL_FILES, ROOT_WDL_DTC, ROOT_WDL_ONLY } root_source;
+
 /* The value of root move m of b from the mover's point of view, with
- * `counter` plies since the last capture before it: from every file
- * (DTM, and DTC under a limit), or with wdl_only from the WDL files alone
- * (wdl and wdl5 without the move limit, no distances).  *checks: whether
- * the move checks. */
-static int root_move_value(xqtb_handle *h, xq_board *b, xq_move m, int counter, bool wdl_only, xqtb_root_move *r,
+ * `counter` plies since the last capture before it, from the files
+ * `source` names: with ROOT_WDL_DTC no DTM (by_rule XQTB_BY_RULING and
+ * order 0 for a ruled result), with ROOT_WDL_ONLY no distances either (and
+ * wdl5 without the move limit).  *checks: whether the move checks. */
+static int root_move_value(xqtb_handle *h, xq_board *b, xq_move m, int counter, root_source source, xqtb_root_move *r,
                            int *checks)
 {
     xq_undo u;
     xqtb_result v;
-    unsigned sym = 0;
+    xqtb_wdl wdl = XQTB_DRAW;
+    unsigned sym = 0, code = XQF_DTC_NONE;
     xq_make_move(b, m, &u);
     /* the counter resets on a capture and on nothing else */
-    int rc = wdl_only ? probe_wdl_value(h, b, &sym) : probe_full(h, b, u.captured ? 0 : counter + 1, &v);
+    int after = u.captured ? 0 : counter + 1;
+    int rc = source == ROOT_WDL_ONLY  ? probe_wdl_value(h, b, &sym)
+             : source == ROOT_WDL_DTC ? probe_wdl_dtc(h, b, &wdl, &code)
+                                      : probe_full(h, b, after, &v);
     *checks = xq_in_check(b, b->side);
     xq_unmake_move(b, m, &u);
     if (rc != XQTB_OK) return rc;
     memset(r, 0, sizeof *r);
     r->move = m;
-    if (wdl_only) {
+    if (source == ROOT_WDL_ONLY) {
         r->wdl = (int8_t)-wdl_of_symbol(sym);
         r->wdl5 = (int8_t)(2 * r->wdl);
         r->dtm = r->dtc = XQTB_NO_DISTANCE;
         return XQTB_OK;
+    }
+    if (source == ROOT_WDL_DTC) {
+        int dtc = dtc_plies_of(code);
+        v.wdl = wdl;
+        v.wdl5 = wdl5_of(wdl, code, xqtb_limit(h), clamp_counter(h, after));
+        /* every ordinary result has a DTC (cursed and blessed ones too) */
+        v.by_rule = wdl != XQTB_DRAW && dtc < 0 ? XQTB_BY_RULING : XQTB_BY_NONE;
+        v.order = 0;
+        v.dtm = XQTB_NO_DISTANCE;
+        v.dtc = dtc;
     }
     r->wdl = (int8_t)-v.wdl;
     r->wdl5 = (int8_t)-v.wdl5;
@@ -1556,14 +1589,14 @@ static int probe_root(xqtb_handle *h, xq_board *b, int counter, xqtb_loss_policy
     xq_move list[XQ_MAX_MOVES];
     int n = xq_gen_legal(b, list);
     counter = clamp_counter(h, counter);
-    bool wdl_only = false;
+    /* a file some move needs is missing: every move from fewer files */
+    root_source source = ROOT_ALL_FILES;
     for (int i = 0; i < n; i++) {
         xqtb_root_move r;
         int checks;
-        int rc = root_move_value(h, b, list[i], counter, wdl_only, &r, &checks);
-        if (rc == XQTB_ERR_NO_TABLE && !wdl_only) {
-            /* a DTM or DTC file is missing: every move from the WDL files */
-            wdl_only = true;
+        int rc = root_move_value(h, b, list[i], counter, source, &r, &checks);
+        if (rc == XQTB_ERR_NO_TABLE && source != ROOT_WDL_ONLY) {
+            source = source == ROOT_ALL_FILES && xqtb_limit(h) > 0 ? ROOT_WDL_DTC : ROOT_WDL_ONLY;
             i = -1;
             continue;
         }

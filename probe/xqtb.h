@@ -37,7 +37,7 @@ extern "C" {
 #endif
 
 #define XQTB_VERSION_MAJOR 0
-#define XQTB_VERSION_MINOR 14
+#define XQTB_VERSION_MINOR 15
 #define XQTB_VERSION_PATCH 0
 #define XQTB_VERSION_NUMBER (XQTB_VERSION_MAJOR * 10000 + XQTB_VERSION_MINOR * 100 + XQTB_VERSION_PATCH)
 
@@ -144,13 +144,17 @@ typedef enum {
  * record the first three; in a table built under CXA every ruled result is
  * XQTB_BY_PERPETUAL_ATTACK (the loser must check, threaten mate or chase on
  * every move, in whatever mix); verdicts under XQTB_RULES_CXA name the kind
- * (XQTB_BY_PERPETUAL_THREAT, _ATTACK for a mix with chases). */
+ * (XQTB_BY_PERPETUAL_THREAT, _ATTACK for a mix with chases).  The ruling is
+ * recorded in DTM files only: root moves valued from the WDL and DTC files
+ * say XQTB_BY_RULING (since 0.15.0). */
 typedef enum {
     XQTB_BY_NONE = 0,
     XQTB_BY_PERPETUAL_CHECK = 1,
     XQTB_BY_PERPETUAL_CHASE = 2,
     XQTB_BY_PERPETUAL_THREAT = 3, /* mate threats, or checks and mate threats (长杀, 一将一杀) */
-    XQTB_BY_PERPETUAL_ATTACK = 4  /* chases mixed with checks or mate threats (一将一捉, 一杀一捉) */
+    XQTB_BY_PERPETUAL_ATTACK = 4, /* chases mixed with checks or mate threats (一将一捉, 一杀一捉) */
+    XQTB_BY_RULING = 5            /* one of the rulings, which one not known: a root move
+                                   * valued without the DTM files (xqtb_probe_root) */
 } xqtb_ruling;
 
 /* ---- Repetitions in a played game -----------------------------------
@@ -523,9 +527,16 @@ typedef struct {
  * after which the mover would lose by his own perpetual check or chase),
  * by highest order; other ties keep move-generation order.  Without a move
  * limit DTC plays no part.
- * Where a DTM or DTC file some move needs is missing, every move comes
- * from the WDL files alone: wdl and wdl5 (without the move limit) set,
- * dtm and dtc XQTB_NO_DISTANCE, ranked by value only.
+ * Where a DTM file some move needs is missing (a set exported with `xqtb
+ * export --no-dtm`), every move comes from the WDL and DTC files if the
+ * tables have a move limit: wdl, wdl5 and dtc as above, dtm
+ * XQTB_NO_DISTANCE, and a result decided by a ruling says so but not
+ * which one nor its order (by_rule XQTB_BY_RULING, order 0), so ruled
+ * wins rank alike (checking moves last); the ranking is the one above
+ * without DTM, which is what converting under the limit needs.  Where a
+ * DTC file is missing too, or the tables have no limit, every move comes
+ * from the WDL files alone: wdl and wdl5 (without the move limit) set, dtm
+ * and dtc XQTB_NO_DISTANCE, by_rule XQTB_BY_NONE, ranked by value only.
  * RETURN: the number of moves (0: the side to move has lost), or an error
  * as for xqtb_probe_dtm (XQTB_ERR_NO_TABLE only if a WDL file is missing). */
 int xqtb_probe_root(xqtb_handle *h, const xqtb_position *pos, xqtb_root_move moves[XQTB_MAX_MOVES]);

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -461,6 +462,106 @@ static void test_capture_into_ruled_win(void **state)
     tb_set_free(set);
 }
 
+/* Links the files of `from` whose names end in one of exts (".xqw",
+ * ".xqc") into a new directory `to`: a set exported without its DTM
+ * files (xqtb export --no-dtm). */
+static void link_files(const char *from, const char *to, const char *const *exts, int nexts)
+{
+    char src[1024], dst[1024];
+    assert_int_equal(mkdir(to, 0700), 0);
+    DIR *d = opendir(from);
+    assert_non_null(d);
+    int linked = 0;
+    for (struct dirent *de; (de = readdir(d));) {
+        size_t n = strlen(de->d_name);
+        for (int e = 0; e < nexts; e++)
+            if (n > 4 && !strcmp(de->d_name + n - 4, exts[e])) {
+                snprintf(src, sizeof src, "%s/%s", from, de->d_name);
+                snprintf(dst, sizeof dst, "%s/%s", to, de->d_name);
+                assert_int_equal(link(src, dst), 0);
+                linked++;
+            }
+    }
+    closedir(d);
+    assert_true(linked > 2);
+}
+
+/* Root moves from the WDL and DTC files alone (a set exported without DTM
+ * files) are the moves the whole set gives, with the same results, five-
+ * valued results and DTC; no DTM; a ruled result told as ruled, without
+ * its ruling or order; and ranked as the whole set ranks them without the
+ * DTM, so the best move keeps the best result and the fastest conversion.
+ * KRAKN at limit 20 has ordinary, cursed and ruled results for both sides,
+ * and captures into KRKN's; every 29th legal entry of each side, at a
+ * fresh counter and at half the limit, in both colourings. */
+static void test_root_without_dtm(void **state)
+{
+    (void)state;
+    tb_set *set;
+    char dir[512], lean[600];
+    const int L = 20;
+    tb_table *t = gen_load("KRAKN", L, 2, "krakn", &set, dir);
+    snprintf(lean, sizeof lean, "%s/krakn-no-dtm", test_tmpdir());
+    const char *exts[] = {".xqw", ".xqc"};
+    link_files(dir, lean, exts, 2);
+    xqtb_handle *all = open_tables(dir), *h = open_tables(lean);
+    uint64_t stride = test_sanitized() ? 211 : 29, roots = 0, ruled = 0, cursed = 0;
+    for (uint64_t i = 0; i < t->ix.size; i += stride)
+        for (int s = 0; s < 2; s++) {
+            if (cell_get(t->cells[s], t->width, i) == CELL_ILLEGAL) continue;
+            xq_board b, f;
+            decode_colourings(t, i, s, &b, &f);
+            for (int k = 0; k < 4; k++) {
+                xqtb_position p;
+                to_position(k & 1 ? &f : &b, &p);
+                int counter = k < 2 ? 0 : L / 2;
+                xqtb_root_move want[XQTB_MAX_MOVES], got[XQTB_MAX_MOVES];
+                int n = xqtb_probe_root_counter(all, &p, counter, want);
+                assert_true(n >= 0);
+                assert_int_equal(xqtb_probe_root_counter(h, &p, counter, got), n);
+                for (int j = 0; j < n; j++) {
+                    const xqtb_root_move *g = &got[j], *w = NULL;
+                    for (int x = 0; x < n && !w; x++)
+                        if (want[x].move == g->move) w = &want[x];
+                    assert_non_null(w);
+                    int want_rule = w->by_rule ? XQTB_BY_RULING : XQTB_BY_NONE;
+                    if (g->wdl != w->wdl || g->wdl5 != w->wdl5 || g->dtc != w->dtc || g->by_rule != want_rule ||
+                        g->dtm != XQTB_NO_DISTANCE || g->order != 0 || g->repetition ||
+                        (j && g->rank > got[j - 1].rank)) {
+                        char fen[XQ_FEN_MAX], name[XQTB_MOVE_NAME_MAX];
+                        xq_fen_write(k & 1 ? &f : &b, fen);
+                        xqtb_move_name(g->move, name);
+                        fail_msg("%s at counter %d, move %s: wdl %d wdl5 %d dtc %d rule %d dtm %d order %d; with DTM "
+                                 "wdl %d wdl5 %d dtc %d rule %d",
+                                 fen, counter, name, g->wdl, g->wdl5, g->dtc, g->by_rule, g->dtm, g->order, w->wdl,
+                                 w->wdl5, w->dtc, w->by_rule);
+                    }
+                    ruled += g->by_rule != 0;
+                    cursed += g->wdl5 == XQTB_WDL5_CURSED_WIN || g->wdl5 == XQTB_WDL5_BLESSED_LOSS;
+                }
+                /* the best move is as good as the whole set's best, but
+                 * for the DTM and a ruled win's order */
+                if (n) {
+                    assert_int_equal(got[0].wdl5, want[0].wdl5);
+                    assert_int_equal(got[0].dtc, want[0].dtc);
+                    assert_int_equal(got[0].by_rule != 0, want[0].by_rule != 0);
+                }
+                roots++;
+            }
+        }
+    assert_true(roots > 0 && ruled > 0 && cursed > 0);
+    print_message("KRAKN limit %d without DTM files: %llu roots, %llu ruled and %llu cursed or blessed moves\n", L,
+                  (unsigned long long)roots, (unsigned long long)ruled, (unsigned long long)cursed);
+    /* what the whole set answers and the lean one cannot */
+    xqtb_position p;
+    xqtb_result r;
+    assert_int_equal(xqtb_position_from_fen("5k3/9/9/9/9/R8/9/4n4/9/3K5 w - - 0 1", &p, NULL), XQTB_OK);
+    assert_int_equal(xqtb_probe_counter(h, &p, 0, &r), XQTB_ERR_NO_TABLE);
+    xqtb_close(h);
+    xqtb_close(all);
+    tb_set_free(set);
+}
+
 /* Following the root's first move converts a win that holds in time,
  * whatever the loser does. */
 static void test_root_converts_in_time(void **state)
@@ -718,6 +819,7 @@ int main(void)
         cmocka_unit_test(test_cli_counter),
         cmocka_unit_test(test_each_side_searched),
         cmocka_unit_test(test_capture_into_ruled_win),
+        cmocka_unit_test(test_root_without_dtm),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
