@@ -474,6 +474,25 @@ static void test_export(void **state)
     assert_non_null(strstr(xqtb_out, "KK.xqw"));
     assert_int_equal(run_xqtb("export -d %s --list --no-dtm --wdl-only KRK", dir), 2);
     assert_non_null(strstr(xqtb_out, "not both"));
+    /* probed without DTM files: results and DTC, a ruled result told as
+     * such (KRKN: red wins by black's perpetual check) */
+    char krkn[600], lean[600];
+    snprintf(krkn, sizeof krkn, "%s/export-krkn", test_tmpdir());
+    snprintf(lean, sizeof lean, "%s/export-krkn-lean", test_tmpdir());
+    assert_int_equal(run_xqtb("gen -q -d %s KRKN", krkn), 0);
+    assert_int_equal(run_xqtb("export -q -d %s -o %s --no-dtm KRKN", krkn, lean), 0);
+    assert_int_equal(run_xqtb("probe -d %s '5k3/9/9/9/9/R8/9/4n4/9/3K5 w - - 0 1'", lean), 0);
+    assert_output_has("red to move: win (the distance to mate: the DTM files, not in");
+    assert_output_has("DTC 23 plies; move limit 120 plies, counter 0: the win holds");
+    assert_output_has("d0e0  win           dtc 23\n");
+    assert_int_equal(run_xqtb("probe -d %s --json '9/9/4k4/9/9/9/9/9/1n7/R2K5 w - - 0 1'", lean), 0);
+    assert_output_has("\"wdl\":\"win\",\"dtm\":null,\"dtc\":null,\"by_rule\":\"ruling\",\"order\":null,\"moves\"");
+    assert_int_equal(run_xqtb("probe -d %s --line '9/9/4k4/9/9/9/9/9/1n7/R2K5 w - - 0 1'", lean), 0);
+    assert_output_has("red to move: win by a repetition ruling");
+    assert_output_has("d0d1  win   by a ruling\n");
+    /* with every file, the same position names its ruling */
+    assert_int_equal(run_xqtb("probe -d %s '9/9/4k4/9/9/9/9/9/1n7/R2K5 w - - 0 1'", krkn), 0);
+    assert_output_has("win by the perpetual-check ruling (order");
     /* refusals */
     assert_int_equal(run_xqtb("export -d %s KRK", dir), 2); /* neither -o nor --list */
     /* -o naming the directory read, written another way */

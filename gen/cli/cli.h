@@ -43,9 +43,18 @@ long cli_parse_uint(const char *s, long max);
  * from the first non-blank character. */
 int cli_fen_counter(const char *fen);
 
-/* The name of an xqtb_ruling in output ("perpetual_check", ...); NULL for
- * XQTB_BY_NONE or an unknown value. */
+/* The name of an xqtb_ruling in output ("perpetual_check", ..., "ruling"
+ * for XQTB_BY_RULING); NULL for XQTB_BY_NONE or an unknown value. */
 const char *cli_ruling_name(int by_rule);
+
+/* Position pos's value at counter, as `xqtb probe` and the explorer show
+ * it: from every file (xqtb_probe_counter); or, where a DTM file is
+ * missing and the tables have a move limit (a set exported with --no-dtm),
+ * from the WDL and DTC files (xqtb_probe_dtc): dtm XQTB_NO_DISTANCE, and a
+ * result decided by a ruling told as XQTB_BY_RULING, order 0, as
+ * xqtb_probe_root values moves from those files.  Returns an xqtb_status
+ * (xqtb_probe_counter's where neither answers). */
+int cli_probe_value(xqtb_handle *h, const xqtb_position *pos, int counter, xqtb_result *r);
 /* The name of an xqtb_rule_set ("none", ... "cxa"); "?" if unknown. */
 const char *cli_rules_name(int rules);
 

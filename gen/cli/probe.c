@@ -94,7 +94,9 @@ static void print_json_value(FILE *out, int limit, int wdl, int wdl5, int dtm, i
         fprintf(out, "\"dtc\":%d,", dtc);
     else
         fprintf(out, "\"dtc\":null,");
-    if (by_rule)
+    if (by_rule == XQTB_BY_RULING) /* which ruling, and its order, only the DTM files tell */
+        fprintf(out, "\"by_rule\":\"%s\",\"order\":null", rule_word(by_rule));
+    else if (by_rule)
         fprintf(out, "\"by_rule\":\"%s\",\"order\":%d", rule_word(by_rule), order);
     else
         fprintf(out, "\"by_rule\":null");
@@ -129,6 +131,19 @@ void cli_probe_json(FILE *out, xqtb_handle *h, const xqtb_position *pos, int cou
         fprintf(out, "]");
     }
     fprintf(out, "}");
+}
+
+/* What the loser repeats in a line that ends in a repetition: his
+ * ruling's, or, where the files do not say which ruling (XQTB_BY_RULING),
+ * what the rule set makes lose. */
+static const char *repeated_what(xqtb_handle *h, const xqtb_result *res)
+{
+    int rules = xqtb_rules(h);
+    if (res->by_rule == XQTB_BY_RULING)
+        return rules == XQTB_RULES_CXA ? "attack" : rules == XQTB_RULES_CHECK ? "check" : "check or chase";
+    return res->by_rule == XQTB_BY_PERPETUAL_CHASE    ? "check or chase"
+           : res->by_rule == XQTB_BY_PERPETUAL_ATTACK ? "attack"
+                                                      : "check";
 }
 
 /* What the move limit makes of a result, for the text output. */
@@ -196,7 +211,7 @@ int cmd_probe(int argc, char **argv)
         xqtb_close(h);
         return EXIT_BAD_INPUT;
     }
-    st = xqtb_probe_counter(h, &pos, counter, &res);
+    st = cli_probe_value(h, &pos, counter, &res);
     int wdl = res.wdl, dtm = res.dtm;
     if (st == XQTB_OK) n = xqtb_probe_root_counter(h, &pos, counter, mv);
     if (st != XQTB_OK || n < 0) {
@@ -225,14 +240,19 @@ int cmd_probe(int argc, char **argv)
                pos.side == XQTB_RED ? "red" : "black");
         if (wdl == XQTB_DRAW)
             printf("draw\n");
+        else if (n == 0)
+            printf("lost: no legal move (%s)\n", "checkmate or stalemate");
+        else if (res.by_rule == XQTB_BY_RULING)
+            printf("%s by a repetition ruling (which one, and its order: the DTM files, not in %s)\n", wdl_word(wdl),
+                   dirs);
         else if (res.by_rule) {
             char words[32]; /* "perpetual-check": the JSON name with a hyphen */
             snprintf(words, sizeof words, "%s", rule_word(res.by_rule));
             for (char *c = words; *c; c++)
                 if (*c == '_') *c = '-';
             printf("%s by the %s ruling (order %d)\n", wdl_word(wdl), words, res.order);
-        } else if (dtm == 0)
-            printf("lost: no legal move (%s)\n", "checkmate or stalemate");
+        } else if (dtm == XQTB_NO_DISTANCE)
+            printf("%s (the distance to mate: the DTM files, not in %s)\n", wdl_word(wdl), dirs);
         else
             printf("%s, mate in %d plies with best play\n", wdl_word(wdl), dtm);
         print_limit_text(limit, counter, res.wdl5, res.dtc);
@@ -241,9 +261,13 @@ int cmd_probe(int argc, char **argv)
             xqtb_move_name(mv[i].move, name);
             if (mv[i].wdl == XQTB_DRAW)
                 printf("  %.4s  draw\n", name);
+            else if (mv[i].by_rule == XQTB_BY_RULING)
+                printf("  %.4s  %-4s  by a ruling\n", name, wdl_word(mv[i].wdl));
             else if (mv[i].by_rule)
                 printf("  %.4s  %-4s  by %s, order %d\n", name, wdl_word(mv[i].wdl), rule_word(mv[i].by_rule),
                        (int)mv[i].order);
+            else if (limit > 0 && mv[i].dtc >= 0 && mv[i].dtm == XQTB_NO_DISTANCE)
+                printf("  %.4s  %-12s  dtc %d\n", name, wdl5_word(mv[i].wdl5), (int)mv[i].dtc);
             else if (limit > 0 && mv[i].dtc >= 0)
                 printf("  %.4s  %-12s  dtm %d  dtc %d\n", name, wdl5_word(mv[i].wdl5), (int)mv[i].dtm, (int)mv[i].dtc);
             else
@@ -260,10 +284,7 @@ int cmd_probe(int argc, char **argv)
                     printf(" %.4s", name);
                 }
                 if (end == XQTB_PV_END_REPETITION)
-                    printf("  (the position repeats: the loser's perpetual %s loses)\n",
-                           res.by_rule == XQTB_BY_PERPETUAL_CHASE    ? "check or chase"
-                           : res.by_rule == XQTB_BY_PERPETUAL_ATTACK ? "attack"
-                                                                     : "check");
+                    printf("  (the position repeats: the loser's perpetual %s loses)\n", repeated_what(h, &res));
                 else if (end == XQTB_PV_END_MATE)
                     printf("%s\n", nline ? "  (then no legal move: lost)" : " (no legal move: lost)");
                 else if (end == XQTB_PV_END_LIMIT)

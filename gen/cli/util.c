@@ -50,9 +50,26 @@ int cli_table_file(const char *file, xq_material *m, char name[XQ_MATERIAL_MAX])
 
 const char *cli_ruling_name(int by_rule)
 {
-    static const char *const names[] = {NULL, "perpetual_check", "perpetual_chase", "perpetual_mate_threat",
-                                        "perpetual_attack"};
-    return by_rule >= XQTB_BY_NONE && by_rule <= XQTB_BY_PERPETUAL_ATTACK ? names[by_rule] : NULL;
+    static const char *const names[] = {
+        NULL, "perpetual_check", "perpetual_chase", "perpetual_mate_threat", "perpetual_attack", "ruling"};
+    return by_rule >= XQTB_BY_NONE && by_rule <= XQTB_BY_RULING ? names[by_rule] : NULL;
+}
+
+int cli_probe_value(xqtb_handle *h, const xqtb_position *pos, int counter, xqtb_result *r)
+{
+    int st = xqtb_probe_counter(h, pos, counter, r);
+    if (st != XQTB_ERR_NO_TABLE || xqtb_limit(h) <= 0) return st;
+    xqtb_wdl5 wdl5;
+    int dtc;
+    if (xqtb_probe_dtc(h, pos, counter, &wdl5, &dtc) != XQTB_OK) return st;
+    memset(r, 0, sizeof *r);
+    r->wdl5 = wdl5;
+    r->wdl = wdl5 > 0 ? XQTB_WIN : wdl5 < 0 ? XQTB_LOSS : XQTB_DRAW;
+    r->dtm = XQTB_NO_DISTANCE;
+    r->dtc = dtc;
+    /* every ordinary result has a DTC, cursed and blessed ones too */
+    r->by_rule = r->wdl != XQTB_DRAW && dtc < 0 ? XQTB_BY_RULING : XQTB_BY_NONE;
+    return XQTB_OK;
 }
 
 const char *cli_rules_name(int rules)
