@@ -483,6 +483,7 @@ static void test_export(void **state)
     assert_int_equal(run_xqtb("export -q -d %s -o %s --no-dtm KRKN", krkn, lean), 0);
     assert_int_equal(run_xqtb("probe -d %s '5k3/9/9/9/9/R8/9/4n4/9/3K5 w - - 0 1'", lean), 0);
     assert_output_has("red to move: win (the distance to mate: the DTM files, not in");
+    assert_output_has("KRKN.xqd is not in");
     assert_output_has("DTC 23 plies; move limit 120 plies, counter 0: the win holds");
     assert_output_has("d0e0  win           dtc 23\n");
     assert_int_equal(run_xqtb("probe -d %s --json '9/9/4k4/9/9/9/9/9/1n7/R2K5 w - - 0 1'", lean), 0);

@@ -52,9 +52,10 @@ const char *cli_ruling_name(int by_rule);
  * missing and the tables have a move limit (a set exported with --no-dtm),
  * from the WDL and DTC files (xqtb_probe_dtc): dtm XQTB_NO_DISTANCE, and a
  * result decided by a ruling told as XQTB_BY_RULING, order 0, as
- * xqtb_probe_root values moves from those files.  Returns an xqtb_status
- * (xqtb_probe_counter's where neither answers). */
-int cli_probe_value(xqtb_handle *h, const xqtb_position *pos, int counter, xqtb_result *r);
+ * xqtb_probe_root values moves from those files; *lean (if not NULL)
+ * says which.  Returns an xqtb_status (xqtb_probe_counter's where neither
+ * answers). */
+int cli_probe_value(xqtb_handle *h, const xqtb_position *pos, int counter, xqtb_result *r, int *lean);
 /* The name of an xqtb_rule_set ("none", ... "cxa"); "?" if unknown. */
 const char *cli_rules_name(int rules);
 

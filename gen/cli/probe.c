@@ -211,7 +211,8 @@ int cmd_probe(int argc, char **argv)
         xqtb_close(h);
         return EXIT_BAD_INPUT;
     }
-    st = cli_probe_value(h, &pos, counter, &res);
+    int lean;
+    st = cli_probe_value(h, &pos, counter, &res, &lean);
     int wdl = res.wdl, dtm = res.dtm;
     if (st == XQTB_OK) n = xqtb_probe_root_counter(h, &pos, counter, mv);
     if (st != XQTB_OK || n < 0) {
@@ -228,6 +229,17 @@ int cmd_probe(int argc, char **argv)
         rc = failure(h, &pos, nline, dirs);
         xqtb_close(h);
         return rc;
+    }
+    if (lean) {
+        /* a set exported without DTM files, or a DTM file lost: the answer
+         * stands, and what it leaves out is said */
+        char name[40], file[64];
+        missing_table(h, &pos, name);
+        missing_file(dirs, name, 0, file, sizeof file);
+        fprintf(stderr,
+                "xqtb probe: %s is not in %s: answered from the WDL and DTC files (no distance to mate, and a "
+                "ruled result without its ruling)\n",
+                *file ? file : "a DTM file", dirs);
     }
     char canon[XQTB_FEN_MAX], material[40];
     xqtb_position_to_fen(&pos, canon);

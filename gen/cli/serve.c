@@ -165,7 +165,7 @@ static enum MHD_Result api_probe(server *sv, struct MHD_Connection *c)
     xqtb_root_move mv[XQTB_MAX_MOVES];
     uint16_t line[PV_MOVES];
     xqtb_pv_end end = XQTB_PV_END_LENGTH;
-    int st = cli_probe_value(sv->h, &pos, (int)counter, &r), n = 0, nline = 0;
+    int st = cli_probe_value(sv->h, &pos, (int)counter, &r, NULL), n = 0, nline = 0;
     if (st == XQTB_OK) st = n = xqtb_probe_root_counter(sv->h, &pos, (int)counter, mv);
     if (st >= 0) st = nline = xqtb_probe_pv(sv->h, &pos, (int)counter, line, PV_MOVES, &end);
     if (st < 0) {

@@ -55,9 +55,10 @@ const char *cli_ruling_name(int by_rule)
     return by_rule >= XQTB_BY_NONE && by_rule <= XQTB_BY_RULING ? names[by_rule] : NULL;
 }
 
-int cli_probe_value(xqtb_handle *h, const xqtb_position *pos, int counter, xqtb_result *r)
+int cli_probe_value(xqtb_handle *h, const xqtb_position *pos, int counter, xqtb_result *r, int *lean)
 {
     int st = xqtb_probe_counter(h, pos, counter, r);
+    if (lean) *lean = 0;
     if (st != XQTB_ERR_NO_TABLE || xqtb_limit(h) <= 0) return st;
     xqtb_wdl5 wdl5;
     int dtc;
@@ -69,6 +70,7 @@ int cli_probe_value(xqtb_handle *h, const xqtb_position *pos, int counter, xqtb_
     r->dtc = dtc;
     /* every ordinary result has a DTC, cursed and blessed ones too */
     r->by_rule = r->wdl != XQTB_DRAW && dtc < 0 ? XQTB_BY_RULING : XQTB_BY_NONE;
+    if (lean) *lean = 1;
     return XQTB_OK;
 }
 
