@@ -492,7 +492,7 @@ static void link_files(const char *from, const char *to, const char *const *exts
  * its ruling or order; and ranked as the whole set ranks them without the
  * DTM, so the best move keeps the best result and the fastest conversion.
  * KRAKN at limit 20 has ordinary, cursed and ruled results for both sides,
- * and captures into KRKN's; every 29th legal entry of each side, at a
+ * and captures into KRKN's; every 53rd legal entry of each side, at a
  * fresh counter and at half the limit, in both colourings. */
 static void test_root_without_dtm(void **state)
 {
@@ -505,7 +505,7 @@ static void test_root_without_dtm(void **state)
     const char *exts[] = {".xqw", ".xqc"};
     link_files(dir, lean, exts, 2);
     xqtb_handle *all = open_tables(dir), *h = open_tables(lean);
-    uint64_t stride = test_sanitized() ? 211 : 29, roots = 0, ruled = 0, cursed = 0;
+    uint64_t stride = test_sanitized() ? 613 : 53, roots = 0, ruled = 0, cursed = 0;
     for (uint64_t i = 0; i < t->ix.size; i += stride)
         for (int s = 0; s < 2; s++) {
             if (cell_get(t->cells[s], t->width, i) == CELL_ILLEGAL) continue;
