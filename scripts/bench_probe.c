@@ -2,7 +2,7 @@
  * bench_probe.c - probe latency and throughput through the public API only,
  * as an engine would use it.
  *
- *   bench_probe DIR MATERIAL [SECONDS]
+ *   bench_probe DIR MATERIAL [SECONDS [LEAN_DIR]]
  *
  * Positions are random legal positions of MATERIAL (pieces dropped on random
  * squares until xqtb_position_validate accepts the board), drawn once up
@@ -22,6 +22,9 @@
  *   first  the first WDL probe of a fresh handle, which opens the file
  *          (and decodes a small WDL file whole: docs/FORMAT.md), and cold
  *          WDL probes with every file read by block (no file held)
+ *   root   root probes on a fresh handle; and, given LEAN_DIR (the set
+ *          exported with `xqtb export --no-dtm`), the same there, where
+ *          root moves come from the WDL and DTC files
  *
  *   bench_probe DIR --memory [MATERIAL...]
  *
@@ -274,10 +277,35 @@ static int memory_report(const char *dir, char **given, int ngiven)
     return 0;
 }
 
+/* Root probes as an engine makes them: a fresh handle on dir with the
+ * default cache, 1,000 positions of each side to move, each probed once;
+ * ns a root probe per side into root.  Returns 0, or 1 if one failed. */
+static int time_roots(const char *dir, int by_side[2][NPOS], const int nside[2], double root[2])
+{
+    xqtb_status st;
+    xqtb_handle *h = xqtb_open(dir, NULL, &st);
+    for (int c = 0; c < 2; c++) {
+        int n = nside[c] < 1000 ? nside[c] : 1000;
+        double t0 = now();
+        for (int i = 0; i < n; i++) {
+            static xqtb_root_move mv[XQTB_MAX_MOVES];
+            if (!h || xqtb_probe_root(h, &pos[by_side[c][i]], mv) < 0) {
+                fprintf(stderr, "root probe failed in %s\n", dir);
+                xqtb_close(h);
+                return 1;
+            }
+        }
+        root[c] = (now() - t0) * 1e9 / n;
+    }
+    xqtb_close(h);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3) {
-        fprintf(stderr, "usage: bench_probe DIR MATERIAL [SECONDS]\n       bench_probe DIR --memory [MATERIAL...]\n");
+        fprintf(stderr, "usage: bench_probe DIR MATERIAL [SECONDS [LEAN_DIR]]\n"
+                        "       bench_probe DIR --memory [MATERIAL...]\n");
         return 2;
     }
     if (!strcmp(argv[2], "--memory")) return memory_report(argv[1], argv + 3, argc - 3);
@@ -411,23 +439,15 @@ int main(int argc, char **argv)
            "cold, every file read by block %.0f ns\n",
            argv[2], first, cold_by_block);
 
-    /* Root probes as an engine makes them: a fresh handle with the default
-     * cache, 1,000 positions of each side to move, each probed once. */
     double root[2];
-    h = xqtb_open(argv[1], NULL, &st);
-    for (int c = 0; c < 2; c++) {
-        int n = nside[c] < 1000 ? nside[c] : 1000;
-        double t0 = now();
-        for (int i = 0; i < n; i++) {
-            static xqtb_root_move mv[XQTB_MAX_MOVES];
-            if (xqtb_probe_root(h, &pos[by_side[c][i]], mv) < 0) {
-                fprintf(stderr, "root probe failed\n");
-                return 1;
-            }
-        }
-        root[c] = (now() - t0) * 1e9 / n;
-    }
-    xqtb_close(h);
+    if (time_roots(argv[1], by_side, nside, root)) return 1;
     printf("%s: xqtb_probe_root, fresh handle: %.0f ns (red) %.0f ns (black)\n", argv[2], root[0], root[1]);
+    /* the same on a copy of the set without its DTM files, whose root
+     * moves come from the WDL and DTC files */
+    if (argc > 4) {
+        if (time_roots(argv[4], by_side, nside, root)) return 1;
+        printf("%s: xqtb_probe_root without DTM files (WDL and DTC), fresh handle: %.0f ns (red) %.0f ns (black)\n",
+               argv[2], root[0], root[1]);
+    }
     return 0;
 }
