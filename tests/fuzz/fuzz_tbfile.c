@@ -272,16 +272,25 @@ static void check_probes(const material_positions *mp, int32_t max_dtm)
             continue;
         }
         CHECK(n == xqtb_legal_moves(p, legal));
-        /* Where a DTM or DTC file some move needs is missing (this
-         * material's, when only the input's WDL file holds it), every move
-         * is valued from the WDL files alone, without distances or rulings
-         * (xqtb.h, xqtb_probe_root_ex); otherwise each has its distance. */
-        int from_wdl = 1;
-        for (int j = 0; j < n; j++) from_wdl &= mv[j].dtm == XQTB_NO_DISTANCE && mv[j].dtc == XQTB_NO_DISTANCE;
+        /* Where a DTM file some move needs is missing (this material's,
+         * when only the input's WDL or DTC file holds it), every move is
+         * valued from the WDL and DTC files: no DTM, a ruled result as
+         * XQTB_BY_RULING; where a DTC file is missing too, from the WDL
+         * files alone, without distances or rulings (xqtb.h,
+         * xqtb_probe_root); otherwise each has its distance. */
+        int from_wdl = 1, no_dtm = 1;
+        for (int j = 0; j < n; j++) {
+            from_wdl &= mv[j].dtm == XQTB_NO_DISTANCE && mv[j].dtc == XQTB_NO_DISTANCE;
+            no_dtm &= mv[j].dtm == XQTB_NO_DISTANCE;
+        }
         for (int j = 0; j < n; j++) {
             CHECK(mv[j].wdl == XQTB_WIN || mv[j].wdl == XQTB_DRAW || mv[j].wdl == XQTB_LOSS);
             if (from_wdl) {
-                CHECK(!mv[j].by_rule && mv[j].wdl5 == 2 * mv[j].wdl);
+                CHECK((!mv[j].by_rule || mv[j].by_rule == XQTB_BY_RULING) && mv[j].wdl5 == 2 * mv[j].wdl);
+            } else if (mv[j].by_rule == XQTB_BY_RULING) {
+                CHECK(no_dtm && mv[j].wdl != XQTB_DRAW && mv[j].dtc == XQTB_NO_DISTANCE && mv[j].order == 0);
+            } else if (no_dtm && mv[j].wdl != XQTB_DRAW && !mv[j].by_rule) {
+                CHECK(mv[j].dtc >= 1); /* an ordinary result from the DTC file */
             } else {
                 CHECK(mv[j].wdl == XQTB_DRAW || mv[j].by_rule ? mv[j].dtm == XQTB_NO_DISTANCE : mv[j].dtm > 0);
                 if (mv[j].wdl != XQTB_DRAW && !mv[j].by_rule) CHECK((mv[j].dtm & 1) == (mv[j].wdl == XQTB_WIN));
