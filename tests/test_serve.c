@@ -28,10 +28,10 @@ static pid_t server;
 static int port;
 static char dir[512];
 
-/* Starts `xqtb serve` on a free loopback port over KRKNA's tables, and
- * a second directory holding KCK with its DTM file damaged in its last
- * block. */
-static char dirs[1100];
+/* Starts `xqtb serve` on a free loopback port over KRKNA's tables, a
+ * second directory holding KCK with its DTM file damaged in its last
+ * block, and a third holding KPK without its DTM file (export --no-dtm). */
+static char dirs[1700];
 static int start(void **state)
 {
     (void)state;
@@ -47,7 +47,12 @@ static int start(void **state)
     fseek(d, -1, SEEK_END);
     fputc(last ^ 0x5A, d);
     fclose(d);
-    snprintf(dirs, sizeof dirs, "%s:%s", dir, damaged);
+    char kpk[540], lean[540];
+    snprintf(kpk, sizeof kpk, "%s/serve-kpk", test_tmpdir());
+    snprintf(lean, sizeof lean, "%s/serve-lean", test_tmpdir());
+    if (run_xqtb("gen -q -d %s KPK", kpk)) fail_msg("gen: %s", xqtb_out);
+    if (run_xqtb("export -q -d %s -o %s --no-dtm KPK", kpk, lean)) fail_msg("export: %s", xqtb_out);
+    snprintf(dirs, sizeof dirs, "%s:%s:%s", dir, damaged, lean);
     int out[2];
     if (pipe(out)) return -1;
     const char *bin = getenv("XQTB");
@@ -174,6 +179,24 @@ static void test_probe_matches_cli(void **state)
     snprintf(path, sizeof path, "/api/probe?fen=%s&counter=99", fen100);
     assert_int_equal(get(path), 400);
     assert_body_has("contradicts the FEN's counter");
+}
+
+/* A table without its DTM file answers from its WDL and DTC files, as
+ * `xqtb probe` does: no DTM, a DTC. */
+static void test_probe_without_dtm(void **state)
+{
+    (void)state;
+    static const char fen[] = "3k5/9/9/4P4/9/9/9/9/9/4K4 w - - 0 1";
+    static const char url[] = "/api/probe?fen=3k5%2F9%2F9%2F4P4%2F9%2F9%2F9%2F9%2F9%2F4K4%20w%20-%20-%200%201";
+    assert_int_equal(get(url), 200);
+    assert_body_has("\"material\":\"KPK\"");
+    assert_body_has("\"wdl\":\"win\",\"dtm\":null,\"dtc\":5,\"by_rule\":null");
+    assert_int_equal(run_xqtb("probe -d %s --json --line '%s'", dirs, fen), 0);
+    assert_non_null(strstr(xqtb_out, "KPK.xqd is not in")); /* the CLI's note, on stderr */
+    char *json = strstr(xqtb_out, "{\"fen\""), *nl = strrchr(xqtb_out, '}');
+    assert_true(json && nl > json);
+    *nl = 0;
+    if (strncmp(body_buf, json, strlen(json))) fail_msg("API and CLI differ:\n%.1500s\n%.1500s", body_buf, json);
 }
 
 static void test_stats_and_tables(void **state)
@@ -340,6 +363,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_page),
         cmocka_unit_test(test_probe_matches_cli),
+        cmocka_unit_test(test_probe_without_dtm),
         cmocka_unit_test(test_stats_and_tables),
         cmocka_unit_test(test_bad_requests),
         cmocka_unit_test(test_no_path_traversal),
