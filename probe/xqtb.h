@@ -532,7 +532,8 @@ typedef struct {
  * tables have a move limit: wdl, wdl5 and dtc as above, dtm
  * XQTB_NO_DISTANCE, and a result decided by a ruling says so but not
  * which one nor its order (by_rule XQTB_BY_RULING, order 0), so ruled
- * wins rank alike (checking moves last); the ranking is the one above
+ * wins rank alike (checking moves last) and following them need not
+ * force the repetition the ruling needs; the ranking is the one above
  * without DTM, which is what converting under the limit needs.  Where a
  * DTC file is missing too, or the tables have no limit, every move comes
  * from the WDL files alone: wdl and wdl5 (without the move limit) set, dtm
