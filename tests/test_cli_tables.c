@@ -491,6 +491,21 @@ static void test_export(void **state)
     assert_int_equal(run_xqtb("probe -d %s --line '9/9/4k4/9/9/9/9/9/1n7/R2K5 w - - 0 1'", lean), 0);
     assert_output_has("red to move: win by a repetition ruling");
     assert_output_has("d0d1  win   by a ruling\n");
+    /* a DTC file missing besides: the position's own (no answer, the
+     * file named), or a capture's (the moves from the WDL files alone,
+     * the file named) */
+    char gone[700];
+    snprintf(gone, sizeof gone, "%s/KRK.xqc", lean);
+    assert_int_equal(unlink(gone), 0);
+    assert_int_equal(run_xqtb("probe -d %s '5k3/9/9/9/9/R3n4/9/9/9/3K5 w - - 0 1'", lean), 0);
+    assert_output_has("KRK.xqc is not in");
+    assert_output_has("the moves are valued from the WDL files alone");
+    assert_output_has("  a4e4  win\n");
+    snprintf(gone, sizeof gone, "%s/KRKN.xqc", lean);
+    assert_int_equal(unlink(gone), 0);
+    assert_int_equal(run_xqtb("probe -d %s '5k3/9/9/9/9/R3n4/9/9/9/3K5 w - - 0 1'", lean), 1);
+    assert_output_has("no table KRKN in");
+    assert_output_has("(KRKN.xqc needed)");
     /* with every file, the same position names its ruling */
     assert_int_equal(run_xqtb("probe -d %s '9/9/4k4/9/9/9/9/9/1n7/R2K5 w - - 0 1'", krkn), 0);
     assert_output_has("win by the perpetual-check ruling (order");

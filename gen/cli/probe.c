@@ -24,56 +24,74 @@ static const char *rule_word(int by_rule) { return cli_ruling_name(by_rule); }
 
 static const char *rules_word(int rules) { return cli_rules_name(rules); }
 
-/* Names the table a failing probe needed: the position's own, or that of the
- * first move leading into a table that is not there.  xqtb_probe needs the
- * DTM file, and the DTC file too when the tables have a move limit. */
-static void missing_table(xqtb_handle *h, const xqtb_position *pos, char name[40])
+/* Whether pos has a value from every file (xqtb_probe: the DTM file, and
+ * the DTC file too when the tables have a move limit), or with lean from
+ * the WDL and DTC files alone (xqtb_probe_dtc). */
+static int answers(xqtb_handle *h, const xqtb_position *pos, int lean)
 {
     xqtb_result r;
+    xqtb_wdl5 wdl5;
+    int dtc;
+    return lean ? xqtb_probe_dtc(h, pos, 0, &wdl5, &dtc) == XQTB_OK : xqtb_probe(h, pos, &r) == XQTB_OK;
+}
+
+/* Names the table a failing probe needed (as answers asks it): the
+ * position's own, or that of the first move leading into a table that is
+ * not there. */
+static void missing_table(xqtb_handle *h, const xqtb_position *pos, int lean, char name[40])
+{
     xqtb_material_name(pos, name);
-    if (xqtb_probe(h, pos, &r) != XQTB_OK) return;
+    if (!answers(h, pos, lean)) return;
     uint16_t moves[XQTB_MAX_MOVES];
     int n = xqtb_legal_moves(pos, moves);
     for (int i = 0; i < n; i++) {
         xqtb_position next = *pos;
         xqtb_play(&next, moves[i]);
-        if (xqtb_probe(h, &next, &r) != XQTB_OK) {
+        if (!answers(h, &next, lean)) {
             xqtb_material_name(&next, name);
             return;
         }
     }
 }
 
+/* Whether a directory of `dirs` holds table `name`'s file of `kind`. */
+static int has_file(const char *dirs, const char *name, int kind)
+{
+    for (const char *d = dirs;;) {
+        const char *end = strchr(d, ':');
+        size_t dl = end ? (size_t)(end - d) : strlen(d);
+        char path[4096];
+        snprintf(path, sizeof path, "%.*s/%s.%s", (int)dl, d, name, xqf_kind_ext(kind));
+        if (dl && access(path, F_OK) == 0) return 1;
+        if (!end) return 0;
+        d = end + 1;
+    }
+}
+
 /* The first file of table `name` a probe needs and no directory of `dirs`
- * holds, into file ("" if all are there). */
-static void missing_file(const char *dirs, const char *name, int need_dtc, char *file, size_t len)
+ * holds, into file ("" if all are there): WDL, DTM unless lean, and DTC if
+ * need_dtc. */
+static void missing_file(const char *dirs, const char *name, int need_dtc, int lean, char *file, size_t len)
 {
     *file = 0;
-    for (int kind = XQF_KIND_WDL; kind <= (need_dtc ? XQF_KIND_DTC : XQF_KIND_DTM); kind++) {
-        int found = 0;
-        for (const char *d = dirs; !found;) {
-            const char *end = strchr(d, ':');
-            size_t dl = end ? (size_t)(end - d) : strlen(d);
-            char path[4096];
-            snprintf(path, sizeof path, "%.*s/%s.%s", (int)dl, d, name, xqf_kind_ext(kind));
-            found = dl && access(path, F_OK) == 0;
-            if (!end) break;
-            d = end + 1;
-        }
-        if (!found) {
+    for (int kind = XQF_KIND_WDL; kind <= (need_dtc ? XQF_KIND_DTC : XQF_KIND_DTM); kind++)
+        if (!(lean && kind == XQF_KIND_DTM) && !has_file(dirs, name, kind)) {
             snprintf(file, len, "%s.%s", name, xqf_kind_ext(kind));
             return;
         }
-    }
 }
 
 static int failure(xqtb_handle *h, const xqtb_position *pos, int status, const char *dirs)
 {
     char name[40];
-    missing_table(h, pos, name);
+    /* a set without the position's DTM file (export --no-dtm) is probed
+     * from its WDL and DTC files: what those lack is what to name */
+    xqtb_material_name(pos, name);
+    int limit = xqtb_limit(h), lean = limit > 0 && !has_file(dirs, name, XQF_KIND_DTM);
+    missing_table(h, pos, lean, name);
     if (status == XQTB_ERR_NO_TABLE) {
         char file[64];
-        missing_file(dirs, name, xqtb_limit(h) > 0, file, sizeof file);
+        missing_file(dirs, name, limit > 0, lean, file, sizeof file);
         fprintf(stderr, "xqtb probe: no table %s in %s (%s needed)\n", name, dirs, *file ? file : "its files");
         return EXIT_NO_ANSWER;
     }
@@ -144,6 +162,16 @@ static const char *repeated_what(xqtb_handle *h, const xqtb_result *res)
     return res->by_rule == XQTB_BY_PERPETUAL_CHASE    ? "check or chase"
            : res->by_rule == XQTB_BY_PERPETUAL_ATTACK ? "attack"
                                                       : "check";
+}
+
+/* Whether root moves were valued from the WDL files alone (xqtb.h,
+ * xqtb_probe_root): an ordinary result without a distance. */
+static int root_from_wdl(const xqtb_root_move *mv, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (mv[i].wdl != XQTB_DRAW && !mv[i].by_rule && mv[i].dtm == XQTB_NO_DISTANCE && mv[i].dtc == XQTB_NO_DISTANCE)
+            return 1;
+    return 0;
 }
 
 /* What the move limit makes of a result, for the text output. */
@@ -234,12 +262,21 @@ int cmd_probe(int argc, char **argv)
         /* a set exported without DTM files, or a DTM file lost: the answer
          * stands, and what it leaves out is said */
         char name[40], file[64];
-        missing_table(h, &pos, name);
-        missing_file(dirs, name, 0, file, sizeof file);
+        missing_table(h, &pos, 0, name);
+        missing_file(dirs, name, 0, 0, file, sizeof file);
         fprintf(stderr,
                 "xqtb probe: %s is not in %s: answered from the WDL and DTC files (no distance to mate, and a "
                 "ruled result without its ruling)\n",
                 *file ? file : "a DTM file", dirs);
+    }
+    if (root_from_wdl(mv, n)) {
+        /* a DTC file (or, without a move limit, a DTM file) some move
+         * needs is missing: the moves are valued from the WDL files */
+        char name[40], file[64];
+        missing_table(h, &pos, limit > 0, name);
+        missing_file(dirs, name, limit > 0, limit > 0, file, sizeof file);
+        fprintf(stderr, "xqtb probe: %s is not in %s: the moves are valued from the WDL files alone\n",
+                *file ? file : "a file the moves need", dirs);
     }
     char canon[XQTB_FEN_MAX], material[40];
     xqtb_position_to_fen(&pos, canon);
@@ -282,6 +319,8 @@ int cmd_probe(int argc, char **argv)
                 printf("  %.4s  %-12s  dtc %d\n", name, wdl5_word(mv[i].wdl5), (int)mv[i].dtc);
             else if (limit > 0 && mv[i].dtc >= 0)
                 printf("  %.4s  %-12s  dtm %d  dtc %d\n", name, wdl5_word(mv[i].wdl5), (int)mv[i].dtm, (int)mv[i].dtc);
+            else if (mv[i].dtm == XQTB_NO_DISTANCE) /* valued from the WDL files alone */
+                printf("  %.4s  %s\n", name, wdl_word(mv[i].wdl));
             else
                 printf("  %.4s  %-4s  dtm %d\n", name, wdl_word(mv[i].wdl), (int)mv[i].dtm);
         }
