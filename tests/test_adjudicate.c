@@ -298,6 +298,36 @@ static void test_wasted_plies(void **state)
     assert_has("\"wasted\":{\"red\":0,\"black\":0}");
 }
 
+/* A set exported without DTM files (export --no-dtm) judges every record
+ * as the whole set does, claims, mistakes and wasted plies alike, with no
+ * DTM ("dtm":null); before 0.15.0 it covered nothing. */
+static void test_set_without_dtm(void **state)
+{
+    (void)state;
+    char lean[600], rec[256], want[sizeof out];
+    snprintf(lean, sizeof lean, "%s/limit-%d-no-dtm", test_tmpdir(), LIMIT);
+    if (xqtb("export -q -d %s -o %s --no-dtm KRKN", tables(), lean) != 0) fail_msg("export failed: %s", out);
+    const char *moves[] = {"7 1\n1. d1d2\n", "0 1\n1. d1d2\n", "9 1\n1. d1d0 claim\n", "4 1\n1. d1d0 claim\n"};
+    for (size_t i = 0; i < sizeof moves / sizeof *moves; i++) {
+        snprintf(rec, sizeof rec, "%s %s", P, moves[i]);
+        assert_int_equal(adjudicate(rec), 0);
+        /* the whole set's report, its DTMs read as unknown */
+        size_t n = 0;
+        for (const char *s = out; *s && n + 8 < sizeof want;) {
+            if (!strncmp(s, "\"dtm\":", 6) && s[6] >= '0' && s[6] <= '9') {
+                n += (size_t)snprintf(want + n, sizeof want - n, "\"dtm\":null");
+                for (s += 6; *s >= '0' && *s <= '9'; s++) continue;
+            } else {
+                want[n++] = *s++;
+            }
+        }
+        want[n] = 0;
+        assert_true(strstr(want, "\"dtm\":null,\"dtc\":") != NULL);
+        assert_int_equal(xqtb("adjudicate -d %s --json %s", lean, record_file(rec)), 0);
+        if (strcmp(out, want)) fail_msg("without DTM files:\n%s\nwith them:\n%s", out, want);
+    }
+}
+
 /* The counter runs on with quiet moves and resets on a capture: black
  * lets the rook take the horse (into KRK, also covered). */
 static void test_counter_follows_moves(void **state)
@@ -547,6 +577,7 @@ int main(void)
         cmocka_unit_test(test_oversized_record_refused),
         cmocka_unit_test(test_uncovered_start),
         cmocka_unit_test(test_text_report_from_stdin),
+        cmocka_unit_test(test_set_without_dtm),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -246,7 +246,7 @@ static int judge_positions(xqtb_handle *h, const record *rec, const char *dirs, 
     int covered = 0;
     for (int ply = 0; ply <= rec->nmoves && !covered; ply++) {
         xqtb_result r;
-        int st = xqtb_probe(h, &p, &r);
+        int st = cli_probe_value(h, &p, 0, &r, NULL);
         covered = st == XQTB_OK;
         if (st == XQTB_ERR_NO_TABLE) {
             char name[40];
@@ -289,7 +289,9 @@ static int judge_positions(xqtb_handle *h, const record *rec, const char *dirs, 
         j->missing[0] = 0;
         /* a counter past the limit is judged at it: the game is drawn by
          * then, which the report says */
-        int st = xqtb_probe_counter(h, &p, counter > limit ? limit : counter, &j->r);
+        /* from the WDL and DTC files, without DTM, where a set has no
+         * DTM files (export --no-dtm): what a claim needs */
+        int st = cli_probe_value(h, &p, counter > limit ? limit : counter, &j->r, NULL);
         j->covered = st == XQTB_OK;
         if (st == XQTB_ERR_NO_TABLE) {
             xqtb_material_name(&p, j->missing);
@@ -343,6 +345,8 @@ static void print_ply_json(const judged *j, const char *fen, const char *who, in
             printf("\"dtm\":null,\"dtc\":null,\"by_rule\":\"%s\"", cli_ruling_name(j->r.by_rule));
         else if (j->r.wdl == XQTB_DRAW)
             printf("\"dtm\":null,\"dtc\":null,\"by_rule\":null");
+        else if (j->r.dtm == XQTB_NO_DISTANCE) /* a set without DTM files */
+            printf("\"dtm\":null,\"dtc\":%d,\"by_rule\":null", j->r.dtc);
         else
             printf("\"dtm\":%d,\"dtc\":%d,\"by_rule\":null", j->r.dtm, j->r.dtc);
     } else {
@@ -371,6 +375,8 @@ static void print_ply_text(const judged *j, const char *who, int limit, const ch
         printf("%s by a repetition ruling", j->r.wdl > 0 ? "win" : "loss");
     else if (j->r.wdl == XQTB_DRAW)
         printf("draw");
+    else if (j->r.dtm == XQTB_NO_DISTANCE) /* a set without DTM files */
+        printf("%-12s dtc %3d", wdl5_word(j->r.wdl5), j->r.dtc);
     else
         printf("%-12s dtc %3d  dtm %3d", wdl5_word(j->r.wdl5), j->r.dtc, j->r.dtm);
     if (mv) printf("   %.4s", mv);
