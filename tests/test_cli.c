@@ -276,7 +276,7 @@ static const struct {
       "--attackers", "--defenders", "--with", "--without"}},
     {"export", {"-d", "-o", "--list", "--wdl-only", "--no-dtm", "-q", "--set"}},
     {"verify", {"-t", "-d", "-q", "--set", "--pieces", "--attackers", "--defenders", "--with", "--without"}},
-    {"check", {"-d", "--deep", "-q"}},
+    {"check", {"-d", "--deep", "-q", "--wdl-only", "--no-dtm"}},
     {"probe", {"-d", "--json", "--line", "--counter"}},
     {"adjudicate", {"-d", "--json", "--rules"}},
     {"serve", {"-d", "--listen", "-t"}},

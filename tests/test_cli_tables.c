@@ -467,6 +467,13 @@ static void test_export(void **state)
     /* WDL files only */
     assert_int_equal(run_xqtb("export -d %s --list --wdl-only KRK", dir), 0);
     assert_null(strstr(xqtb_out, ".xqd"));
+    char wdl_only[600];
+    snprintf(wdl_only, sizeof wdl_only, "%s/export-wdl-only", test_tmpdir());
+    assert_int_equal(run_xqtb("export -q -d %s -o %s --wdl-only KRK", dir, wdl_only), 0);
+    assert_int_equal(run_xqtb("check -d %s --no-dtm", wdl_only), 3); /* the DTC files are needed then */
+    assert_output_has("KRK          DTC  missing");
+    assert_int_equal(run_xqtb("check -d %s --wdl-only", wdl_only), 0);
+    assert_output_has("KRK          DTC  not exported    --wdl-only");
     /* WDL and DTC files, no DTM: what xqtb_probe_dtc reads */
     assert_int_equal(run_xqtb("export -d %s --list --no-dtm KRK", dir), 0);
     assert_null(strstr(xqtb_out, ".xqd"));
@@ -481,6 +488,16 @@ static void test_export(void **state)
     snprintf(lean, sizeof lean, "%s/export-krkn-lean", test_tmpdir());
     assert_int_equal(run_xqtb("gen -q -d %s KRKN", krkn), 0);
     assert_int_equal(run_xqtb("export -q -d %s -o %s --no-dtm KRKN", krkn, lean), 0);
+    /* check takes the export's choice of files: no DTM file missing */
+    assert_int_equal(run_xqtb("check -d %s", lean), 3);
+    assert_output_has("KRKN         DTM  missing");
+    assert_int_equal(run_xqtb("check -d %s --no-dtm", lean), 0);
+    assert_output_has("KRKN         DTM  not exported    --no-dtm");
+    assert_output_has("KRKN         DTC  sound");
+    assert_int_equal(run_xqtb("check -q -d %s --no-dtm", lean), 0);
+    assert_null(strstr(xqtb_out, "not exported"));
+    assert_int_equal(run_xqtb("check -d %s --no-dtm --wdl-only", lean), 2);
+    assert_output_has("not both");
     assert_int_equal(run_xqtb("probe -d %s '5k3/9/9/9/9/R8/9/4n4/9/3K5 w - - 0 1'", lean), 0);
     assert_output_has("red to move: win (the distance to mate: the DTM files, not in");
     assert_output_has("KRKN.xqd is not in");

@@ -1,5 +1,6 @@
 /*
- * check.c - `xqtb check [-d DIR] [--deep] [-q] [MATERIAL...]`: every
+ * check.c - `xqtb check [-d DIR] [--deep] [-q] [--wdl-only | --no-dtm]
+ * [MATERIAL...]`: every
  * compressed file's header, metadata and block checksums (core/tbcheck.h),
  * whether each material has every file its move limit calls for, and
  * whether the directory holds one rule set and one move limit, which is
@@ -23,6 +24,10 @@
 typedef struct {
     const char *dir;
     int deep, quiet;
+    /* export's choices of files: a set exported with --wdl-only needs no
+     * DTM nor DTC file, one exported with --no-dtm no DTM file (those
+     * present are checked all the same) */
+    int wdl_only, no_dtm;
     char **names; /* canonical material names, sorted */
     int n, cap;
     /* the rule set and move limit of the first sound file, for the
@@ -150,7 +155,10 @@ static void check_material(check_run *c, const char *name)
             continue;
         }
         int st = check_one(c, name, entries, kind, &r);
-        if (st == XQF_MISSING) {
+        int left_out = kind == XQF_KIND_DTM ? c->wdl_only || c->no_dtm : kind == XQF_KIND_DTC && c->wdl_only;
+        if (st == XQF_MISSING && left_out) {
+            if (!c->quiet) report(c, name, kind, "not exported", c->wdl_only ? "--wdl-only" : "--no-dtm");
+        } else if (st == XQF_MISSING) {
             char detail[128];
             if (kind == XQF_KIND_DTC)
                 snprintf(detail, sizeof detail, "needed: the tables were built with a move limit of %u plies", limit);
@@ -178,6 +186,10 @@ static int parse_args(int argc, char **argv, check_run *c)
             c->deep = 1;
         } else if (!strcmp(o, "-q")) {
             c->quiet = 1;
+        } else if (!strcmp(o, "--wdl-only")) {
+            c->wdl_only = 1;
+        } else if (!strcmp(o, "--no-dtm")) {
+            c->no_dtm = 1;
         } else if (o[0] == '-') {
             return cli_usage_error("check", "unknown option '%s'", o);
         } else {
@@ -189,6 +201,8 @@ static int parse_args(int argc, char **argv, check_run *c)
             if (add_name(c, name)) return EXIT_FAILURE_IO;
         }
     }
+    if (c->wdl_only && c->no_dtm)
+        return cli_usage_error("check", "--wdl-only or --no-dtm, not both (--wdl-only leaves out the DTC files too)");
     return 0;
 }
 

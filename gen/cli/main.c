@@ -133,11 +133,13 @@ static const command commands[] = {
      "                    goes on past an inconsistent table\n"
      "  --pieces, --attackers, --defenders, --with, --without   as for gen --set\n",
      NULL},
-    {"check", cmd_check, "xqtb check [-d DIR] [--deep] [-q] [MATERIAL...]",
+    {"check", cmd_check, "xqtb check [-d DIR] [--deep] [-q] [--wdl-only | --no-dtm] [MATERIAL...]",
      "check the compressed files: headers, checksums, missing or mixed files",
      "  -d DIR            directory of the tables (default: tables)\n"
      "  --deep            also decompress every block\n"
      "  -q                list only the files that are not sound (and the totals)\n"
+     "  --wdl-only        a set exported so: no DTM nor DTC file is needed\n"
+     "  --no-dtm          a set exported so: no DTM file is needed\n"
      "  MATERIAL          the tables to check (default: every one in DIR)\n",
      "Exit status: 0 every file sound and consistent, 1 no table files in DIR,\n"
      "2 bad arguments, 3 a file damaged, missing, unreadable, stale or mixed.\n"},
