@@ -481,8 +481,46 @@ static void test_export(void **state)
     assert_non_null(strstr(xqtb_out, "KK.xqw"));
     assert_int_equal(run_xqtb("export -d %s --list --no-dtm --wdl-only KRK", dir), 2);
     assert_non_null(strstr(xqtb_out, "not both"));
-    /* probed without DTM files: results and DTC, a ruled result told as
-     * such (KRKN: red wins by black's perpetual check) */
+    /* refusals */
+    assert_int_equal(run_xqtb("export -d %s KRK", dir), 2); /* neither -o nor --list */
+    /* -o naming the directory read, written another way */
+    assert_int_equal(run_xqtb("export -d %s -o %s/ KRK", dir, dir), 2);
+    assert_non_null(strstr(xqtb_out, "the directory it reads from"));
+    /* more arguments than export takes: refused, not cut short (the
+     * arguments after the 255th were dropped, and with them KRK) */
+    char many[1200] = "";
+    for (int i = 0; i < 260; i++) strcat(many, " -q");
+    assert_int_equal(run_xqtb("export -d %s --list%s KRK", dir, many), 2);
+    assert_non_null(strstr(xqtb_out, "too many arguments"));
+    assert_int_equal(run_xqtb("export -d %s -o %s --list KRK", dir, out), 2);
+    assert_int_equal(run_xqtb("export -d %s -o %s KRKX", dir, out), 2);
+    assert_int_equal(run_xqtb("export -d %s -o %s KNK", dir, out), 1); /* not generated */
+    /* a table built with a move limit is not whole without its DTC file
+     * (it was skipped as for a table built without one: exit 0) */
+    const char *partial = fresh_dir("export-no-dtc");
+    char dtc[700];
+    snprintf(dtc, sizeof dtc, "%s/KK.xqc", partial);
+    assert_int_equal(unlink(dtc), 0);
+    assert_int_equal(run_xqtb("export -d %s --list KRK", partial), 1);
+    assert_non_null(strstr(xqtb_out, "KK.xqc is missing\n"));
+    const char *plain = test_tmpdir();
+    assert_int_equal(run_xqtb("gen -q --limit 0 -d %s/export-plain KRK", plain), 0);
+    assert_int_equal(run_xqtb("export -d %s/export-plain --list KRK", plain), 0); /* no limit: no DTC file */
+    dir = fresh_dir("export-src");
+    char path[700];
+    snprintf(path, sizeof path, "%s/KRK.xqd", dir);
+    poke(path, 100);
+    assert_int_equal(run_xqtb("export -d %s -o %s/other KRK", dir, test_tmpdir()), 3);
+    assert_non_null(strstr(xqtb_out, "KRK.xqd"));
+}
+
+/* A set exported without its DTM files (export --no-dtm): check takes the
+ * export's choice of files; probe answers from the WDL and DTC files
+ * (results and DTC, a ruled result told as such: KRKN, where red wins by
+ * black's perpetual check), and names what it lacks. */
+static void test_export_without_dtm(void **state)
+{
+    (void)state;
     char krkn[600], lean[600];
     snprintf(krkn, sizeof krkn, "%s/export-krkn", test_tmpdir());
     snprintf(lean, sizeof lean, "%s/export-krkn-lean", test_tmpdir());
@@ -526,37 +564,6 @@ static void test_export(void **state)
     /* with every file, the same position names its ruling */
     assert_int_equal(run_xqtb("probe -d %s '9/9/4k4/9/9/9/9/9/1n7/R2K5 w - - 0 1'", krkn), 0);
     assert_output_has("win by the perpetual-check ruling (order");
-    /* refusals */
-    assert_int_equal(run_xqtb("export -d %s KRK", dir), 2); /* neither -o nor --list */
-    /* -o naming the directory read, written another way */
-    assert_int_equal(run_xqtb("export -d %s -o %s/ KRK", dir, dir), 2);
-    assert_non_null(strstr(xqtb_out, "the directory it reads from"));
-    /* more arguments than export takes: refused, not cut short (the
-     * arguments after the 255th were dropped, and with them KRK) */
-    char many[1200] = "";
-    for (int i = 0; i < 260; i++) strcat(many, " -q");
-    assert_int_equal(run_xqtb("export -d %s --list%s KRK", dir, many), 2);
-    assert_non_null(strstr(xqtb_out, "too many arguments"));
-    assert_int_equal(run_xqtb("export -d %s -o %s --list KRK", dir, out), 2);
-    assert_int_equal(run_xqtb("export -d %s -o %s KRKX", dir, out), 2);
-    assert_int_equal(run_xqtb("export -d %s -o %s KNK", dir, out), 1); /* not generated */
-    /* a table built with a move limit is not whole without its DTC file
-     * (it was skipped as for a table built without one: exit 0) */
-    const char *partial = fresh_dir("export-no-dtc");
-    char dtc[700];
-    snprintf(dtc, sizeof dtc, "%s/KK.xqc", partial);
-    assert_int_equal(unlink(dtc), 0);
-    assert_int_equal(run_xqtb("export -d %s --list KRK", partial), 1);
-    assert_non_null(strstr(xqtb_out, "KK.xqc is missing\n"));
-    const char *plain = test_tmpdir();
-    assert_int_equal(run_xqtb("gen -q --limit 0 -d %s/export-plain KRK", plain), 0);
-    assert_int_equal(run_xqtb("export -d %s/export-plain --list KRK", plain), 0); /* no limit: no DTC file */
-    dir = fresh_dir("export-src");
-    char path[700];
-    snprintf(path, sizeof path, "%s/KRK.xqd", dir);
-    poke(path, 100);
-    assert_int_equal(run_xqtb("export -d %s -o %s/other KRK", dir, test_tmpdir()), 3);
-    assert_non_null(strstr(xqtb_out, "KRK.xqd"));
 }
 
 int main(void)
@@ -576,6 +583,7 @@ int main(void)
         cmocka_unit_test(test_gen_replaces_damaged_table),
         cmocka_unit_test(test_full_disk_leaves_no_partial_file),
         cmocka_unit_test(test_export),
+        cmocka_unit_test(test_export_without_dtm),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
