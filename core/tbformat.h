@@ -57,8 +57,8 @@ enum {
      * WDL entry holds its value, with no capture search; 4: no codec
      * dictionary; 5: no search bounds; 6: no ruled search symbol, and
      * bounds without ruled-loss orders; 7: bounds per group of 64
-     * entries) */
-    XQF_VERSION = 8,
+     * entries; 8: u64 offsets, and a whole Zstandard frame a block) */
+    XQF_VERSION = 9,
     XQF_HEADER_SIZE = 128,
     XQF_NAME_SIZE = 36,
     XQF_INDEX_LAYOUT = 2,          /* core/index.c's numbering of entries (docs/FORMAT.md, "Index layout 2") */
@@ -202,14 +202,18 @@ enum {
  *   dictionary   D bytes, a Zstandard dictionary every block of the file
  *                is compressed with (only with that codec), padded with
  *                zeros to a multiple of 8 bytes; absent when D is 0
- *   offsets      (2 * blocks + 1) x u64: block k (side * blocks + i) is
- *                bytes [offsets[k], offsets[k+1]) of the file
- *   checksums    2 * blocks x u64: XXH64 (seed 0) of each compressed block
+ *   offsets      (2 * blocks + 1) x u32 (u64 in a file of 4 GiB or more:
+ *                xqf_offset_bytes): block k (side * blocks + i) is bytes
+ *                [offsets[k], offsets[k+1]) of the file
+ *   checksums    2 * blocks x u64: XXH64 (seed 0) of each compressed
+ *                block, after the offsets padded with zeros to a multiple
+ *                of 8 bytes
  *   bounds       S bytes, a Zstandard frame of the search bounds (below),
  *                padded with zeros to a multiple of 8 bytes; absent when
  *                S is 0, and S is 0 but in a DTM or DTC file with a searched side
- *   blocks       compressed data (an LZ4 block, or a Zstandard frame),
- *                back to back; offsets[0] is where they start
+ *   blocks       compressed data (an LZ4 block, or a Zstandard frame
+ *                without its magic number), back to back; offsets[0] is
+ *                where they start
  * The meta hash covers the header (but itself) and everything up to the
  * first block, so with the per-block checksums every byte is covered. */
 
@@ -231,6 +235,23 @@ static inline void xqf_put64(uint8_t *p, uint64_t v)
     xqf_put32(p, (uint32_t)v);
     xqf_put32(p + 4, (uint32_t)(v >> 32));
 }
+
+/* Bytes of one block offset in a file of file_size bytes: 4 where every
+ * offset fits, 8 otherwise.  Each block costs its offset and checksum
+ * besides its data, and the blocks of a DTM or DTC file average a few
+ * hundred bytes (docs/BENCHMARKS.md, "A block's own bytes"). */
+static inline unsigned xqf_offset_bytes(uint64_t file_size) { return file_size <= 0xFFFFFFFFu ? 4 : 8; }
+
+/* Bytes of the offsets (padded to a multiple of 8) and checksums of
+ * nblocks blocks (both sides) in a file of file_size bytes. */
+static inline uint64_t xqf_block_tables_bytes(uint64_t nblocks, uint64_t file_size)
+{
+    return ((nblocks + 1) * xqf_offset_bytes(file_size) + 7) / 8 * 8 + nblocks * 8;
+}
+
+/* The checksum a file stores for a compressed block of n bytes: XXH64,
+ * seed 0. */
+uint64_t xqf_block_checksum(const void *data, uint64_t n);
 
 /* Bytes one decompressed block of B entries occupies. */
 static inline uint64_t xqf_block_bytes(uint32_t symbol_bytes, uint64_t entries)
@@ -264,6 +285,7 @@ typedef struct {
     uint32_t dict_bytes;   /* D: the codec dictionary's bytes, 0 if none */
     uint32_t bounds_bytes; /* S: the search bounds' compressed bytes, 0 if none */
     uint64_t meta_bytes;   /* header, map, dictionary, offsets and checksums: [0, meta_bytes) */
+    unsigned offset_bytes; /* 4 or 8: xqf_offset_bytes(size) */
     /* Into the metadata, once xqf_check_meta has accepted it. */
     const uint8_t *map, *dict, *offsets, *checksums, *bounds;
 } xqf_info;
@@ -289,8 +311,16 @@ int xqf_check_meta(xqf_info *f, const uint8_t *meta, char why[XQF_WHY_MAX]);
 
 /* Where compressed block k (0 .. 2 * blocks - 1) lies in the file, and how
  * many bytes its symbols take decompressed. */
-static inline uint64_t xqf_block_begin(const xqf_info *f, uint64_t k) { return xqf_get64(f->offsets + 8 * k); }
-static inline uint64_t xqf_block_end(const xqf_info *f, uint64_t k) { return xqf_get64(f->offsets + 8 * (k + 1)); }
+static inline uint64_t xqf_block_begin(const xqf_info *f, uint64_t k)
+{
+    return f->offset_bytes == 4 ? xqf_get32(f->offsets + 4 * k) : xqf_get64(f->offsets + 8 * k);
+}
+static inline uint64_t xqf_block_end(const xqf_info *f, uint64_t k) { return xqf_block_begin(f, k + 1); }
+/* The checksum the file holds for block k. */
+static inline uint64_t xqf_block_stored_checksum(const xqf_info *f, uint64_t k)
+{
+    return xqf_get64(f->checksums + 8 * k);
+}
 uint64_t xqf_block_symbol_bytes(const xqf_info *f, uint64_t k);
 
 /* Whether the compressed bytes of block k hash to its stored checksum. */

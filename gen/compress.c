@@ -28,7 +28,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <xxhash.h>
 /* for ZDICT_optimizeTrainFromBuffer_fastCover (train_dict) */
 #define ZDICT_STATIC_LINKING_ONLY
 #include <zdict.h>
@@ -592,7 +591,8 @@ static int tune_search(ZSTD_CCtx *c, int kind, int searched)
  * role is `searched` (1: the searched side); the length, or 0 on failure.
  * Zstandard frames carry no checksum (each block has its XXH64 in the
  * file), no content size (the reader knows it) and no dictionary ID: 6-9
- * bytes a block saved.  A thread's context is set again for a block of
+ * bytes a block saved; the file keeps them without their magic number, 4
+ * more.  A thread's context is set again for a block of
  * the other role (a thread takes most of its blocks from one side, so
  * that is rare), which keeps one context a thread: a frame's output does
  * not depend on what the context compressed before. */
@@ -618,7 +618,11 @@ static size_t compress_one(block_job *j, int thread, int searched, const uint8_t
         j->tuned[thread] = (uint8_t)(1 + searched);
     }
     size_t len = ZSTD_compress2(c, dst, cap, src, n);
-    return ZSTD_isError(len) ? 0 : len;
+    /* the frame is stored without its magic number (docs/FORMAT.md: a
+     * reader puts it back), 4 bytes every block of the file would repeat */
+    if (ZSTD_isError(len) || len <= 4 || xqf_get32(dst) != ZSTD_MAGICNUMBER) return 0;
+    memmove(dst, dst + 4, len - 4);
+    return len - 4;
 }
 
 static void compress_blocks(void *arg, uint64_t begin, uint64_t end, int thread)
@@ -900,8 +904,14 @@ static int write_kind_file(const tb_table *t, const char *dir, int kind, uint32_
     uint64_t map_bytes = kind != XQF_KIND_WDL ? xqf_pad8((uint64_t)coder->nsymbols * 2) : 0;
     uint8_t *bounds;
     int64_t bounds_bytes = search_bounds(kb, kind, block_entries, threads, &bounds);
-    uint64_t meta = XQF_HEADER_SIZE + map_bytes + xqf_pad8(dict_bytes) + (nblocks + 1) * 8 + nblocks * 8 +
-                    xqf_pad8(bounds_bytes > 0 ? (uint64_t)bounds_bytes : 0);
+    /* the offsets' width follows from the file's size, which they are part of */
+    uint64_t data = 0;
+    for (uint64_t k = 0; k < nblocks; k++) data += kb->job.size[k];
+    uint64_t rest =
+        XQF_HEADER_SIZE + map_bytes + xqf_pad8(dict_bytes) + xqf_pad8(bounds_bytes > 0 ? (uint64_t)bounds_bytes : 0);
+    uint64_t meta = rest + xqf_block_tables_bytes(nblocks, 0);
+    if (xqf_offset_bytes(meta + data) != 4) meta = rest + xqf_block_tables_bytes(nblocks, UINT64_MAX);
+    unsigned width = xqf_offset_bytes(meta + data);
     uint8_t *m = bounds_bytes >= 0 ? calloc(1, meta) : NULL;
     if (!m) {
         free(bounds);
@@ -938,11 +948,14 @@ static int write_kind_file(const tb_table *t, const char *dir, int kind, uint32_
     p += xqf_pad8(dict_bytes);
     uint64_t off = meta;
     for (uint64_t k = 0; k <= nblocks; k++) {
-        xqf_put64(p + 8 * k, off);
+        if (width == 4)
+            xqf_put32(p + 4 * k, (uint32_t)off);
+        else
+            xqf_put64(p + 8 * k, off);
         if (k < nblocks) off += kb->job.size[k];
     }
-    p += (nblocks + 1) * 8;
-    for (uint64_t k = 0; k < nblocks; k++) xqf_put64(p + 8 * k, XXH64(kb->job.data[k], kb->job.size[k], 0));
+    p += xqf_pad8((nblocks + 1) * width);
+    for (uint64_t k = 0; k < nblocks; k++) xqf_put64(p + 8 * k, xqf_block_checksum(kb->job.data[k], kb->job.size[k]));
     p += nblocks * 8;
     if (bounds_bytes > 0) memcpy(p, bounds, (size_t)bounds_bytes);
     free(bounds);

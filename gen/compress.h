@@ -45,9 +45,11 @@ enum {
      * with its compressed bytes, and at about 200 bytes a block a cold
      * probe stayed near issue 14's 3 us budget, where files like KRKNN's
      * (974 bytes a block of 16384 entries) took 7.4 us (docs/BENCHMARKS.md,
-     * "WDL blocks sized per file"). */
+     * "WDL blocks sized per file").  Measured on frames that kept their
+     * 4-byte magic number, which files no longer store (format 9): 4 bytes
+     * less than measured, so that the same files get the same blocks. */
     TB_WDL_BLOCK_ENTRIES_MIN = 1 << 11,
-    TB_WDL_BLOCK_BYTES = 192,
+    TB_WDL_BLOCK_BYTES = 192 - 4,
     TB_DTM_BLOCK_ENTRIES = 1 << 12,
     /* A DTM or DTC file whose searched side has a horse, rook, cannon or
      * pawn has its blocks halved, down to TB_DTM_BLOCK_ENTRIES_MIN
@@ -57,9 +59,10 @@ enum {
      * block's decoding grows with its compressed bytes.  KRNKR's (624 bytes a block at 4096 entries, 337 at 2048)
      * took 25 us at 4096 and 18 at 2048; KRPKR's (460) keep 4096, where
      * its DTM file stays below the peer's (docs/BENCHMARKS.md, "DTM and
-     * DTC blocks sized per file"). */
+     * DTC blocks sized per file"; as TB_WDL_BLOCK_BYTES, 4 bytes less
+     * than measured). */
     TB_DTM_BLOCK_ENTRIES_MIN = 1 << 10,
-    TB_DTM_BLOCK_BYTES = 512,
+    TB_DTM_BLOCK_BYTES = 512 - 4,
     TB_WDL_CODEC = XQF_CODEC_ZSTD,
     TB_DTM_CODEC = XQF_CODEC_ZSTD,
     TB_ZSTD_LEVEL = 12,

@@ -70,7 +70,7 @@ static void hold_common(xqf_file *f)
     uint64_t first = (uint64_t)i->searched * i->blocks, full = i->entries / i->block_entries, votes = 0, k0 = first;
     uint64_t sum = 0, len = 0, same = 0;
     for (uint64_t k = first; k < first + full; k++) {
-        uint64_t s = xqf_get64(i->checksums + 8 * k), l = xqf_block_end(i, k) - xqf_block_begin(i, k);
+        uint64_t s = xqf_block_stored_checksum(i, k), l = xqf_block_end(i, k) - xqf_block_begin(i, k);
         if (!votes) {
             sum = s, len = l, k0 = k;
             votes = 1;
@@ -79,7 +79,7 @@ static void hold_common(xqf_file *f)
         }
     }
     for (uint64_t k = first; votes && k < first + full; k++)
-        same += xqf_get64(i->checksums + 8 * k) == sum && xqf_block_end(i, k) - xqf_block_begin(i, k) == len;
+        same += xqf_block_stored_checksum(i, k) == sum && xqf_block_end(i, k) - xqf_block_begin(i, k) == len;
     size_t cap = xqf_max_block_bytes(f), n;
     if (2 * same <= full || !(f->common = malloc(cap))) return;
     xqf_scratch scratch = {0};

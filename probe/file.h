@@ -108,7 +108,7 @@ static inline int xqf_common_symbol(const xqf_file *f, int side, uint64_t entry,
     if (!f->common || side != i->searched) return 0;
     uint64_t b = entry / i->block_entries, k = (uint64_t)side * i->blocks + b;
     if (b >= i->entries / i->block_entries) return 0; /* a short last block is never the common one */
-    if (xqf_get64(i->checksums + 8 * k) != f->common_sum ||
+    if (xqf_block_stored_checksum(i, k) != f->common_sum ||
         xqf_block_end(i, k) - xqf_block_begin(i, k) != f->common_len)
         return 0;
     *symbol = xqf_block_symbol(i, f->common, entry % i->block_entries);

@@ -290,8 +290,8 @@ static void forge_search_bounds(int kind)
     uint32_t sb = xqf_get32(f + XQF_OFF_BOUNDS_BYTES);
     assert_true(sb > 0); /* a default DTM or DTC file has a searched side */
     uint64_t entries = xqf_get64(f + XQF_OFF_ENTRIES), raw_bytes = xqf_bounds_raw_bytes(kind, entries);
-    uint64_t at = xqf_get64(f + XQF_HEADER_SIZE + xqf_pad8((uint64_t)xqf_get32(f + XQF_OFF_SYMBOLS) * 2)) -
-                  xqf_pad8(sb); /* the bounds end where the first block starts */
+    uint64_t at = xqf_get32(f + XQF_HEADER_SIZE + xqf_pad8((uint64_t)xqf_get32(f + XQF_OFF_SYMBOLS) * 2)) -
+                  xqf_pad8(sb); /* the bounds end where the first block starts (u32 offsets: a small file) */
     uint8_t *raw = malloc(raw_bytes), *frame = malloc(ZSTD_compressBound(raw_bytes));
     assert_non_null(raw);
     assert_non_null(frame);
@@ -421,8 +421,9 @@ static void resign_layout1(const char *dir, const char *file)
     uint8_t *f = (uint8_t *)buf;
     xqf_put32(f + XQF_OFF_INDEX_LAYOUT, 1);
     /* the metadata ends where the first block starts: offsets[0], which a
-     * WDL file (no symbol map) holds right after the header */
-    uint64_t meta = xqf_get64(f + XQF_HEADER_SIZE);
+     * WDL file (no symbol map) holds right after the header, as a u32 in
+     * a small file */
+    uint64_t meta = xqf_get32(f + XQF_HEADER_SIZE);
     xqf_put64(f + XQF_OFF_META_HASH, xqf_meta_hash(f, meta));
     FILE *o = fopen(p, "wb");
     assert_non_null(o);

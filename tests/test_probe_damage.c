@@ -94,6 +94,7 @@ static void spill(const char *path, const uint8_t *data, size_t size)
 typedef struct {
     uint32_t block_entries, blocks, nsymbols, symbol_bytes, codec, dict_bytes, bounds_bytes;
     uint64_t dict_at, offsets_at, checksums_at, bounds_at, data_start;
+    unsigned width; /* bytes of an offset */
 } layout;
 
 static layout layout_of(const uint8_t *f, int kind)
@@ -109,16 +110,18 @@ static layout layout_of(const uint8_t *f, int kind)
     uint64_t map_bytes = kind == D ? xqf_pad8((uint64_t)l.nsymbols * 2) : 0;
     l.dict_at = XQF_HEADER_SIZE + map_bytes;
     l.offsets_at = l.dict_at + xqf_pad8(l.dict_bytes);
-    l.checksums_at = l.offsets_at + (2 * (uint64_t)l.blocks + 1) * 8;
+    l.width = xqf_offset_bytes(xqf_get64(f + XQF_OFF_FILE_SIZE));
+    l.checksums_at = l.offsets_at + xqf_pad8((2 * (uint64_t)l.blocks + 1) * l.width);
     l.bounds_at = l.checksums_at + 2 * (uint64_t)l.blocks * 8;
     l.data_start = l.bounds_at + xqf_pad8(l.bounds_bytes);
-    assert_int_equal(xqf_get64(f + l.offsets_at), l.data_start);
+    assert_int_equal(l.width, 4); /* the test tables are small */
+    assert_int_equal(xqf_get32(f + l.offsets_at), l.data_start);
     return l;
 }
 
 static uint64_t block_offset(const uint8_t *f, const layout *l, uint64_t k)
 {
-    return xqf_get64(f + l->offsets_at + 8 * k);
+    return xqf_get32(f + l->offsets_at + 4 * k);
 }
 
 /* Recomputes the meta hash as core/tbformat.h defines it. */
@@ -141,7 +144,7 @@ static uint8_t *replace_block(const uint8_t *f, size_t size, const layout *l, ui
     memcpy(g + b, data, n);
     memcpy(g + b + n, f + e, size - (size_t)e);
     for (uint64_t j = k + 1; j <= 2 * (uint64_t)l->blocks; j++)
-        xqf_put64(g + l->offsets_at + 8 * j, block_offset(f, l, j) - (e - b) + n);
+        xqf_put32(g + l->offsets_at + 4 * j, (uint32_t)(block_offset(f, l, j) - (e - b) + n));
     xqf_put64(g + l->checksums_at + 8 * k, XXH64(data, n, 0));
     xqf_put64(g + XQF_OFF_FILE_SIZE, ns);
     resign_meta(g, l);
@@ -830,13 +833,35 @@ static void resigned_header(subject *sj, int kind, uint64_t stride, tally *t)
         int read = 0;
         if (at >= l->checksums_at) {
             read = sj->reachable[kind][(at - l->checksums_at) / 8] == 2;
-        } else {
-            uint64_t j = (at - l->offsets_at) / 8; /* end of block j-1, start of block j */
+        } else if ((at - l->offsets_at) / l->width <= nblocks) {
+            uint64_t j = (at - l->offsets_at) / l->width; /* end of block j-1, start of block j */
             read = j == 0 || j == nblocks || sj->reachable[kind][j - 1] == 2 || sj->reachable[kind][j] == 2;
-        }
+        } /* else the offsets' padding, which nothing reads */
         if (read) assert_true(t->failed > failed);
     }
     free(buf);
+}
+
+/* A Zstandard frame of len bytes at f as a file stores it: without its
+ * magic number (docs/FORMAT.md); the new length. */
+static size_t drop_magic(uint8_t *f, size_t len)
+{
+    assert_true(len > 4 && xqf_get32(f) == ZSTD_MAGICNUMBER);
+    memmove(f, f + 4, len - 4);
+    return len - 4;
+}
+
+/* Decodes a Zstandard block of a file (len bytes at src, no magic number)
+ * into out (cap bytes); the bytes decoded. */
+static size_t zstd_block_decode(uint8_t *out, size_t cap, const uint8_t *src, size_t len)
+{
+    uint8_t *frame = malloc(len + 4);
+    assert_non_null(frame);
+    xqf_put32(frame, ZSTD_MAGICNUMBER);
+    memcpy(frame + 4, src, len);
+    size_t got = ZSTD_decompress(out, cap, frame, len + 4);
+    free(frame);
+    return got;
 }
 
 /* Compresses n bytes as a file of `codec` stores a block; the length. */
@@ -849,7 +874,7 @@ static size_t compress_as(uint32_t codec, const uint8_t *src, size_t n, uint8_t 
     }
     size_t len = ZSTD_compress(dst, cap, src, n, level);
     assert_false(ZSTD_isError(len));
-    return len;
+    return drop_magic(dst, len);
 }
 
 /* Blocks re-written with a valid checksum but bad content: symbols out of
@@ -869,7 +894,7 @@ static void forged_blocks(subject *sj, int kind, tally *t)
     uint8_t *lz = malloc(cap);
     assert_true(sym && lz);
     uint32_t other = l->codec == XQF_CODEC_LZ4 ? XQF_CODEC_ZSTD : XQF_CODEC_LZ4;
-    enum { SAME, GARBAGE, OTHER_CODEC, SIZED_FRAME };
+    enum { SAME, GARBAGE, OTHER_CODEC, SIZED_FRAME, WITH_MAGIC };
     struct {
         const char *what;
         size_t len;
@@ -886,10 +911,11 @@ static void forged_blocks(subject *sj, int kind, tally *t)
         {"not the codec's data", raw, 0, GARBAGE},
         {"the other codec's data", raw, 0, OTHER_CODEC},
         {"a frame declaring one byte more", raw + 1, 0, SIZED_FRAME},
+        {"a frame with its magic number", raw, 0, WITH_MAGIC},
     };
     for (size_t i = 0; i < sizeof forged / sizeof *forged; i++) {
         if (forged[i].fill < 0) continue; /* 2-byte DTM symbols: every value may be in use */
-        if (forged[i].how == SIZED_FRAME && l->codec != XQF_CODEC_ZSTD) continue;
+        if ((forged[i].how == SIZED_FRAME || forged[i].how == WITH_MAGIC) && l->codec != XQF_CODEC_ZSTD) continue;
         memset(sym, forged[i].fill, forged[i].len);
         size_t len;
         if (forged[i].how == GARBAGE) {
@@ -901,6 +927,11 @@ static void forged_blocks(subject *sj, int kind, tally *t)
         } else if (forged[i].how == SIZED_FRAME) {
             /* ZSTD_compress records the content size: the reader must not
              * write past the block's symbols */
+            len = ZSTD_compress(lz, cap, sym, forged[i].len, 3);
+            assert_false(ZSTD_isError(len));
+            len = drop_magic(lz, len);
+        } else if (forged[i].how == WITH_MAGIC) {
+            /* a frame as format 8 stored it: the magic number read twice */
             len = ZSTD_compress(lz, cap, sym, forged[i].len, 3);
             assert_false(ZSTD_isError(len));
         } else {
@@ -925,7 +956,7 @@ static void forged_blocks(subject *sj, int kind, tally *t)
             assert_int_equal(
                 LZ4_decompress_safe((const char *)sj->orig[kind] + b, (char *)out, (int)(en - b), (int)raw), (int)raw);
         else
-            assert_int_equal(ZSTD_decompress(out, raw, sj->orig[kind] + b, (size_t)(en - b)), raw);
+            assert_int_equal(zstd_block_decode(out, raw, sj->orig[kind] + b, (size_t)(en - b)), raw);
         size_t len = compress_as(l->codec, out, raw, lz, cap, 9);
         size_t fs;
         uint8_t *g = replace_block(sj->orig[kind], sj->size[kind], l, k, lz, len, &fs);

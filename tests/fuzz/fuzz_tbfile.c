@@ -30,7 +30,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <xxhash.h>
 
 #include "board.h"
 #include "fen.h"
@@ -146,12 +145,14 @@ static void resign(uint8_t *f, size_t size, int dtm)
     uint64_t blocks = 2 * (uint64_t)xqf_get32(f + XQF_OFF_BLOCKS);
     uint64_t map = dtm ? xqf_pad8((uint64_t)xqf_get32(f + XQF_OFF_SYMBOLS) * 2) : 0;
     uint64_t dict = xqf_pad8(xqf_get32(f + XQF_OFF_DICT_BYTES));
-    uint64_t offsets = XQF_HEADER_SIZE + map + dict, checksums = offsets + (blocks + 1) * 8,
+    unsigned w = xqf_offset_bytes(size);
+    uint64_t offsets = XQF_HEADER_SIZE + map + dict, checksums = offsets + xqf_pad8((blocks + 1) * w),
              meta = checksums + blocks * 8 + xqf_pad8(xqf_get32(f + XQF_OFF_BOUNDS_BYTES));
     if (meta > size) return;
     for (uint64_t k = 0; k < blocks; k++) {
-        uint64_t b = xqf_get64(f + offsets + 8 * k), e = xqf_get64(f + offsets + 8 * k + 8);
-        if (b <= e && e <= size) xqf_put64(f + checksums + 8 * k, XXH64(f + b, (size_t)(e - b), 0));
+        const uint8_t *o = f + offsets + w * k;
+        uint64_t b = w == 4 ? xqf_get32(o) : xqf_get64(o), e = w == 4 ? xqf_get32(o + 4) : xqf_get64(o + 8);
+        if (b <= e && e <= size) xqf_put64(f + checksums + 8 * k, xqf_block_checksum(f + b, e - b));
     }
     xqf_put64(f + XQF_OFF_META_HASH, xqf_meta_hash(f, meta));
 }
