@@ -480,6 +480,41 @@ static void test_old_index_layout(void **state)
     assert_no_raw(dir);
 }
 
+/* Files of the format version before this one (8: u64 offsets, frames
+ * with their magic number): refused as built otherwise, each of the three
+ * named so (their fields unread, a DTC file is not taken for one left
+ * from a build without a move limit), and generated again by gen. */
+static void test_old_format_version(void **state)
+{
+    (void)state;
+    const char *dir = noraw_copy("format8");
+    static const char *const files[] = {"KRKN.xqw", "KRKN.xqd", "KRKN.xqc"};
+    for (int i = 0; i < 3; i++) {
+        char p[2048], *buf;
+        long len;
+        path_of(p, sizeof p, dir, files[i]);
+        testgen_read_file(p, &buf, &len);
+        xqf_put32((uint8_t *)buf + XQF_OFF_VERSION, XQF_VERSION - 1);
+        FILE *o = fopen(p, "wb");
+        assert_non_null(o);
+        assert_int_equal(fwrite(buf, 1, (size_t)len, o), (size_t)len);
+        assert_int_equal(fclose(o), 0);
+        free(buf);
+    }
+    assert_int_equal(run_xqtb("check -d %s KRKN", dir), 3);
+    char want[160];
+    static const char *const kinds[] = {"WDL", "DTM", "DTC"};
+    for (int i = 0; i < 3; i++) {
+        snprintf(want, sizeof want, "KRKN         %s  built otherwise format version %d, this reader knows %d",
+                 kinds[i], XQF_VERSION - 1, XQF_VERSION);
+        assert_output_has(want);
+    }
+    assert_null(strstr(xqtb_out, "stale"));
+    assert_int_equal(run_xqtb("gen -d %s KRKN", dir), 0);
+    assert_regenerated("KRKN.xqw", "built otherwise");
+    assert_restored(dir);
+}
+
 /* The raw file's version byte (offset 8). */
 static int raw_version(const char *dir, const char *file)
 {
@@ -635,6 +670,7 @@ int main(void)
         cmocka_unit_test(test_fifo_never_hangs),
         cmocka_unit_test(test_mixed_and_stale),
         cmocka_unit_test(test_old_index_layout),
+        cmocka_unit_test(test_old_format_version),
         cmocka_unit_test(test_bad_arguments),
         cmocka_unit_test(test_compact_raw),
         cmocka_unit_test(test_without_raw),
