@@ -510,6 +510,10 @@ static void test_old_format_version(void **state)
         assert_output_has(want);
     }
     assert_null(strstr(xqtb_out, "stale"));
+    /* probe says to ask check which file */
+    assert_int_equal(run_xqtb("probe -d %s '3k5/9/9/9/9/9/n8/9/9/R3K4 w - - 0 1'", dir), 3);
+    snprintf(want, sizeof want, "`xqtb check -d %s` names the file and why", dir);
+    assert_output_has(want);
     assert_int_equal(run_xqtb("gen -d %s KRKN", dir), 0);
     assert_regenerated("KRKN.xqw", "built otherwise");
     assert_restored(dir);

@@ -96,6 +96,11 @@ static int failure(xqtb_handle *h, const xqtb_position *pos, int status, const c
         return EXIT_NO_ANSWER;
     }
     fprintf(stderr, "xqtb probe: table %s: %s\n", name, xqtb_status_string(status));
+    /* the library's status does not say which file, of this table or a
+     * capture's, nor why: check does (after an upgrade, most often "format
+     * version 8, this reader knows 9: regenerate it") */
+    if (status == XQTB_ERR_MISMATCH || status == XQTB_ERR_CORRUPT)
+        fprintf(stderr, "xqtb probe: `xqtb check -d %s` names the file and why\n", dirs);
     return status == XQTB_ERR_INVALID ? EXIT_BAD_INPUT : EXIT_FAILURE_IO;
 }
 
