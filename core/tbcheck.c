@@ -42,12 +42,23 @@ static int fail(xqf_check_report *r, int status, const char *why)
 /* Checks 10-11 of docs/FORMAT.md on one block: it decompresses to exactly
  * its symbols, and each symbol is one a reader accepts there.  A block of
  * the stored side is folded into `bounds` (NULL: not wanted), the search
- * bounds as the blocks give them (check 12). */
+ * bounds as the blocks give them (check 12).  side_first holds the symbols of
+ * the block's side's first block (first_bytes of them, 0 before it is
+ * decoded), which a block of no bytes repeats; out is that block's symbols
+ * when it is the side's first. */
 static int block_content_ok(const xqf_info *f, const void *ddict, uint64_t k, const uint8_t *data, uint8_t *out,
-                            void **dctx, uint8_t *bounds)
+                            void **dctx, uint8_t *bounds, uint8_t *side_first, uint64_t *first_bytes)
 {
     uint64_t len = xqf_block_end(f, k) - xqf_block_begin(f, k), want = xqf_block_symbol_bytes(f, k);
-    if (xqf_block_decode(f, ddict, data, len, out, want, dctx) != XQF_OK) return 0;
+    if (xqf_block_source(f, k) != k) {
+        if (want != *first_bytes) return 0; /* only a full block may repeat the first (a full one) */
+        memcpy(out, side_first, (size_t)want);
+    } else if (xqf_block_decode(f, ddict, data, len, out, want, dctx) != XQF_OK) {
+        return 0;
+    } else if (k % f->blocks == 0) {
+        memcpy(side_first, out, (size_t)want);
+        *first_bytes = want;
+    }
     if (f->symbol_bytes == 0) return xqf_wdl_bytes_sound(out, want);
     /* a block of the stored side never says "search" */
     int stored = (int)(k / f->blocks) != f->searched;
@@ -91,7 +102,9 @@ static int check_blocks(int fd, xqf_check_report *r, int deep, const uint8_t *bo
     /* the decoding context is made here, so that running out of memory
      * is never mistaken for a damaged block */
     void *dctx = deep && f->codec == XQF_CODEC_ZSTD ? xqf_dctx_new() : NULL;
-    uint8_t *buf = malloc(cap), *out = deep ? malloc(XQF_MAX_BLOCK_BYTES) : NULL;
+    uint8_t *buf = malloc(cap), *out = deep ? malloc(2 * (size_t)XQF_MAX_BLOCK_BYTES) : NULL;
+    uint8_t *first = out ? out + XQF_MAX_BLOCK_BYTES : NULL; /* the side's first block, decoded */
+    uint64_t first_bytes = 0;
     if (!buf || (deep && !out) || (deep && f->codec == XQF_CODEC_ZSTD && !dctx)) {
         free(buf);
         free(out);
@@ -132,7 +145,9 @@ static int check_blocks(int fd, xqf_check_report *r, int deep, const uint8_t *bo
         for (; k < e; k++) {
             const uint8_t *data = buf + (xqf_block_begin(f, k) - begin);
             r->blocks++;
-            if (xqf_block_sound(f, k, data) && (!deep || block_content_ok(f, ddict, k, data, out, &dctx, again)))
+            if (k % f->blocks == 0) first_bytes = 0; /* a new side */
+            if (xqf_block_sound(f, k, data) &&
+                (!deep || block_content_ok(f, ddict, k, data, out, &dctx, again, first, &first_bytes)))
                 continue;
             if (!r->bad_blocks++) first_bad = k;
         }

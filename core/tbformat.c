@@ -202,6 +202,10 @@ int xqf_check_meta(xqf_info *f, const uint8_t *meta, char why[XQF_WHY_MAX])
         prev = o;
     }
     if (prev != f->size) return refuse(XQF_CORRUPT, why, "the blocks do not end at the end of the file");
+    /* a block of no bytes repeats its side's first, which must have some */
+    for (int s = 0; s < 2; s++)
+        if (xqf_block_end(f, (uint64_t)s * f->blocks) == xqf_block_begin(f, (uint64_t)s * f->blocks))
+            return refuse(XQF_CORRUPT, why, "the first block of a side is empty");
     int rc = check_map(f, why);
     if (rc != XQF_OK) return rc;
     /* 9: only now, with the header known intact, so that a damaged field

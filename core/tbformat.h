@@ -57,7 +57,8 @@ enum {
      * WDL entry holds its value, with no capture search; 4: no codec
      * dictionary; 5: no search bounds; 6: no ruled search symbol, and
      * bounds without ruled-loss orders; 7: bounds per group of 64
-     * entries; 8: u64 offsets, and a whole Zstandard frame a block) */
+     * entries; 8: u64 offsets, a whole Zstandard frame a block, and no
+     * blocks of no bytes) */
     XQF_VERSION = 9,
     XQF_HEADER_SIZE = 128,
     XQF_NAME_SIZE = 36,
@@ -213,7 +214,8 @@ enum {
  *                S is 0, and S is 0 but in a DTM or DTC file with a searched side
  *   blocks       compressed data (an LZ4 block, or a Zstandard frame
  *                without its magic number), back to back; offsets[0] is
- *                where they start
+ *                where they start; a block of no bytes repeats its side's
+ *                first (xqf_block_source)
  * The meta hash covers the header (but itself) and everything up to the
  * first block, so with the per-block checksums every byte is covered. */
 
@@ -322,6 +324,14 @@ static inline uint64_t xqf_block_stored_checksum(const xqf_info *f, uint64_t k)
     return xqf_get64(f->checksums + 8 * k);
 }
 uint64_t xqf_block_symbol_bytes(const xqf_info *f, uint64_t k);
+/* The block whose bytes block k decodes from: k, or for a block of no
+ * bytes its side's first block, which it repeats (docs/FORMAT.md,
+ * "Blocks"; a writer stores a full block that is the same as its side's
+ * first as no bytes at all). */
+static inline uint64_t xqf_block_source(const xqf_info *f, uint64_t k)
+{
+    return xqf_block_end(f, k) == xqf_block_begin(f, k) ? k - k % f->blocks : k;
+}
 
 /* Whether the compressed bytes of block k hash to its stored checksum. */
 int xqf_block_sound(const xqf_info *f, uint64_t k, const uint8_t *data);

@@ -209,8 +209,9 @@ static void block_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
     uint8_t *in = j->scratch[thread].in, *sym = j->scratch[thread].sym;
     if (!in || !sym) job_fail(j, "out of memory decoding %llu blocks", (unsigned long long)(end - begin));
     for (uint64_t k = begin; k < end && in && sym && !__atomic_load_n(&j->failed, __ATOMIC_RELAXED); k++) {
-        uint64_t at = xqf_block_begin(f, k), len = xqf_block_end(f, k) - at, want = xqf_block_symbol_bytes(f, k);
-        if (xqf_read_at(j->file->fd, in, (size_t)len, at) || !xqf_block_sound(f, k, in) ||
+        uint64_t src = xqf_block_source(f, k), want = xqf_block_symbol_bytes(f, k);
+        uint64_t at = xqf_block_begin(f, src), len = xqf_block_end(f, src) - at;
+        if (xqf_read_at(j->file->fd, in, (size_t)len, at) || !xqf_block_sound(f, src, in) ||
             xqf_block_decode(f, j->file->ddict, in, len, sym, want, &j->scratch[thread].dctx) != XQF_OK) {
             job_fail(j, "block %llu is damaged", (unsigned long long)k);
             break;

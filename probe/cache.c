@@ -109,7 +109,8 @@ static slot *find_slot(shard *sh, uint64_t key, uint64_t h, int *hit)
 int xq_cache_symbol(xq_cache *c, xqf_file *f, uint32_t file_id, int side, uint64_t entry, unsigned *symbol)
 {
     const xqf_info *info = &f->info;
-    uint64_t block = (uint64_t)side * info->blocks + entry / info->block_entries;
+    /* blocks that repeat their side's first share its slot */
+    uint64_t block = xqf_block_source(info, (uint64_t)side * info->blocks + entry / info->block_entries);
     uint64_t key = ((uint64_t)file_id << 32 | block) + 1;
     uint64_t h = mix(key);
     shard *sh = &c->shard[h % SHARDS];

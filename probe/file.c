@@ -196,8 +196,9 @@ int xqf_read_block(xqf_file *f, uint64_t k, xqf_scratch *scratch, uint8_t *out, 
 {
     const xqf_info *i = &f->info;
     if (k >= 2 * (uint64_t)i->blocks) return XQTB_ERR_CORRUPT;
-    uint64_t begin = xqf_block_begin(i, k), len = xqf_block_end(i, k) - begin;
     size_t want = (size_t)xqf_block_symbol_bytes(i, k);
+    k = xqf_block_source(i, k); /* a repeat of its side's first block decodes that */
+    uint64_t begin = xqf_block_begin(i, k), len = xqf_block_end(i, k) - begin;
     if (want > cap) return XQTB_ERR_CORRUPT;
     const uint8_t *src = f->meta + begin;
     if (!f->whole) {
