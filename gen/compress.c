@@ -894,7 +894,6 @@ static int64_t search_bounds(const kind_blocks *kb, int kind, uint32_t block_ent
     return len;
 }
 
-/* Writes the file of one kind from its blocks. */
 /* Bytes the file stores for block k: none where it is a full block the
  * same as its side's first (docs/FORMAT.md: a reader decodes that one), as
  * most blocks of a searched side are (mostly "search"): 3.9% of the
@@ -909,6 +908,7 @@ static uint64_t stored_bytes(const kind_blocks *kb, uint64_t entries, uint32_t b
                : size;
 }
 
+/* Writes the file of one kind from its blocks. */
 static int write_kind_file(const tb_table *t, const char *dir, int kind, uint32_t block_entries, int codec,
                            const kind_blocks *kb, const uint8_t *dict, uint32_t dict_bytes, int threads,
                            uint64_t *file_bytes, uint64_t *raw_bytes, char err[XQ_ERR_MAX])
@@ -918,7 +918,6 @@ static int write_kind_file(const tb_table *t, const char *dir, int kind, uint32_
     uint64_t map_bytes = kind != XQF_KIND_WDL ? xqf_pad8((uint64_t)coder->nsymbols * 2) : 0;
     uint8_t *bounds;
     int64_t bounds_bytes = search_bounds(kb, kind, block_entries, threads, &bounds);
-    /* the offsets' width follows from the file's size, which they are part of */
     uint64_t data = 0, *stored = malloc(nblocks * sizeof *stored);
     if (!stored) {
         free(bounds);
@@ -926,6 +925,7 @@ static int write_kind_file(const tb_table *t, const char *dir, int kind, uint32_
         return -1;
     }
     for (uint64_t k = 0; k < nblocks; k++) data += stored[k] = stored_bytes(kb, t->ix.size, block_entries, k);
+    /* the offsets' width follows from the file's size, which they are part of */
     uint64_t rest =
         XQF_HEADER_SIZE + map_bytes + xqf_pad8(dict_bytes) + xqf_pad8(bounds_bytes > 0 ? (uint64_t)bounds_bytes : 0);
     uint64_t meta = rest + xqf_block_tables_bytes(nblocks, 0);
