@@ -1053,6 +1053,63 @@ static void test_search_bounds_every_entry(void **state)
  * to be none.  Every check of the file passes (only a search can tell), so
  * the generator's loader, which searches every entry (gen/unpack.c),
  * refuses the table: `gen` and `verify` never build on such a file. */
+/* A file of 4 GiB or more keeps u64 offsets (docs/FORMAT.md, "Offsets"),
+ * which no test table is large enough to need: the header and block
+ * tables of such a WDL file of KRKN, built here without its blocks (the
+ * checks of the metadata read none), are accepted, and its blocks are
+ * where the u64 offsets say.  The same tables under a size below 4 GiB
+ * are refused. */
+static void test_wide_offsets(void **state)
+{
+    (void)state;
+    xq_material m;
+    xq_index ix;
+    char err[XQ_ERR_MAX], why[XQF_WHY_MAX];
+    assert_int_equal(xq_material_parse("KRKN", &m, err), 0);
+    assert_int_equal(xq_index_init(&ix, &m), 0);
+    uint64_t entries = ix.size;
+    xq_index_free(&ix);
+    const uint32_t block_entries = 4;
+    uint64_t blocks = (entries + block_entries - 1) / block_entries, n = 2 * blocks;
+    uint64_t gap = ((uint64_t)1 << 32) / n + 1; /* every block this long: past 4 GiB in all */
+    assert_true(gap <= xqf_max_compressed_bytes());
+    uint64_t meta = XQF_HEADER_SIZE + xqf_block_tables_bytes(n, UINT64_MAX), size = meta + n * gap;
+    assert_int_equal(xqf_offset_bytes(size), 8);
+    uint8_t *f = calloc(1, (size_t)meta);
+    assert_non_null(f);
+    memcpy(f, xqf_kind_magic(XQF_KIND_WDL), 8);
+    xqf_put32(f + XQF_OFF_VERSION, XQF_VERSION);
+    xqf_put32(f + XQF_OFF_HEADER_SIZE, XQF_HEADER_SIZE);
+    memcpy(f + XQF_OFF_NAME, "KRKN", 4);
+    xqf_put32(f + XQF_OFF_INDEX_LAYOUT, XQF_INDEX_LAYOUT);
+    xqf_put64(f + XQF_OFF_ENTRIES, entries);
+    xqf_put32(f + XQF_OFF_REPETITION, XQ_RULES_FULL);
+    xqf_put32(f + XQF_OFF_MOVE_LIMIT, 120);
+    xqf_put32(f + XQF_OFF_BLOCK_ENTRIES, block_entries);
+    xqf_put32(f + XQF_OFF_BLOCKS, (uint32_t)blocks);
+    xqf_put32(f + XQF_OFF_MAX_DTM, 25);
+    xqf_put32(f + XQF_OFF_GEN_REVISION, xqf_gen_revision(XQ_RULES_FULL));
+    xqf_put64(f + XQF_OFF_FILE_SIZE, size);
+    xqf_put32(f + XQF_OFF_CODEC, XQF_CODEC_ZSTD);
+    for (uint64_t k = 0; k <= n; k++) xqf_put64(f + XQF_HEADER_SIZE + 8 * k, meta + k * gap);
+    xqf_put64(f + XQF_OFF_META_HASH, xqf_meta_hash(f, meta));
+    xqf_info info;
+    if (xqf_parse_header(&info, f, size, XQF_KIND_WDL, "KRKN", entries, why) != XQF_OK ||
+        xqf_check_meta(&info, f, why) != XQF_OK)
+        fail_msg("a file of %llu bytes with u64 offsets: %s", (unsigned long long)size, why);
+    assert_int_equal(info.offset_bytes, 8);
+    assert_int_equal(xqf_block_begin(&info, blocks), meta + blocks * gap);
+    assert_int_equal(xqf_block_end(&info, n - 1), size);
+    assert_int_equal(xqf_block_source(&info, blocks + 1), blocks + 1);
+    /* under 4 GiB the offsets are read as u32: these do not fit */
+    uint64_t small = size - ((uint64_t)1 << 32) + (1u << 20);
+    xqf_put64(f + XQF_OFF_FILE_SIZE, small);
+    xqf_put64(f + XQF_OFF_META_HASH, xqf_meta_hash(f, meta));
+    assert_true(xqf_parse_header(&info, f, small, XQF_KIND_WDL, "KRKN", entries, why) != XQF_OK ||
+                xqf_check_meta(&info, f, why) != XQF_OK);
+    free(f);
+}
+
 static void test_forged_ruled_mark(void **state)
 {
     (void)state;
@@ -1164,6 +1221,7 @@ int main(void)
         cmocka_unit_test(test_ruled_results_searched),
         cmocka_unit_test(test_search_bounds_every_entry),
         cmocka_unit_test(test_forged_ruled_mark),
+        cmocka_unit_test(test_wide_offsets),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
