@@ -37,21 +37,15 @@
 static unsigned ruled_by_search_at(const tb_table *t, xq_board *b, const xq_index_site *site)
 {
     xq_move list[XQ_MAX_MOVES];
-    const tb_table *to[XQ_MAX_MOVES];
-    uint64_t idx[XQ_MAX_MOVES];
-    int side[XQ_MAX_MOVES];
+    tb_successor to[XQ_MAX_MOVES];
     int n = xq_gen_pseudo(b, list);
-    for (int i = 0; i < n; i++) {
-        to[i] = tb_successor_at(t, b, site, list[i], &idx[i], &side[i]);
-        if (idx[i] != XQ_INDEX_NONE) cell_prefetch(to[i]->cells[side[i]], to[i]->width, idx[i]);
-    }
+    tb_successors_at(t, b, site, list, n, to);
     xqf_dtm_search acc;
     xqf_dtm_search_init(&acc);
     for (int i = 0; i < n; i++) {
-        if (idx[i] == XQ_INDEX_NONE) continue;
-        unsigned cell = cell_get(to[i]->cells[side[i]], to[i]->width, idx[i]);
+        unsigned cell = tb_successor_code(&to[i]);
         if (cell == CELL_ILLEGAL) continue; /* an illegal move */
-        unsigned r = cell == CELL_DRAW ? tb_ruled(to[i], side[i], idx[i]) : RULED_NONE;
+        unsigned r = cell == CELL_DRAW ? tb_ruled(to[i].table, to[i].side, to[i].entry) : RULED_NONE;
         /* the successor's DTM-map value, as the file stores it */
         xqf_dtm_search_add(&acc, r != RULED_NONE ? XQF_DTM_RULED | r : cell == CELL_DRAW ? XQF_DTM_DRAW : cell);
     }

@@ -176,6 +176,16 @@ const tb_table *tb_successor_at(const tb_table *t, xq_board *b, const xq_index_s
     return successor_at(t, b, site, m, idx, side);
 }
 
+void tb_successors_at(const tb_table *t, xq_board *b, const xq_index_site *site, const xq_move *list, int n,
+                      tb_successor *to)
+{
+    for (int k = 0; k < n; k++) {
+        to[k].table = successor_at(t, b, site, list[k], &to[k].entry, &to[k].side);
+        if (to[k].entry != XQ_INDEX_NONE)
+            cell_prefetch(to[k].table->cells[to[k].side], to[k].table->width, to[k].entry);
+    }
+}
+
 unsigned tb_successor_cell_at(const tb_table *t, xq_board *b, const xq_index_site *site, xq_move m, unsigned *ruled)
 {
     uint64_t i;

@@ -17,6 +17,7 @@
 
 #include <stddef.h>
 
+#include "cell.h"
 #include "fen.h"
 #include "index.h"
 #include "material.h"
@@ -303,6 +304,26 @@ unsigned tb_successor_cell_at(const tb_table *t, xq_board *b, const xq_index_sit
  * (*idx XQ_INDEX_NONE if no entry holds the position). */
 const tb_table *tb_successor_at(const tb_table *t, xq_board *b, const xq_index_site *site, xq_move m, uint64_t *idx,
                                 int *side);
+/* A move's successor as tb_successor_at finds it: the table, the entry
+ * (XQ_INDEX_NONE where no entry holds the position) and the side to move
+ * there. */
+typedef struct {
+    const tb_table *table;
+    uint64_t entry;
+    int side;
+} tb_successor;
+/* The successors of the n pseudo-legal moves list[] from that entry, into
+ * to[], each one's cell fetched ahead before any is read: the cells are
+ * read at random, tens of megabytes, and the misses then overlap.  For the
+ * one-ply searches that read every move (searched.c, unpack.c). */
+void tb_successors_at(const tb_table *t, xq_board *b, const xq_index_site *site, const xq_move *list, int n,
+                      tb_successor *to);
+/* Cell code of successor x: CELL_ILLEGAL where its move is illegal, as
+ * tb_successor_cell_at gives it. */
+static inline unsigned tb_successor_code(const tb_successor *x)
+{
+    return x->entry == XQ_INDEX_NONE ? CELL_ILLEGAL : cell_get(x->table->cells[x->side], x->table->width, x->entry);
+}
 
 /* ---- files (rawfile.c) ---- */
 /* Path of the table of canonical material m in dir: DIR/NAME.xqtb */

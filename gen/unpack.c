@@ -252,18 +252,16 @@ static void block_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
  * loss that holds, 1 ply for a capture and d + 1 otherwise; a loss at its
  * slowest, every move reaching a win that holds.  DTC_NONE + 1 if the
  * entry should have been stored (a cursed win or a blessed loss). */
-static unsigned search_dtc(const tb_table *t, xq_board *b, const xq_index_site *site, unsigned code,
-                           const xq_move *list, int n)
+static unsigned search_dtc(const tb_table *t, const xq_board *b, unsigned code, const xq_move *list,
+                           const tb_successor *to, int n)
 {
     int win = cell_is_win(code), best = INT32_MAX, longest = 0, escapes = 0, L = t->limit;
     for (int k = 0; k < n; k++) {
-        uint64_t j;
-        int side, capture = b->sq[move_to(list[k])] != EMPTY;
-        const tb_table *s = tb_successor_at(t, b, site, list[k], &j, &side);
-        if (j == XQ_INDEX_NONE) continue;
-        unsigned cell = cell_get(s->cells[side], s->width, j);
+        int capture = b->sq[move_to(list[k])] != EMPTY;
+        unsigned cell = tb_successor_code(&to[k]);
         if (cell == CELL_ILLEGAL) continue;
-        unsigned d = tb_has_dtc(s) ? tb_dtc(s, side, j) : DTC_NONE;
+        const tb_table *s = to[k].table;
+        unsigned d = tb_has_dtc(s) ? tb_dtc(s, to[k].side, to[k].entry) : DTC_NONE;
         int right = win ? cell_is_loss(cell) : cell_is_win(cell);
         int dist = capture ? 1 : dtc_plies(d) + 1;
         int ok = right && d != DTC_NONE && !dtc_beyond(d) && dist <= L;
@@ -297,13 +295,19 @@ static void search_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
             xq_index_decode_next(&t->ix, i, &b, &site);
             b.side = (uint8_t)s;
             xq_move list[XQ_MAX_MOVES];
+            /* found once for both searches: where one side of both
+             * files is searched, nearly everywhere, the DTC search made
+             * again the look-ups the DTM search had just made */
+            tb_successor to[XQ_MAX_MOVES];
             int n = xq_gen_pseudo(&b, list);
+            tb_successors_at(t, &b, &site, list, n, to);
             if (dtm_wanted) {
                 xqf_dtm_search acc;
                 xqf_dtm_search_init(&acc);
                 for (int k = 0; k < n; k++) {
-                    unsigned r, cell = tb_successor_cell_at(t, &b, &site, list[k], &r);
+                    unsigned cell = tb_successor_code(&to[k]);
                     if (cell == CELL_ILLEGAL) continue; /* an illegal move */
+                    unsigned r = cell == CELL_DRAW ? tb_ruled(to[k].table, to[k].side, to[k].entry) : RULED_NONE;
                     xqf_dtm_search_add(&acc, r != RULED_NONE     ? XQF_DTM_RULED | r
                                              : cell == CELL_DRAW ? XQF_DTM_DRAW
                                                                  : cell);
@@ -319,7 +323,7 @@ static void search_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
                 code = cell_get(t->cells[s], t->width, i);
             }
             if (!dtc_wanted) continue;
-            unsigned d = code == CELL_DRAW ? DTC_NONE : search_dtc(t, &b, &site, code, list, n);
+            unsigned d = code == CELL_DRAW ? DTC_NONE : search_dtc(t, &b, code, list, to, n);
             if (d == DTC_NONE + 1) {
                 job_fail(j, "entry %llu: a DTC the search cannot give is not stored", (unsigned long long)i);
                 break;
