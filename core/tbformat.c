@@ -242,6 +242,29 @@ uint64_t xqf_block_symbol_bytes(const xqf_info *f, uint64_t k)
 
 uint64_t xqf_block_checksum(const void *data, uint64_t n) { return XXH64(data, (size_t)n, 0); }
 
+uint64_t xqf_meta_layout(uint64_t rest, uint64_t nblocks, uint64_t data, unsigned *width)
+{
+    uint64_t meta = rest + xqf_block_tables_bytes(nblocks, 0);
+    /* u32 offsets unless the file they give is 4 GiB or more; the wider
+     * tables only make it larger, so the width then stays 8 */
+    if (xqf_offset_bytes(meta + data) != 4) meta = rest + xqf_block_tables_bytes(nblocks, UINT64_MAX);
+    *width = xqf_offset_bytes(meta + data);
+    return meta;
+}
+
+uint64_t xqf_put_offsets(uint8_t *p, const uint64_t *stored, uint64_t nblocks, uint64_t first, unsigned width)
+{
+    uint64_t off = first;
+    for (uint64_t k = 0; k <= nblocks; k++) {
+        if (width == 4)
+            xqf_put32(p + 4 * k, (uint32_t)off);
+        else
+            xqf_put64(p + 8 * k, off);
+        if (k < nblocks) off += stored[k];
+    }
+    return off;
+}
+
 int xqf_block_sound(const xqf_info *f, uint64_t k, const uint8_t *data)
 {
     uint64_t n = xqf_block_end(f, k) - xqf_block_begin(f, k);

@@ -251,6 +251,17 @@ static inline uint64_t xqf_block_tables_bytes(uint64_t nblocks, uint64_t file_si
     return ((nblocks + 1) * xqf_offset_bytes(file_size) + 7) / 8 * 8 + nblocks * 8;
 }
 
+/* How a writer lays out the block tables (docs/FORMAT.md, "Blocks"): the
+ * metadata's bytes for nblocks blocks (both sides) holding `data` bytes in
+ * all, after `rest` bytes of header, map, dictionary and search bounds,
+ * with in *width the offsets' width that the file's size then gives (the
+ * offsets are part of the size they depend on). */
+uint64_t xqf_meta_layout(uint64_t rest, uint64_t nblocks, uint64_t data, unsigned *width);
+/* Writes the nblocks + 1 offsets, `width` bytes each, of blocks of
+ * stored[k] bytes laid end to end from offset `first` (the metadata's
+ * end) at p; returns the last, which is the file's size. */
+uint64_t xqf_put_offsets(uint8_t *p, const uint64_t *stored, uint64_t nblocks, uint64_t first, unsigned width);
+
 /* The checksum a file stores for a compressed block of n bytes: XXH64,
  * seed 0. */
 uint64_t xqf_block_checksum(const void *data, uint64_t n);

@@ -925,12 +925,10 @@ static int write_kind_file(const tb_table *t, const char *dir, int kind, uint32_
         return -1;
     }
     for (uint64_t k = 0; k < nblocks; k++) data += stored[k] = stored_bytes(kb, t->ix.size, block_entries, k);
-    /* the offsets' width follows from the file's size, which they are part of */
     uint64_t rest =
         XQF_HEADER_SIZE + map_bytes + xqf_pad8(dict_bytes) + xqf_pad8(bounds_bytes > 0 ? (uint64_t)bounds_bytes : 0);
-    uint64_t meta = rest + xqf_block_tables_bytes(nblocks, 0);
-    if (xqf_offset_bytes(meta + data) != 4) meta = rest + xqf_block_tables_bytes(nblocks, UINT64_MAX);
-    unsigned width = xqf_offset_bytes(meta + data);
+    unsigned width;
+    uint64_t meta = xqf_meta_layout(rest, nblocks, data, &width);
     uint8_t *m = bounds_bytes >= 0 ? calloc(1, meta) : NULL;
     if (!m) {
         free(bounds);
@@ -966,14 +964,7 @@ static int write_kind_file(const tb_table *t, const char *dir, int kind, uint32_
     p += map_bytes;
     if (dict_bytes) memcpy(p, dict, dict_bytes);
     p += xqf_pad8(dict_bytes);
-    uint64_t off = meta;
-    for (uint64_t k = 0; k <= nblocks; k++) {
-        if (width == 4)
-            xqf_put32(p + 4 * k, (uint32_t)off);
-        else
-            xqf_put64(p + 8 * k, off);
-        if (k < nblocks) off += stored[k];
-    }
+    uint64_t off = xqf_put_offsets(p, stored, nblocks, meta, width);
     p += xqf_pad8((nblocks + 1) * width);
     for (uint64_t k = 0; k < nblocks; k++) xqf_put64(p + 8 * k, xqf_block_checksum(kb->job.data[k], stored[k]));
     p += nblocks * 8;

@@ -1073,10 +1073,16 @@ static void test_wide_offsets(void **state)
     uint64_t blocks = (entries + block_entries - 1) / block_entries, n = 2 * blocks;
     uint64_t gap = ((uint64_t)1 << 32) / n + 1; /* every block this long: past 4 GiB in all */
     assert_true(gap <= xqf_max_compressed_bytes());
-    uint64_t meta = XQF_HEADER_SIZE + xqf_block_tables_bytes(n, UINT64_MAX), size = meta + n * gap;
-    assert_int_equal(xqf_offset_bytes(size), 8);
+    /* laid out as the writer lays out its files (gen/compress.c) */
+    unsigned width;
+    uint64_t meta = xqf_meta_layout(XQF_HEADER_SIZE, n, n * gap, &width), size = meta + n * gap;
+    assert_int_equal(width, 8);
+    assert_int_equal(meta, XQF_HEADER_SIZE + xqf_block_tables_bytes(n, UINT64_MAX));
     uint8_t *f = calloc(1, (size_t)meta);
+    uint64_t *stored = malloc(n * sizeof *stored);
     assert_non_null(f);
+    assert_non_null(stored);
+    for (uint64_t k = 0; k < n; k++) stored[k] = gap;
     memcpy(f, xqf_kind_magic(XQF_KIND_WDL), 8);
     xqf_put32(f + XQF_OFF_VERSION, XQF_VERSION);
     xqf_put32(f + XQF_OFF_HEADER_SIZE, XQF_HEADER_SIZE);
@@ -1091,7 +1097,8 @@ static void test_wide_offsets(void **state)
     xqf_put32(f + XQF_OFF_GEN_REVISION, xqf_gen_revision(XQ_RULES_FULL));
     xqf_put64(f + XQF_OFF_FILE_SIZE, size);
     xqf_put32(f + XQF_OFF_CODEC, XQF_CODEC_ZSTD);
-    for (uint64_t k = 0; k <= n; k++) xqf_put64(f + XQF_HEADER_SIZE + 8 * k, meta + k * gap);
+    assert_int_equal(xqf_put_offsets(f + XQF_HEADER_SIZE, stored, n, meta, width), size);
+    free(stored);
     xqf_put64(f + XQF_OFF_META_HASH, xqf_meta_hash(f, meta));
     xqf_info info;
     if (xqf_parse_header(&info, f, size, XQF_KIND_WDL, "KRKN", entries, why) != XQF_OK ||
@@ -1108,6 +1115,35 @@ static void test_wide_offsets(void **state)
     assert_true(xqf_parse_header(&info, f, small, XQF_KIND_WDL, "KRKN", entries, why) != XQF_OK ||
                 xqf_check_meta(&info, f, why) != XQF_OK);
     free(f);
+}
+
+/* The writer's choice of offset width (xqf_meta_layout): u32 while the
+ * file it gives stays under 4 GiB, and u64 from the first byte over, the
+ * wider tables counted in the size. */
+static void test_offset_width_choice(void **state)
+{
+    (void)state;
+    const uint64_t n = 1000, rest = XQF_HEADER_SIZE + 64, four_gib = (uint64_t)1 << 32;
+    unsigned width;
+    uint64_t narrow = rest + xqf_block_tables_bytes(n, 0), wide = rest + xqf_block_tables_bytes(n, UINT64_MAX);
+    assert_int_equal(xqf_meta_layout(rest, n, 12345, &width), narrow);
+    assert_int_equal(width, 4);
+    /* the largest data whose file fits u32 offsets: its last offset is
+     * 2^32 - 1 */
+    uint64_t most = four_gib - 1 - narrow;
+    assert_int_equal(xqf_meta_layout(rest, n, most, &width), narrow);
+    assert_int_equal(width, 4);
+    assert_int_equal(xqf_meta_layout(rest, n, most + 1, &width), wide);
+    assert_int_equal(width, 8);
+    /* offsets written at either width read back through a file's view */
+    uint64_t stored[3] = {10, 0, 7};
+    uint8_t p[32];
+    assert_int_equal(xqf_put_offsets(p, stored, 3, 100, 4), 117);
+    assert_int_equal(xqf_get32(p + 8), 110);
+    assert_int_equal(xqf_get32(p + 12), 117);
+    assert_int_equal(xqf_put_offsets(p, stored, 3, four_gib, 8), four_gib + 17);
+    assert_int_equal(xqf_get64(p), four_gib);
+    assert_int_equal(xqf_get64(p + 16), four_gib + 10);
 }
 
 static void test_forged_ruled_mark(void **state)
@@ -1222,6 +1258,7 @@ int main(void)
         cmocka_unit_test(test_search_bounds_every_entry),
         cmocka_unit_test(test_forged_ruled_mark),
         cmocka_unit_test(test_wide_offsets),
+        cmocka_unit_test(test_offset_width_choice),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
