@@ -251,7 +251,7 @@ static inline uint64_t xqf_block_tables_bytes(uint64_t nblocks, uint64_t file_si
     return ((nblocks + 1) * xqf_offset_bytes(file_size) + 7) / 8 * 8 + nblocks * 8;
 }
 
-/* How a writer lays out the block tables (docs/FORMAT.md, "Blocks"): the
+/* How a writer lays out the block tables (docs/FORMAT.md, "Layout"): the
  * metadata's bytes for nblocks blocks (both sides) holding `data` bytes in
  * all, after `rest` bytes of header, map, dictionary and search bounds,
  * with in *width the offsets' width that the file's size then gives (the
