@@ -531,8 +531,7 @@ static int subtables_go_beyond(const tb_table *t)
             const tb_table *s = t->sub[c][k];
             if (!s) continue;
             if (!tb_has_dtc(s)) return 1; /* no distances to go by: keep both kinds */
-            for (int side = 0; side < 2; side++)
-                if (side_goes_beyond(s, side)) return 1;
+            if (side_goes_beyond(s, tb_sub_side(t, c, k))) return 1;
         }
     return 0;
 }

@@ -1046,7 +1046,7 @@ int repetition_solve(tb_table *t, int threads, uint64_t max_memory, int kept_lat
     for (int c = 0; c < 2; c++)
         for (int k = 0; k < KIND_NB; k++) {
             const tb_table *s = t->sub[c][k];
-            for (int side = 0; s && side < 2; side++) g.sub_ruled |= has_ruled_result(s, side);
+            if (s) g.sub_ruled |= has_ruled_result(s, tb_sub_side(t, c, k));
         }
     if (rg_charge(&g, 2 * (g.npos + 1))) goto out;
     by_check = calloc(g.npos + 1, 1);

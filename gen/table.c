@@ -45,6 +45,21 @@ void tb_table_free(tb_table *t)
     free(t);
 }
 
+void tb_table_drop_side(tb_table *t, int side)
+{
+    free(t->cells[side]);
+    free(t->ruled[side]);
+    free(t->dtc[side]);
+    free(t->dtc8[side].code);
+    free(t->dtc8[side].wide_at);
+    free(t->dtc8[side].wide);
+    t->cells[side] = NULL;
+    t->ruled[side] = NULL;
+    t->dtc[side] = NULL;
+    t->dtc8[side] = (tb_dtc8){0};
+    tb_ruled8_free(&t->ruled8[side]);
+}
+
 /* Bytes of the index's unranking tables (index.c allocates one per group
  * of several identical pieces, unless it is too large to tabulate). */
 static uint64_t index_bytes(const xq_index *ix)
@@ -65,6 +80,8 @@ uint64_t tb_table_own_bytes(const xq_index *ix, int width, int ruled, int dtc)
 uint64_t tb_table_bytes(const tb_table *t)
 {
     uint64_t n = tb_table_own_bytes(&t->ix, t->width, 0, 0), words = t->ix.size / 64 + 1;
+    for (int s = 0; s < 2; s++)
+        if (!t->cells[s]) n -= t->ix.size * (uint64_t)t->width; /* dropped (tb_set_trim) */
     for (int s = 0; s < 2; s++)
         if (t->ruled[s])
             n += t->ix.size;

@@ -60,7 +60,9 @@ struct tb_table {
     xq_material mat; /* canonical orientation */
     xq_index ix;
     int width;      /* bytes per cell (cell.h): 1, or 2 past 251 plies */
-    void *cells[2]; /* per side to move, ix.size cells each */
+    /* Per side to move, ix.size cells each.  NULL for a side a subtable
+     * no longer holds (tb_set_trim), with its ruled bytes and DTC codes. */
+    void *cells[2];
     int max_dtm;    /* longest DTM of any decided position, -1 if none */
     int rules;      /* xq_rules the table was built under */
     /* Results decided by the repetition rulings (repetition.h), per side to
@@ -153,6 +155,13 @@ tb_table *tb_set_find(tb_set *s, const xq_material *m);
 int tb_set_add(tb_set *s, tb_table *t, char err[XQ_ERR_MAX]);
 /* Bytes the set's tables hold in memory (tb_table_bytes of each). */
 uint64_t tb_set_bytes(const tb_set *s);
+/* Frees what generating material m (either orientation) does not read:
+ * every table but m's own and the subtables its captures lead to, and in
+ * each of these the side to move no capture from m reaches (tb_sub_side).
+ * What is kept serves only as m's subtables: their own links to subtables
+ * are cleared, so the set must not be used for another table after m (a
+ * run of one target, whose set is freed after it). */
+void tb_set_trim(tb_set *s, const xq_material *m);
 
 /* Generates the table of material m (any orientation; the canonical one is
  * built) and, first, every smaller table a capture leads to that is not
@@ -215,7 +224,12 @@ static inline unsigned tb_ruled(const tb_table *t, int side, uint64_t i)
     if (!(word >> (i & 63) & 1)) return 0;
     return r->code[r->rank[i >> 6] + tb_bits_below(word, i & 63)];
 }
-static inline int tb_has_ruled(const tb_table *t) { return t->ruled[0] || t->ruled8[0].bits; }
+/* Either side: a subtable trimmed to the side captures reach
+ * (tb_set_trim) holds nothing on the other. */
+static inline int tb_has_ruled(const tb_table *t)
+{
+    return t->ruled[0] || t->ruled[1] || t->ruled8[0].bits || t->ruled8[1].bits;
+}
 /* Sets the ruled byte of entry i of a side that has one already to
  * v != RULED_NONE (tests change orders so); -1 if it has none. */
 int tb_ruled_replace(tb_table *t, int side, uint64_t i, unsigned v);
@@ -249,7 +263,7 @@ static inline unsigned tb_dtc(const tb_table *t, int side, uint64_t i)
     unsigned v = t->dtc8[side].code[i];
     return v < TB_DTC8_WIDE ? v : v == TB_DTC8_NONE ? 0xFFFFu : tb_dtc_wide(&t->dtc8[side], i);
 }
-static inline int tb_has_dtc(const tb_table *t) { return t->dtc[0] || t->dtc8[0].code; }
+static inline int tb_has_dtc(const tb_table *t) { return t->dtc[0] || t->dtc[1] || t->dtc8[0].code || t->dtc8[1].code; }
 /* Packs t's final DTC codes one byte an entry, in place, on each side
  * where few enough codes need two (a sixteenth of the entries at most):
  * half the memory of a table held as a subtable for the rest of a run.
@@ -280,6 +294,11 @@ tb_value tb_value_of_cell(unsigned code);
  * orientation.  dtm -1 (wdl 0) if the board is not a legal position of the
  * table's material. */
 tb_value tb_value_of(const tb_table *t, const xq_board *b);
+/* The side to move in t->sub[c][k] after a capture of a piece of colour
+ * c and kind k: c's side, turned where the subtable is looked up flipped. */
+static inline int tb_sub_side(const tb_table *t, int c, int k) { return c ^ t->sub_flip[c][k]; }
+/* Frees side's cells, ruled bytes and DTC codes (tb_set_trim). */
+void tb_table_drop_side(tb_table *t, int side);
 /* Where a capture leads: the subtable of the material left when `taken` is
  * captured, with in *idx the entry of b (the board after the capture,
  * XQ_INDEX_NONE if none) and in *side the side to move there, in the

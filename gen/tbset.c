@@ -59,6 +59,45 @@ uint64_t tb_set_bytes(const tb_set *s)
     return n;
 }
 
+/* The sides of u that a capture from canonical material m reaches: bit s
+ * for side s to move (tb_sub_side, as tb_set_link would link them). */
+static unsigned sides_reached(const xq_material *m, const tb_table *u)
+{
+    unsigned sides = 0;
+    for (int c = 0; c < 2; c++)
+        for (int k = ADVISOR; k < KIND_NB; k++) {
+            if (!m->count[c][k]) continue;
+            xq_material sub = *m, canon;
+            sub.count[c][k]--;
+            xq_material_canonical(&sub, &canon);
+            if (xq_material_equal(&canon, &u->mat)) sides |= 1u << (c ^ xq_material_needs_flip(&sub));
+        }
+    return sides;
+}
+
+void tb_set_trim(tb_set *s, const xq_material *m)
+{
+    xq_material canon;
+    xq_material_canonical(m, &canon);
+    int kept = 0;
+    for (int i = 0; i < s->n; i++) {
+        tb_table *u = s->t[i];
+        if (!xq_material_equal(&u->mat, &canon)) {
+            unsigned sides = sides_reached(&canon, u);
+            if (!sides) {
+                tb_table_free(u);
+                continue;
+            }
+            for (int side = 0; side < 2; side++)
+                if (!(sides >> side & 1)) tb_table_drop_side(u, side);
+            /* its subtables may be gone: nothing may follow a capture from it */
+            memset(u->sub, 0, sizeof u->sub);
+        }
+        s->t[kept++] = u;
+    }
+    s->n = kept;
+}
+
 int tb_set_link(tb_set *s, tb_table *t, char err[XQ_ERR_MAX])
 {
     for (int c = 0; c < 2; c++)

@@ -1,0 +1,169 @@
+/*
+ * test_set_trim.c - a set trimmed to what one table's generation reads
+ * (tb_set_trim, gen/tbset.c), as `xqtb gen` does for the last table of a
+ * run with a set of its own:
+ *
+ *   - the set keeps the table and the subtables its captures lead to, and
+ *     of each subtable only the side to move a capture reaches, worked out
+ *     here from the materials' canonical forms rather than from the links;
+ *   - every position of the table still agrees with its successors
+ *     (tb_verify reads each capture's value in the trimmed subtables);
+ *   - the table generated on a trimmed set is the one generated on a set
+ *     kept whole (a run with a shared set, as `gen --all` makes), byte for
+ *     byte, with less memory resident.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "tb.h"
+#include "testgen.h"
+#include "tmpdir.h"
+
+enum { LIMIT = 120 };
+
+static const char *gen_dir(void)
+{
+    static char dir[512];
+    snprintf(dir, sizeof dir, "%s/trim", test_tmpdir());
+    return dir;
+}
+
+/* Generates name (with its subtables) into gen_dir(), in a set of its own
+ * (opt.set NULL, so trimmed before the last table) or in `shared`, forced
+ * or not; returns the resident bytes the run's memory report gives. */
+static uint64_t generate(const char *name, tb_set *shared, int force)
+{
+    char err[XQ_ERR_MAX];
+    xq_material m;
+    if (xq_material_parse(name, &m, err)) fail_msg("%s", err);
+    tb_gen_memory mem = {0};
+    tb_gen_options opt = {.dir = gen_dir(),
+                          .threads = 2,
+                          .quiet = 1,
+                          .rules = XQ_RULES_FULL,
+                          .limit = LIMIT,
+                          .force = force,
+                          .memory = &mem,
+                          .set = shared};
+    if (tb_generate(&m, &opt, err)) fail_msg("generate %s: %s", name, err);
+    return mem.resident;
+}
+
+/* Bit s set where a capture from canonical material m of a piece of colour
+ * c leaves side s to move in the canonical table of what is left: side c,
+ * or the other where the material left is not canonical as it stands. */
+static unsigned sides_expected(const xq_material *m, const xq_material *sub)
+{
+    unsigned sides = 0;
+    for (int c = 0; c < 2; c++)
+        for (int k = 0; k < KIND_NB; k++) {
+            if (!m->count[c][k] || k == KING) continue;
+            xq_material left = *m, canon;
+            left.count[c][k]--;
+            xq_material_canonical(&left, &canon);
+            if (!xq_material_equal(&canon, sub)) continue;
+            sides |= 1u << (xq_material_equal(&canon, &left) ? c : 1 - c);
+        }
+    return sides;
+}
+
+static void test_trim_keeps_what_captures_read(void **state)
+{
+    (void)state;
+    const char *name = "KNPKA";
+    generate(name, NULL, 0);
+    char err[XQ_ERR_MAX];
+    xq_material m, canon;
+    assert_int_equal(xq_material_parse(name, &m, err), 0);
+    xq_material_canonical(&m, &canon);
+    tb_set *set = tb_set_new(gen_dir());
+    tb_table *t = tb_set_get(set, &m, err);
+    if (!t) fail_msg("%s", err);
+    uint64_t before = tb_set_bytes(set) - tb_table_bytes(t);
+
+    /* every table of the closure, and what trimming must leave of it */
+    xq_material sub[XQ_MAX_SUBTABLES];
+    int nsub = xq_material_subtables(&canon, sub), kept_sides = 0;
+    tb_set_trim(set, &m);
+    assert_ptr_equal(tb_set_find(set, &m), t);
+    for (int k = 0; k < nsub; k++) {
+        xq_material c;
+        xq_material_canonical(&sub[k], &c);
+        const tb_table *u = tb_set_find(set, &c);
+        assert_non_null(u);
+        unsigned want = sides_expected(&canon, &c);
+        assert_int_not_equal(want, 0);
+        for (int s = 0; s < 2; s++) {
+            char sname[XQ_MATERIAL_MAX];
+            xq_material_name(&c, sname);
+            if ((u->cells[s] != NULL) != (int)(want >> s & 1))
+                fail_msg("%s side %d: %s, expected %s", sname, s, u->cells[s] ? "held" : "dropped",
+                         want >> s & 1 ? "held" : "dropped");
+            kept_sides += u->cells[s] != NULL;
+        }
+    }
+    /* KNPKA's captures reach KNKA with red to move (black takes the pawn),
+     * KNPK and KAKP (KPKA turned) with black to move: one side of each */
+    assert_int_equal(nsub, 3);
+    assert_int_equal(kept_sides, 3);
+    /* the tables reached only through the subtables are gone */
+    const char *gone[] = {"KNK", "KPK", "KAK", "KK"};
+    for (size_t k = 0; k < sizeof gone / sizeof *gone; k++) {
+        xq_material g;
+        assert_int_equal(xq_material_parse(gone[k], &g, err), 0);
+        assert_null(tb_set_find(set, &g));
+    }
+    uint64_t after = tb_set_bytes(set) - tb_table_bytes(t);
+    print_message("%s's subtables: %llu bytes, trimmed %llu\n", name, (unsigned long long)before,
+                  (unsigned long long)after);
+    assert_true(after < before);
+    /* every capture's value is still there to check each position by */
+    tb_verify_report r;
+    assert_int_equal(tb_verify(t, 2, &r), 0);
+    assert_int_equal(r.errors, 0);
+    tb_set_free(set);
+}
+
+static void test_trimmed_generation_identical(void **state)
+{
+    (void)state;
+    const char *name = "KRKNA";
+    uint64_t trimmed = generate(name, NULL, 1);
+    char err[XQ_ERR_MAX], cname[XQ_MATERIAL_MAX], path[600], copy[640];
+    xq_material m;
+    assert_int_equal(xq_material_parse(name, &m, err), 0);
+    xq_material_canonical(&m, &m);
+    xq_material_name(&m, cname);
+    for (int kind = 0; kind < XQF_COMPRESSED_KINDS; kind++) {
+        xqf_path(gen_dir(), cname, kind, path, sizeof path);
+        snprintf(copy, sizeof copy, "%s.trimmed", path);
+        testgen_copy_file(path, copy);
+    }
+    /* again on a set that stays whole: its subtables loaded from the files */
+    tb_set *shared = tb_set_new(gen_dir());
+    uint64_t whole = generate(name, shared, 1);
+    tb_set_free(shared);
+    print_message("%s: %llu bytes of subtables resident, %llu in a set kept whole\n", name,
+                  (unsigned long long)trimmed, (unsigned long long)whole);
+    assert_true(trimmed < whole);
+    for (int kind = 0; kind < XQF_COMPRESSED_KINDS; kind++) {
+        xqf_path(gen_dir(), cname, kind, path, sizeof path);
+        snprintf(copy, sizeof copy, "%s.trimmed", path);
+        testgen_assert_same_file(path, copy);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_trim_keeps_what_captures_read),
+        cmocka_unit_test(test_trimmed_generation_identical),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
