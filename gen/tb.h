@@ -59,12 +59,12 @@ typedef struct tb_table tb_table;
 struct tb_table {
     xq_material mat; /* canonical orientation */
     xq_index ix;
-    int width;      /* bytes per cell (cell.h): 1, or 2 past 251 plies */
+    int width; /* bytes per cell (cell.h): 1, or 2 past 251 plies */
     /* Per side to move, ix.size cells each.  NULL for a side a subtable
      * no longer holds (tb_set_trim), with its ruled bytes and DTC codes. */
     void *cells[2];
-    int max_dtm;    /* longest DTM of any decided position, -1 if none */
-    int rules;      /* xq_rules the table was built under */
+    int max_dtm; /* longest DTM of any decided position, -1 if none */
+    int rules;   /* xq_rules the table was built under */
     /* Results decided by the repetition rulings (repetition.h), per side to
      * move: one byte an entry while a table is loaded (ruled), sparse once
      * final (ruled8); neither when rules is XQ_RULES_NONE.  The cell of such

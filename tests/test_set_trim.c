@@ -149,8 +149,8 @@ static void test_trimmed_generation_identical(void **state)
     tb_set *shared = tb_set_new(gen_dir());
     uint64_t whole = generate(name, shared, 1);
     tb_set_free(shared);
-    print_message("%s: %llu bytes of subtables resident, %llu in a set kept whole\n", name,
-                  (unsigned long long)trimmed, (unsigned long long)whole);
+    print_message("%s: %llu bytes of subtables resident, %llu in a set kept whole\n", name, (unsigned long long)trimmed,
+                  (unsigned long long)whole);
     assert_true(trimmed < whole);
     for (int kind = 0; kind < XQF_COMPRESSED_KINDS; kind++) {
         xqf_path(gen_dir(), cname, kind, path, sizeof path);
