@@ -105,6 +105,10 @@ static void test_trim_keeps_what_captures_read(void **state)
             if ((u->cells[s] != NULL) != (int)(want >> s & 1))
                 fail_msg("%s side %d: %s, expected %s", sname, s, u->cells[s] ? "held" : "dropped",
                          want >> s & 1 ? "held" : "dropped");
+            /* the side's DTC codes and ruled results go with its cells */
+            int dtc = u->dtc[s] || u->dtc8[s].code, ruled = u->ruled[s] || u->ruled8[s].bits;
+            assert_int_equal(dtc, u->cells[s] != NULL);
+            if (!u->cells[s]) assert_false(ruled);
             kept_sides += u->cells[s] != NULL;
         }
     }
