@@ -329,19 +329,24 @@ static int reuse_compressed(tb_set *set, const xq_material *m, const tb_gen_opti
     return write_compressed(t, opt, err) ? -1 : 1;
 }
 
-/* Generates canonical material m, whose subtables are in the set.  last:
- * nothing will use the set after m (the target of a run with a set of its
- * own), so the set first lets go of what m's generation does not read
- * (tb_set_trim): the tables a capture from m does not lead to, kept for
- * the subtables they were needed to build or load, and the side of each
- * subtable no capture reaches: KRKNAABB's subtables then take 94.5 MiB
- * instead of 284.5, and its peak falls from 690,648 to 498,160 KiB. */
-static int generate_one(tb_set *set, const xq_material *m, const tb_gen_options *opt, int last, char err[XQ_ERR_MAX])
+/* Generates canonical material m, whose subtables are in the set.  top:
+ * m is the material the run was asked for, after which the set serves
+ * only the materials opt says come later (none with a set of its own), so
+ * the set first lets go of what m's generation does not read and they do
+ * not need (tb_set_trim): the tables a capture from m does not lead to,
+ * kept for the subtables they were needed to build or load, and the side
+ * of each subtable no capture reaches.  KRKNAABB's subtables then take
+ * 94.5 MiB instead of 284.5, and its peak falls from 690,648 to 498,160
+ * KiB. */
+static int generate_one(tb_set *set, const xq_material *m, const tb_gen_options *opt, int top, char err[XQ_ERR_MAX])
 {
     char name[XQ_MATERIAL_MAX];
     xq_material_name(m, name);
     int threads = opt->threads > 0 ? opt->threads : par_cores(), width = start_width(set, m, opt);
-    if (last) tb_set_trim(set, m);
+    if (top && !opt->set)
+        tb_set_trim(set, m, NULL, 0);
+    else if (top && opt->later)
+        tb_set_trim(set, m, opt->later, opt->nlater);
     tb_mem_plan plan;
     if (tb_mem_plan_make(m, width, opt->rules, opt->limit, threads, opt->keep_raw, tb_set_bytes(set), &plan)) {
         snprintf(err, XQ_ERR_MAX, "%s: the index is too large", name);
@@ -436,7 +441,7 @@ static int visit(tb_set *set, const xq_material *m, const tb_gen_options *opt, i
             if (why[0] && !opt->quiet) fprintf(stderr, "%s; regenerating\n", why);
         }
     }
-    return generate_one(set, m, opt, top && !opt->set, err);
+    return generate_one(set, m, opt, top, err);
 }
 
 int tb_generate(const xq_material *m, const tb_gen_options *opt, char err[XQ_ERR_MAX])

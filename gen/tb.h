@@ -124,6 +124,13 @@ typedef struct {
      * loading; tb_generate first frees the set's tables the material asked
      * for does not capture into (tb_set_retain).  NULL: a set of its own. */
     tb_set *set;
+    /* With `set`: the materials the run will generate after this one
+     * (nlater of them, canonical), or NULL if not known.  When known, the
+     * set lets go, before the material asked for is generated, of what its
+     * generation does not read and no later material's needs
+     * (tb_set_trim).  A set of its own is trimmed so always. */
+    const xq_material *later;
+    int nlater;
 } tb_gen_options;
 
 /* Memory the system can still give (MemAvailable), in bytes; 0 if unknown. */
@@ -155,13 +162,15 @@ tb_table *tb_set_find(tb_set *s, const xq_material *m);
 int tb_set_add(tb_set *s, tb_table *t, char err[XQ_ERR_MAX]);
 /* Bytes the set's tables hold in memory (tb_table_bytes of each). */
 uint64_t tb_set_bytes(const tb_set *s);
-/* Frees what generating material m (either orientation) does not read:
- * every table but m's own and the subtables its captures lead to, and in
- * each of these the side to move no capture from m reaches (tb_sub_side).
- * What is kept serves only as m's subtables: their own links to subtables
- * are cleared, so the set must not be used for another table after m (a
- * run of one target, whose set is freed after it). */
-void tb_set_trim(tb_set *s, const xq_material *m);
+/* Frees what generating material m (either orientation) does not read,
+ * keeping whole every table a chain of captures from keep[0..nkeep) leads
+ * to (the materials a run will generate later): every other table but
+ * m's own and the subtables its captures lead to, and in each of these
+ * the side to move no capture from m reaches (tb_sub_side).  Those serve
+ * only as m's subtables from then on: their own links to subtables are
+ * cleared.  So the set must not be used after m for a table outside what
+ * keep leads to. */
+void tb_set_trim(tb_set *s, const xq_material *m, const xq_material *keep, int nkeep);
 
 /* Generates the table of material m (any orientation; the canonical one is
  * built) and, first, every smaller table a capture leads to that is not

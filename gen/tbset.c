@@ -59,6 +59,42 @@ uint64_t tb_set_bytes(const tb_set *s)
     return n;
 }
 
+/* A list of canonical materials, each once. */
+typedef struct {
+    xq_material *m;
+    int n, cap;
+} material_list;
+
+/* Whether canonical material m is in l. */
+static int material_listed(const material_list *l, const xq_material *m)
+{
+    for (int i = 0; i < l->n; i++)
+        if (xq_material_equal(&l->m[i], m)) return 1;
+    return 0;
+}
+
+/* Adds m and every table a chain of captures from it leads to.  -1 if out
+ * of memory. */
+static int add_closure(material_list *l, const xq_material *m)
+{
+    xq_material canon;
+    xq_material_canonical(m, &canon);
+    if (material_listed(l, &canon)) return 0;
+    if (l->n == l->cap) {
+        int cap = l->cap ? 2 * l->cap : 64;
+        xq_material *g = realloc(l->m, (size_t)cap * sizeof *g);
+        if (!g) return -1;
+        l->m = g;
+        l->cap = cap;
+    }
+    l->m[l->n++] = canon;
+    xq_material sub[XQ_MAX_SUBTABLES];
+    int k = xq_material_subtables(&canon, sub);
+    for (int i = 0; i < k; i++)
+        if (add_closure(l, &sub[i])) return -1;
+    return 0;
+}
+
 /* The sides of u that a capture from canonical material m reaches: bit s
  * for side s to move (tb_sub_side, as tb_set_link would link them). */
 static unsigned sides_reached(const xq_material *m, const tb_table *u)
@@ -75,14 +111,20 @@ static unsigned sides_reached(const xq_material *m, const tb_table *u)
     return sides;
 }
 
-void tb_set_trim(tb_set *s, const xq_material *m)
+void tb_set_trim(tb_set *s, const xq_material *m, const xq_material *keep, int nkeep)
 {
     xq_material canon;
     xq_material_canonical(m, &canon);
+    material_list whole = {0};
+    for (int k = 0; k < nkeep; k++)
+        if (add_closure(&whole, &keep[k])) { /* keeping every table is never wrong */
+            free(whole.m);
+            return;
+        }
     int kept = 0;
     for (int i = 0; i < s->n; i++) {
         tb_table *u = s->t[i];
-        if (!xq_material_equal(&u->mat, &canon)) {
+        if (!xq_material_equal(&u->mat, &canon) && !material_listed(&whole, &u->mat)) {
             unsigned sides = sides_reached(&canon, u);
             if (!sides) {
                 tb_table_free(u);
@@ -96,6 +138,7 @@ void tb_set_trim(tb_set *s, const xq_material *m)
         s->t[kept++] = u;
     }
     s->n = kept;
+    free(whole.m);
 }
 
 int tb_set_link(tb_set *s, tb_table *t, char err[XQ_ERR_MAX])
@@ -137,35 +180,6 @@ int tb_set_link(tb_set *s, tb_table *t, char err[XQ_ERR_MAX])
     return 0;
 }
 
-/* A list of canonical materials, each once. */
-typedef struct {
-    xq_material *m;
-    int n, cap;
-} material_list;
-
-/* Adds m and every table a chain of captures from it leads to.  -1 if out
- * of memory. */
-static int add_closure(material_list *l, const xq_material *m)
-{
-    xq_material canon;
-    xq_material_canonical(m, &canon);
-    for (int i = 0; i < l->n; i++)
-        if (xq_material_equal(&l->m[i], &canon)) return 0;
-    if (l->n == l->cap) {
-        int cap = l->cap ? 2 * l->cap : 64;
-        xq_material *g = realloc(l->m, (size_t)cap * sizeof *g);
-        if (!g) return -1;
-        l->m = g;
-        l->cap = cap;
-    }
-    l->m[l->n++] = canon;
-    xq_material sub[XQ_MAX_SUBTABLES];
-    int k = xq_material_subtables(&canon, sub);
-    for (int i = 0; i < k; i++)
-        if (add_closure(l, &sub[i])) return -1;
-    return 0;
-}
-
 void tb_set_retain(tb_set *s, const xq_material *m)
 {
     material_list l = {0};
@@ -175,9 +189,7 @@ void tb_set_retain(tb_set *s, const xq_material *m)
     }
     int kept = 0;
     for (int i = 0; i < s->n; i++) {
-        int in = 0;
-        for (int k = 0; k < l.n && !in; k++) in = xq_material_equal(&l.m[k], &s->t[i]->mat);
-        if (in)
+        if (material_listed(&l, &s->t[i]->mat))
             s->t[kept++] = s->t[i];
         else
             tb_table_free(s->t[i]);

@@ -9,8 +9,10 @@
  *   - every position of the table still agrees with its successors
  *     (tb_verify reads each capture's value in the trimmed subtables);
  *   - the table generated on a trimmed set is the one generated on a set
- *     kept whole (a run with a shared set, as `gen --all` makes), byte for
- *     byte, with less memory resident.
+ *     kept whole (a run with a shared set that does not say what comes
+ *     later), byte for byte, with less memory resident;
+ *   - in a run over a set, a table keeps whole what the tables built after
+ *     it need, and lets go of the rest.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -90,7 +92,7 @@ static void test_trim_keeps_what_captures_read(void **state)
     /* every table of the closure, and what trimming must leave of it */
     xq_material sub[XQ_MAX_SUBTABLES];
     int nsub = xq_material_subtables(&canon, sub), kept_sides = 0;
-    tb_set_trim(set, &m);
+    tb_set_trim(set, &m, NULL, 0);
     assert_ptr_equal(tb_set_find(set, &m), t);
     for (int k = 0; k < nsub; k++) {
         xq_material c;
@@ -163,11 +165,75 @@ static void test_trimmed_generation_identical(void **state)
     }
 }
 
+/* Whether the set holds material name's table, with bit s set for each
+ * side s it still holds (0 if the table is not there). */
+static unsigned sides_held(tb_set *set, const char *name)
+{
+    char err[XQ_ERR_MAX];
+    xq_material m;
+    if (xq_material_parse(name, &m, err)) fail_msg("%s", err);
+    const tb_table *t = tb_set_find(set, &m);
+    return t ? (t->cells[0] != NULL) | (t->cells[1] != NULL) << 1 : 0;
+}
+
+/* In a run over a set (`gen --all`, `--set`), a table lets go only of what
+ * it does not read and the tables built after it do not need.  KRKA's
+ * captures reach KRK with black to move; KRPK's (black's king taking the
+ * pawn) reach it with red to move: built before KRPK, KRKA leaves KRK
+ * whole, and KAK, which KRPK does not need, with the one side KRKA reads.
+ * KRPK, the last, keeps one side of KRK and KPK. */
+static void test_set_run_keeps_what_later_tables_need(void **state)
+{
+    (void)state;
+    char err[XQ_ERR_MAX], dir[512], alone[512];
+    snprintf(dir, sizeof dir, "%s/setrun", test_tmpdir());
+    snprintf(alone, sizeof alone, "%s/alone", test_tmpdir());
+    xq_material krka, krpk;
+    assert_int_equal(xq_material_parse("KRKA", &krka, err), 0);
+    assert_int_equal(xq_material_parse("KRPK", &krpk, err), 0);
+    xq_material_canonical(&krka, &krka);
+    xq_material_canonical(&krpk, &krpk);
+    tb_set *set = tb_set_new(dir);
+    assert_non_null(set);
+    tb_gen_options opt = {.dir = dir,
+                          .threads = 2,
+                          .quiet = 1,
+                          .rules = XQ_RULES_FULL,
+                          .limit = LIMIT,
+                          .set = set,
+                          .later = &krpk,
+                          .nlater = 1};
+    if (tb_generate(&krka, &opt, err)) fail_msg("KRKA: %s", err);
+    assert_int_equal(sides_held(set, "KRK"), 3);
+    assert_int_equal(sides_held(set, "KK"), 3);
+    /* black takes the rook: red to move with a lone king, which is KAK
+     * turned, black to move */
+    assert_int_equal(sides_held(set, "KAK"), 2);
+    opt.nlater = 0;
+    if (tb_generate(&krpk, &opt, err)) fail_msg("KRPK: %s", err);
+    assert_int_equal(sides_held(set, "KRK"), 1);
+    assert_int_equal(sides_held(set, "KPK"), 1);
+    assert_int_equal(sides_held(set, "KK"), 0);
+    assert_int_equal(sides_held(set, "KAK"), 0);
+    tb_set_free(set);
+    /* the same files as KRPK built alone */
+    opt = (tb_gen_options){.dir = alone, .threads = 2, .quiet = 1, .rules = XQ_RULES_FULL, .limit = LIMIT};
+    if (tb_generate(&krpk, &opt, err)) fail_msg("KRPK alone: %s", err);
+    char name[XQ_MATERIAL_MAX], a[600], b[600];
+    xq_material_name(&krpk, name);
+    for (int kind = 0; kind < XQF_COMPRESSED_KINDS; kind++) {
+        xqf_path(dir, name, kind, a, sizeof a);
+        xqf_path(alone, name, kind, b, sizeof b);
+        testgen_assert_same_file(a, b);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_trim_keeps_what_captures_read),
         cmocka_unit_test(test_trimmed_generation_identical),
+        cmocka_unit_test(test_set_run_keeps_what_later_tables_need),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

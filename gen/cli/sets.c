@@ -187,6 +187,7 @@ int gen_set(const table_args *a)
     opt.quiet = 1; /* one line per table below, not the notices of every subtable reused */
     uint8_t *done = calloc((size_t)l.n, 1);
     tb_estimate *est = calloc((size_t)l.n, sizeof *est);
+    xq_material *pending = NULL;
     int rc = 0;
     if (!done || !est) {
         fprintf(stderr, "xqtb gen: out of memory\n");
@@ -236,11 +237,25 @@ int gen_set(const table_args *a)
         rc = EXIT_FAILURE_IO;
         goto out;
     }
-    for (int i = 0; i < l.n; i++) {
+    /* What is still to build, in order: each table lets go of what it
+     * does not read and the tables after it do not need (tb_set_trim). */
+    pending = malloc(((size_t)l.n + 1) * sizeof *pending);
+    if (!pending) {
+        fprintf(stderr, "xqtb gen: out of memory\n");
+        rc = EXIT_FAILURE_IO;
+        goto out;
+    }
+    int npending = 0;
+    for (int i = 0; i < l.n; i++)
+        if (done[i] != TB_DONE) pending[npending++] = l.m[i].mat;
+    for (int i = 0, p = 0; i < l.n; i++) {
         if (done[i] == TB_DONE) continue;
         char name[XQ_MATERIAL_MAX];
         xq_material_name(&l.m[i].mat, name);
         double t0 = tb_now_seconds();
+        p++;
+        opt.later = pending + p;
+        opt.nlater = npending - p;
         if (tb_generate(&l.m[i].mat, &opt, err)) {
             fprintf(stderr, "xqtb gen: %s\nxqtb gen: %s: stopped at %s; run the same command again to go on\n", err,
                     a->set.name, name);
@@ -266,6 +281,7 @@ int gen_set(const table_args *a)
     }
 out:
     tb_set_free(opt.set);
+    free(pending);
     free(done);
     free(est);
     tb_set_list_free(&l);
