@@ -126,9 +126,9 @@ typedef struct {
     tb_set *set;
     /* With `set`: the materials the run will generate after this one
      * (nlater of them, canonical), or NULL if not known.  When known, the
-     * set lets go, before the material asked for is generated, of what its
-     * generation does not read and no later material's needs
-     * (tb_set_trim).  A set of its own is trimmed so always. */
+     * set lets go, before each table is generated, of what its generation
+     * does not read and nothing the run still builds needs (tb_set_trim).
+     * A set of its own is trimmed so always. */
     const xq_material *later;
     int nlater;
 } tb_gen_options;
@@ -162,15 +162,18 @@ tb_table *tb_set_find(tb_set *s, const xq_material *m);
 int tb_set_add(tb_set *s, tb_table *t, char err[XQ_ERR_MAX]);
 /* Bytes the set's tables hold in memory (tb_table_bytes of each). */
 uint64_t tb_set_bytes(const tb_set *s);
-/* Frees what generating material m (either orientation) does not read,
- * keeping whole every table a chain of captures from keep[0..nkeep) leads
- * to (the materials a run will generate later): every other table but
- * m's own and the subtables its captures lead to, and in each of these
- * the side to move no capture from m reaches (tb_sub_side).  Those serve
- * only as m's subtables from then on: their own links to subtables are
- * cleared.  So the set must not be used after m for a table outside what
- * keep leads to. */
-void tb_set_trim(tb_set *s, const xq_material *m, const xq_material *keep, int nkeep);
+/* Frees what generating material m (either orientation) does not read
+ * and the run does not need after it.  goals[0..ngoals) are the materials
+ * the run is still to generate, m's own target among them; whatever a
+ * chain of captures from them leads to that the set does not hold yet
+ * (but m) is still to be built or loaded.  A table the set holds is kept
+ * only as a subtable of m or of one of those, and of it only the sides to
+ * move their captures reach (tb_sub_side); every other table is freed, and
+ * the other side of a table kept is dropped.  The tables kept serve only
+ * as subtables from then on: their own links to subtables are cleared.
+ * So the set must not be used after m for a table the goals do not lead
+ * to; tb_set_link refuses a link to a side dropped. */
+void tb_set_trim(tb_set *s, const xq_material *m, const xq_material *goals, int ngoals);
 
 /* Generates the table of material m (any orientation; the canonical one is
  * built) and, first, every smaller table a capture leads to that is not

@@ -95,50 +95,61 @@ static int add_closure(material_list *l, const xq_material *m)
     return 0;
 }
 
-/* The sides of u that a capture from canonical material m reaches: bit s
- * for side s to move (tb_sub_side, as tb_set_link would link them). */
-static unsigned sides_reached(const xq_material *m, const tb_table *u)
+/* Adds to need[j] the sides of the set's table j that a capture from
+ * canonical material p reaches: bit s for side s to move (tb_sub_side, as
+ * tb_set_link would link them). */
+static void mark_reached(const tb_set *s, const xq_material *p, unsigned *need)
 {
-    unsigned sides = 0;
     for (int c = 0; c < 2; c++)
         for (int k = ADVISOR; k < KIND_NB; k++) {
-            if (!m->count[c][k]) continue;
-            xq_material sub = *m, canon;
+            if (!p->count[c][k]) continue;
+            xq_material sub = *p, canon;
             sub.count[c][k]--;
             xq_material_canonical(&sub, &canon);
-            if (xq_material_equal(&canon, &u->mat)) sides |= 1u << (c ^ xq_material_needs_flip(&sub));
+            for (int j = 0; j < s->n; j++)
+                if (xq_material_equal(&canon, &s->t[j]->mat)) {
+                    need[j] |= 1u << (c ^ xq_material_needs_flip(&sub));
+                    break;
+                }
         }
-    return sides;
 }
 
-void tb_set_trim(tb_set *s, const xq_material *m, const xq_material *keep, int nkeep)
+void tb_set_trim(tb_set *s, const xq_material *m, const xq_material *goals, int ngoals)
 {
     xq_material canon;
     xq_material_canonical(m, &canon);
-    material_list whole = {0};
-    for (int k = 0; k < nkeep; k++)
-        if (add_closure(&whole, &keep[k])) { /* keeping every table is never wrong */
-            free(whole.m);
-            return;
-        }
+    /* what is still to build or load: the goals' closure but m and what
+     * the set holds */
+    material_list ahead = {0};
+    unsigned *need = calloc((size_t)s->n + 1, sizeof *need);
+    int failed = !need;
+    for (int k = 0; k < ngoals && !failed; k++) failed = add_closure(&ahead, &goals[k]);
+    if (failed) { /* keeping every table is never wrong */
+        free(ahead.m);
+        free(need);
+        return;
+    }
+    mark_reached(s, &canon, need);
+    for (int i = 0; i < ahead.n; i++)
+        if (!xq_material_equal(&ahead.m[i], &canon) && !tb_set_find(s, &ahead.m[i])) mark_reached(s, &ahead.m[i], need);
     int kept = 0;
     for (int i = 0; i < s->n; i++) {
         tb_table *u = s->t[i];
-        if (!xq_material_equal(&u->mat, &canon) && !material_listed(&whole, &u->mat)) {
-            unsigned sides = sides_reached(&canon, u);
-            if (!sides) {
+        if (!xq_material_equal(&u->mat, &canon)) {
+            if (!need[i]) {
                 tb_table_free(u);
                 continue;
             }
             for (int side = 0; side < 2; side++)
-                if (!(sides >> side & 1)) tb_table_drop_side(u, side);
+                if (!(need[i] >> side & 1)) tb_table_drop_side(u, side);
             /* its subtables may be gone: nothing may follow a capture from it */
             memset(u->sub, 0, sizeof u->sub);
         }
         s->t[kept++] = u;
     }
     s->n = kept;
-    free(whole.m);
+    free(ahead.m);
+    free(need);
 }
 
 int tb_set_link(tb_set *s, tb_table *t, char err[XQ_ERR_MAX])
@@ -174,8 +185,18 @@ int tb_set_link(tb_set *s, tb_table *t, char err[XQ_ERR_MAX])
                          t->limit, sname, sub->limit);
                 return -1;
             }
+            int flip = xq_material_needs_flip(&m);
+            if (!sub->cells[c ^ flip]) {
+                /* trimmed away (tb_set_trim): a capture would read nothing */
+                char name[XQ_MATERIAL_MAX], sname[XQ_MATERIAL_MAX];
+                xq_material_name(&t->mat, name);
+                xq_material_name(&sub->mat, sname);
+                snprintf(err, XQ_ERR_MAX,
+                         "internal error: %s no longer holds the side to move a capture from %s reaches", sname, name);
+                return -1;
+            }
             t->sub[c][k] = sub;
-            t->sub_flip[c][k] = (uint8_t)xq_material_needs_flip(&m);
+            t->sub_flip[c][k] = (uint8_t)flip;
         }
     return 0;
 }
