@@ -20,6 +20,7 @@
 #include "catalog.h"
 #include "runxqtb.h"
 #include "testenv.h"
+#include "testgen.h"
 #include "tmpdir.h"
 
 static void make_list(const char *name, const char *const *filters, tb_set_list *l)
@@ -269,6 +270,31 @@ static void test_gen_set_resumes(void **state)
     assert_non_null(strstr(xqtb_out, "0 to build"));
 }
 
+/* In a run over a set, each material first lets go of the tables it does
+ * not capture into (tb_set_retain), and a later one may load them again,
+ * linking them to their own subtables: those must still hold the sides
+ * its captures reach.  (A trim that kept only what the tables still to
+ * build capture into stopped this run at KCBBK: KCK had lost the side
+ * KCBK reads.)  The set's files are those of the tables built one by one,
+ * each trimmed before every table it builds. */
+static void test_set_run_loads_again(void **state)
+{
+    (void)state;
+    char dir[512], alone[512];
+    snprintf(dir, sizeof dir, "%s/set-again", test_tmpdir());
+    snprintf(alone, sizeof alone, "%s/set-again-alone", test_tmpdir());
+    assert_int_equal(run_xqtb("gen -q -d %s --set one-attacker --pieces 2-5 --with CB", dir), 0);
+    assert_int_equal(count_files(dir, "\\.xqw$"), 19);
+    assert_int_equal(run_xqtb("gen -q -d %s KCBBK KCBKB", alone), 0);
+    const char *files[] = {"KCBBK.xqw", "KCBBK.xqd", "KCBBK.xqc", "KCBKB.xqw", "KCBKB.xqd", "KCBKB.xqc"};
+    for (size_t k = 0; k < sizeof files / sizeof *files; k++) {
+        char a[600], b[600];
+        snprintf(a, sizeof a, "%s/%s", dir, files[k]);
+        snprintf(b, sizeof b, "%s/%s", alone, files[k]);
+        testgen_assert_same_file(a, b);
+    }
+}
+
 /* A set built with --store-both is "to convert" for the default options
  * (sets, gen --set), and gen --set converts it into the files a default
  * run writes, without solving a table again. */
@@ -337,10 +363,15 @@ static void test_plan_with_make(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_one_attacker),   cmocka_unit_test(test_up_to),
-        cmocka_unit_test(test_filters),        cmocka_unit_test(test_bad_names_and_filters),
-        cmocka_unit_test(test_cli_errors),     cmocka_unit_test(test_gen_set_resumes),
-        cmocka_unit_test(test_plan_with_make), cmocka_unit_test(test_set_converts),
+        cmocka_unit_test(test_one_attacker),
+        cmocka_unit_test(test_up_to),
+        cmocka_unit_test(test_filters),
+        cmocka_unit_test(test_bad_names_and_filters),
+        cmocka_unit_test(test_cli_errors),
+        cmocka_unit_test(test_gen_set_resumes),
+        cmocka_unit_test(test_plan_with_make),
+        cmocka_unit_test(test_set_converts),
+        cmocka_unit_test(test_set_run_loads_again),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
