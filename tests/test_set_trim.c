@@ -1,6 +1,6 @@
 /*
  * test_set_trim.c - a set trimmed to what one table's generation reads
- * (tb_set_trim, gen/tbset.c), as `xqtb gen` does for the last table of a
+ * (tb_set_trim, gen/tbset.c), as `xqtb gen` does before each table of a
  * run with a set of its own:
  *
  *   - the set keeps the table and the subtables its captures lead to, and
