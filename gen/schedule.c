@@ -330,27 +330,31 @@ static int reuse_compressed(tb_set *set, const xq_material *m, const tb_gen_opti
 }
 
 /* Generates canonical material m, whose subtables are in the set, in a
- * run for canonical material `root` (m itself at the top).  First the set
- * lets go of what m's generation does not read and the run does not need
- * after it (tb_set_trim): in a set of its own, before every table, all
- * but the tables m or one still to build or load captures into, and of
- * those the sides to move no such capture reaches; in a shared set that
- * says what comes next (opt->later), before its top table, all but what
- * the later materials lead to, which stays whole (tb_set_retain may free
- * a table between materials, and it is then loaded again with its
- * subtables).  KRKNAABB's subtables then take 94.5 MiB instead of 284.5,
- * its peak falls from 690,648 to 498,160 KiB, and the tables built on the
- * way to it hold less as well. */
+ * run for canonical material `root` (m itself at the top).  Unless the
+ * run shares a set that does not say what comes next (opt->set without
+ * opt->later), the set first lets go of what m's generation does not read
+ * and nothing the run still builds or loads needs (tb_set_trim, whose
+ * goals are root and opt->later): all but the tables m or one still to
+ * come captures into, and of those the sides to move no such capture
+ * reaches.  KRKNAABB's subtables then take 94.5 MiB instead of 284.5, its
+ * peak falls from 690,648 to 498,160 KiB, and the tables built on the way
+ * to it hold less as well. */
 static int generate_one(tb_set *set, const xq_material *m, const xq_material *root, const tb_gen_options *opt,
                         char err[XQ_ERR_MAX])
 {
     char name[XQ_MATERIAL_MAX];
     xq_material_name(m, name);
     int threads = opt->threads > 0 ? opt->threads : par_cores(), width = start_width(set, m, opt);
-    if (!opt->set)
-        tb_set_trim(set, m, root, 1, 0);
-    else if (opt->later && xq_material_equal(m, root))
-        tb_set_trim(set, m, opt->later, opt->nlater, 1);
+    if (!opt->set || opt->later) {
+        /* the run's target, then the materials after it */
+        xq_material *goals = malloc(((size_t)opt->nlater + 1) * sizeof *goals);
+        if (goals) { /* else nothing is trimmed, which is never wrong */
+            goals[0] = *root;
+            for (int k = 0; k < opt->nlater; k++) goals[k + 1] = opt->later[k];
+            tb_set_trim(set, m, goals, opt->nlater + 1);
+            free(goals);
+        }
+    }
     tb_mem_plan plan;
     if (tb_mem_plan_make(m, width, opt->rules, opt->limit, threads, opt->keep_raw, tb_set_bytes(set), &plan)) {
         snprintf(err, XQ_ERR_MAX, "%s: the index is too large", name);
@@ -480,7 +484,11 @@ int tb_generate(const xq_material *m, const tb_gen_options *opt, char err[XQ_ERR
         return -1;
     }
     tb_set_threads(set, opt->threads);
-    if (opt->set) tb_set_retain(set, &canon);
+    /* A run that says what comes later trims its set before each table
+     * (generate_one), keeping what the later materials capture into: a
+     * table freed here would be loaded again, or rebuilt from its files,
+     * when one of them needs it. */
+    if (opt->set && !opt->later) tb_set_retain(set, &canon);
     int rc = visit(set, &canon, &canon, opt, err);
     if (rc == 0 && opt->stats) tb_compute_stats(tb_set_find(set, &canon), opt->stats);
     if (!opt->set) tb_set_free(set);

@@ -122,13 +122,14 @@ typedef struct {
     /* If set, the run works in this set (its directory must be dir) and
      * leaves its tables there, so that the next run reuses them without
      * loading; tb_generate first frees the set's tables the material asked
-     * for does not capture into (tb_set_retain).  NULL: a set of its own. */
+     * for does not capture into (tb_set_retain), unless `later` says what
+     * comes next.  NULL: a set of its own. */
     tb_set *set;
     /* With `set`: the materials the run will generate after this one
      * (nlater of them, canonical), or NULL if not known.  When known, the
-     * set lets go, before the material asked for is generated, of what its
-     * generation does not read and no later material's needs
-     * (tb_set_trim).  A set of its own is trimmed before every table. */
+     * set lets go, before each table is generated, of what its generation
+     * does not read and nothing the run still builds needs (tb_set_trim),
+     * in place of tb_set_retain.  A set of its own is trimmed so always. */
     const xq_material *later;
     int nlater;
 } tb_gen_options;
@@ -163,21 +164,19 @@ int tb_set_add(tb_set *s, tb_table *t, char err[XQ_ERR_MAX]);
 /* Bytes the set's tables hold in memory (tb_table_bytes of each). */
 uint64_t tb_set_bytes(const tb_set *s);
 /* Frees what generating material m (either orientation) does not read
- * and the run does not need after it.  goals[0..ngoals) are materials the
- * run is still to generate.  Without `whole`, whatever a chain of
- * captures from them leads to that the set does not hold yet (but m) is
- * still to be built or loaded, and a table the set holds is kept only as
- * a subtable of m or of one of those, with only the sides to move their
- * captures reach (tb_sub_side).  With `whole`, every table a chain of
- * captures from the goals leads to is kept whole, as a set that
- * tb_set_retain trims between materials needs (a table it frees is loaded
- * again, with its subtables), and of the others only m's subtables with
- * the sides m's captures reach.  Every other table is freed, and the
- * other side of a table kept is dropped.  The tables trimmed serve only
- * as subtables from then on: their own links to subtables are cleared.
- * So the set must not be used after m for a table the goals do not lead
- * to; tb_set_link refuses a link to a side dropped. */
-void tb_set_trim(tb_set *s, const xq_material *m, const xq_material *goals, int ngoals, int whole);
+ * and the run does not need after it.  goals[0..ngoals) are the materials
+ * the run is still to generate, m's own target among them; whatever a
+ * chain of captures from them leads to that the set does not hold yet
+ * (but m) is still to be built or loaded.  A table the set holds is kept
+ * only as a subtable of m or of one of those, and of it only the sides to
+ * move their captures reach (tb_sub_side); every other table is freed,
+ * and the other side of a table kept is dropped.  The tables kept serve
+ * only as subtables from then on: their own links to subtables are
+ * cleared.  So the set must not be used after m for a table the goals do
+ * not lead to, nor trimmed between them otherwise (tb_set_retain would
+ * free a table a later goal loads again with its subtables, which may
+ * then lack a side); tb_set_link refuses a link to a side dropped. */
+void tb_set_trim(tb_set *s, const xq_material *m, const xq_material *goals, int ngoals);
 
 /* Generates the table of material m (any orientation; the canonical one is
  * built) and, first, every smaller table a capture leads to that is not

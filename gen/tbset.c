@@ -114,12 +114,12 @@ static void mark_reached(const tb_set *s, const xq_material *p, unsigned *need)
         }
 }
 
-void tb_set_trim(tb_set *s, const xq_material *m, const xq_material *goals, int ngoals, int whole)
+void tb_set_trim(tb_set *s, const xq_material *m, const xq_material *goals, int ngoals)
 {
     xq_material canon;
     xq_material_canonical(m, &canon);
-    /* the goals' closure: with `whole`, kept whole; else what it holds
-     * that the set does not (but m) is still to build or load */
+    /* what is still to build or load: the goals' closure but m and what
+     * the set holds */
     material_list ahead = {0};
     unsigned *need = calloc((size_t)s->n + 1, sizeof *need);
     int failed = !need;
@@ -130,12 +130,12 @@ void tb_set_trim(tb_set *s, const xq_material *m, const xq_material *goals, int 
         return;
     }
     mark_reached(s, &canon, need);
-    for (int i = 0; i < ahead.n && !whole; i++)
+    for (int i = 0; i < ahead.n; i++)
         if (!xq_material_equal(&ahead.m[i], &canon) && !tb_set_find(s, &ahead.m[i])) mark_reached(s, &ahead.m[i], need);
     int kept = 0;
     for (int i = 0; i < s->n; i++) {
         tb_table *u = s->t[i];
-        if (!xq_material_equal(&u->mat, &canon) && !(whole && material_listed(&ahead, &u->mat))) {
+        if (!xq_material_equal(&u->mat, &canon)) {
             if (!need[i]) {
                 tb_table_free(u);
                 continue;

@@ -270,13 +270,14 @@ static void test_gen_set_resumes(void **state)
     assert_non_null(strstr(xqtb_out, "0 to build"));
 }
 
-/* In a run over a set, each material first lets go of the tables it does
- * not capture into (tb_set_retain), and a later one may load them again,
- * linking them to their own subtables: those must still hold the sides
- * its captures reach.  (A trim that kept only what the tables still to
- * build capture into stopped this run at KCBBK: KCK had lost the side
- * KCBK reads.)  The set's files are those of the tables built one by one,
- * each trimmed before every table it builds. */
+/* In a run over a set, each table keeps of the set only what it and the
+ * materials still to build capture into, with the sides their captures
+ * reach (tb_set_trim).  A table freed otherwise between materials would
+ * be loaded again for a later one, and linked to its own subtables, which
+ * may have lost that side: c75a603, which trimmed so while tb_set_retain
+ * still freed tables between materials, stopped this run at KCBBK (KCK
+ * had lost the side KCBK reads).  The set's files are those of the
+ * tables built one by one. */
 static void test_set_run_loads_again(void **state)
 {
     (void)state;
