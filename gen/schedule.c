@@ -329,6 +329,19 @@ static int reuse_compressed(tb_set *set, const xq_material *m, const tb_gen_opti
     return write_compressed(t, opt, err) ? -1 : 1;
 }
 
+/* tb_set_trim before m is built or loaded, in a run for root whose
+ * materials after it are opt->later (if any). */
+static void trim_for(tb_set *set, const xq_material *m, const xq_material *root, const tb_gen_options *opt)
+{
+    /* the run's target, then the materials after it */
+    xq_material *goals = malloc(((size_t)opt->nlater + 1) * sizeof *goals);
+    if (!goals) return; /* nothing trimmed, which is never wrong */
+    goals[0] = *root;
+    for (int k = 0; k < opt->nlater; k++) goals[k + 1] = opt->later[k];
+    tb_set_trim(set, m, goals, opt->nlater + 1);
+    free(goals);
+}
+
 /* Generates canonical material m, whose subtables are in the set, in a
  * run for canonical material `root` (m itself at the top).  Unless the
  * run shares a set that does not say what comes next (opt->set without
@@ -345,16 +358,7 @@ static int generate_one(tb_set *set, const xq_material *m, const xq_material *ro
     char name[XQ_MATERIAL_MAX];
     xq_material_name(m, name);
     int threads = opt->threads > 0 ? opt->threads : par_cores(), width = start_width(set, m, opt);
-    if (!opt->set || opt->later) {
-        /* the run's target, then the materials after it */
-        xq_material *goals = malloc(((size_t)opt->nlater + 1) * sizeof *goals);
-        if (goals) { /* else nothing is trimmed, which is never wrong */
-            goals[0] = *root;
-            for (int k = 0; k < opt->nlater; k++) goals[k + 1] = opt->later[k];
-            tb_set_trim(set, m, goals, opt->nlater + 1);
-            free(goals);
-        }
-    }
+    if (!opt->set || opt->later) trim_for(set, m, root, opt);
     tb_mem_plan plan;
     if (tb_mem_plan_make(m, width, opt->rules, opt->limit, threads, opt->keep_raw, tb_set_bytes(set), &plan)) {
         snprintf(err, XQ_ERR_MAX, "%s: the index is too large", name);
@@ -484,11 +488,15 @@ int tb_generate(const xq_material *m, const tb_gen_options *opt, char err[XQ_ERR
         return -1;
     }
     tb_set_threads(set, opt->threads);
-    /* A run that says what comes later trims its set before each table
-     * (generate_one), keeping what the later materials capture into: a
-     * table freed here would be loaded again, or rebuilt from its files,
-     * when one of them needs it. */
-    if (opt->set && !opt->later) tb_set_retain(set, &canon);
+    /* A run that says what comes later trims its set before each material
+     * (and generate_one before each table), keeping what the later
+     * materials capture into: a table freed otherwise would be loaded
+     * again, or rebuilt from its files, when one of them needs it.  The
+     * trim here serves a material that is only loaded or converted. */
+    if (opt->set && opt->later)
+        trim_for(set, &canon, &canon, opt);
+    else if (opt->set)
+        tb_set_retain(set, &canon);
     int rc = visit(set, &canon, &canon, opt, err);
     if (rc == 0 && opt->stats) tb_compute_stats(tb_set_find(set, &canon), opt->stats);
     if (!opt->set) tb_set_free(set);
