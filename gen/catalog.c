@@ -434,35 +434,145 @@ void tb_set_list_free(tb_set_list *l)
  * and stored sides"). */
 #define CONVERT_SHARE 0.4
 
-/* Marks in `in` the subtables of member i, recursively. */
-static void mark_closure(const tb_set_list *l, int i, uint8_t *in)
+/* ---- what a run over the list holds ----------------------------------------
+ * gen builds a set's members in the list's order, all in one tb_set
+ * (gen/cli/sets.c), and before each member it builds (schedule.c) trims the
+ * set to what that member and those still to come capture into
+ * (tb_set_trim), loads the subtables it lacks, and trims again; the memory
+ * check then counts what the set holds.  This model replays those steps on
+ * the list, member by member, so an estimate counts the tables gen will
+ * hold at that point: more than a member's own subtables where later
+ * members need a table kept, less than its whole closure where trimming
+ * lets tables go. */
+typedef struct {
+    const tb_set_list *l;
+    const uint8_t *done;
+    int (*cap)[XQ_MAX_SUBTABLES]; /* member index of each capture's subtable (-1: not listed) */
+    uint8_t (*side)[XQ_MAX_SUBTABLES];
+    int *ncap;
+    uint64_t *base, *per_side; /* a held table's bytes: base + per_side per side held */
+    uint8_t *held;             /* bit s: the table's side s to move is held */
+    uint8_t *ahead, *need;
+} run_model;
+
+static void model_free(run_model *r)
 {
-    xq_material sub[XQ_MAX_SUBTABLES];
-    int n = xq_material_subtables(&l->m[i].mat, sub);
-    for (int k = 0; k < n; k++)
-        for (int j = 0; j < i; j++)
-            if (!in[j] && xq_material_equal(&l->m[j].mat, &sub[k])) {
-                in[j] = 1;
-                mark_closure(l, j, in);
-            }
+    free(r->cap);
+    free(r->side);
+    free(r->ncap);
+    free(r->base);
+    free(r->per_side);
+    free(r->held);
+    free(r->ahead);
+    free(r->need);
 }
 
-void tb_set_estimate(const tb_set_list *l, int i, int rules, int limit, int threads, tb_estimate *e)
+/* The least bytes a table of a member holds a side with once built or
+ * loaded (table.c's tb_table_bytes): its cells, at least a byte an entry,
+ * the bits and ranks of its sparse ruled bytes (tb_ruled8), and its DTC
+ * codes, packed at least a byte an entry.  A byte a ruled result, and DTC
+ * codes past a byte, depend on the table and are left out. */
+static int model_init(run_model *r, const tb_set_list *l, const uint8_t *done, int rules, int limit)
 {
-    memset(e, 0, sizeof *e);
-    uint64_t n = l->m[i].entries, resident = 0;
-    uint8_t *in = calloc((size_t)l->n + 1, 1);
-    if (in) {
-        mark_closure(l, i, in);
-        for (int j = 0; j < i; j++) {
-            if (!in[j]) continue;
-            xq_index ix;
-            if (xq_index_init(&ix, &l->m[j].mat)) continue;
-            resident += tb_table_own_bytes(&ix, 1, rules != XQ_RULES_NONE, limit != 0);
+    memset(r, 0, sizeof *r);
+    size_t n = (size_t)l->n + 1;
+    r->l = l;
+    r->done = done;
+    r->cap = malloc(n * sizeof *r->cap);
+    r->side = malloc(n * sizeof *r->side);
+    r->ncap = malloc(n * sizeof *r->ncap);
+    r->base = malloc(n * sizeof *r->base);
+    r->per_side = malloc(n * sizeof *r->per_side);
+    r->held = calloc(n, 1);
+    r->ahead = calloc(n, 1);
+    r->need = calloc(n, 1);
+    if (!r->cap || !r->side || !r->ncap || !r->base || !r->per_side || !r->held || !r->ahead || !r->need) {
+        model_free(r);
+        return -1;
+    }
+    for (int i = 0; i < l->n; i++) {
+        xq_material sub[XQ_MAX_SUBTABLES];
+        int side[XQ_MAX_SUBTABLES];
+        r->ncap[i] = tb_capture_targets(&l->m[i].mat, sub, side);
+        for (int k = 0; k < r->ncap[i]; k++) {
+            r->cap[i][k] = -1;
+            r->side[i][k] = (uint8_t)side[k];
+            /* subtables come first in the list */
+            for (int j = i - 1; j >= 0 && r->cap[i][k] < 0; j--)
+                if (xq_material_equal(&l->m[j].mat, &sub[k])) r->cap[i][k] = j;
+        }
+        uint64_t e = l->m[i].entries;
+        xq_index ix;
+        r->base[i] = 0;
+        if (xq_index_init(&ix, &l->m[i].mat) == 0) {
+            r->base[i] = tb_table_own_bytes(&ix, 1, 0, 0) - 2 * e;
             xq_index_free(&ix);
         }
-        free(in);
+        /* cells, the ruled bytes' bits and ranks (tb_ruled8), DTC codes */
+        r->per_side[i] =
+            e + (rules != XQ_RULES_NONE ? (e / 64 + 1) * (sizeof(uint64_t) + sizeof(uint32_t)) : 0) + (limit ? e : 0);
     }
+    return 0;
+}
+
+static int model_built(const run_model *r, int k) { return r->done && r->done[k] == TB_DONE; }
+
+/* Marks in r->ahead member j and its subtables, recursively. */
+static void mark_ahead(run_model *r, int j)
+{
+    if (r->ahead[j]) return;
+    r->ahead[j] = 1;
+    for (int k = 0; k < r->ncap[j]; k++)
+        if (r->cap[j][k] >= 0) mark_ahead(r, r->cap[j][k]);
+}
+
+static void mark_need(run_model *r, int j)
+{
+    for (int k = 0; k < r->ncap[j]; k++)
+        if (r->cap[j][k] >= 0) r->need[r->cap[j][k]] |= (uint8_t)(1u << r->side[j][k]);
+}
+
+/* tb_set_trim before member i: the goals are i and the members after it
+ * that the run builds. */
+static void model_trim(run_model *r, int i)
+{
+    int n = r->l->n;
+    memset(r->ahead, 0, (size_t)n);
+    memset(r->need, 0, (size_t)n);
+    for (int k = i; k < n; k++)
+        if (k == i || !model_built(r, k)) mark_ahead(r, k);
+    mark_need(r, i);
+    for (int j = 0; j < n; j++)
+        if (r->ahead[j] && j != i && !r->held[j]) mark_need(r, j);
+    for (int j = 0; j < n; j++)
+        if (j != i) r->held[j] &= r->need[j];
+}
+
+/* visit's loading of member j's subtables that the set lacks, theirs first. */
+static void model_load(run_model *r, int j)
+{
+    for (int k = 0; k < r->ncap[j]; k++) {
+        int s = r->cap[j][k];
+        if (s < 0 || r->held[s]) continue;
+        model_load(r, s);
+        r->held[s] = 3;
+    }
+}
+
+static uint64_t model_bytes(const run_model *r)
+{
+    uint64_t b = 0;
+    for (int j = 0; j < r->l->n; j++)
+        if (r->held[j]) b += r->base[j] + (uint64_t)__builtin_popcount(r->held[j]) * r->per_side[j];
+    return b;
+}
+
+/* The figures of member i with `resident` bytes of tables in memory. */
+static void estimate_one(const tb_set_list *l, int i, int rules, int limit, int threads, uint64_t resident,
+                         tb_estimate *e)
+{
+    memset(e, 0, sizeof *e);
+    uint64_t n = l->m[i].entries;
     tb_mem_plan p;
     /* as gen runs by default: no raw file */
     if (tb_mem_plan_make(&l->m[i].mat, 1, rules, limit, threads, 0, resident, &p) == 0) {
@@ -474,4 +584,37 @@ void tb_set_estimate(const tb_set_list *l, int i, int rules, int limit, int thre
     int both = attackers_of(&l->m[i].mat, RED) > 0 && attackers_of(&l->m[i].mat, BLACK) > 0;
     e->disk = (uint64_t)((double)n * (both ? RATE_DISK_BOTH_ATTACK : RATE_DISK));
     e->raw = (uint64_t)((double)n * RATE_RAW);
+}
+
+int tb_set_estimates(const tb_set_list *l, const uint8_t *done, int rules, int limit, int threads, tb_estimate *est)
+{
+    run_model r;
+    if (model_init(&r, l, done, rules, limit)) return -1;
+    for (int i = 0; i < l->n; i++) {
+        if (model_built(&r, i)) {
+            /* not built by the run: what building it alone would hold,
+             * its subtables with both sides */
+            uint64_t subs = 0;
+            for (int k = 0; k < r.ncap[i]; k++) {
+                int s = r.cap[i][k], first = 1;
+                for (int q = 0; q < k; q++) first &= r.cap[i][q] != s;
+                if (s >= 0 && first) subs += r.base[s] + 2 * r.per_side[s];
+            }
+            estimate_one(l, i, rules, limit, threads, subs, &est[i]);
+            continue;
+        }
+        /* tb_generate's trim, visit's loading, then generate_one's trim
+         * (a conversion is checked before it: rewrite_fits) */
+        model_trim(&r, i);
+        model_load(&r, i);
+        uint64_t converting = model_bytes(&r);
+        model_trim(&r, i);
+        estimate_one(l, i, rules, limit, threads, model_bytes(&r), &est[i]);
+        tb_estimate c;
+        estimate_one(l, i, rules, limit, threads, converting, &c);
+        est[i].convert_memory = c.convert_memory;
+        r.held[i] = 3;
+    }
+    model_free(&r);
+    return 0;
 }

@@ -93,7 +93,8 @@ void tb_set_list_free(tb_set_list *l);
  * drawn, is not in the memory figure. */
 typedef struct {
     double seconds;          /* to generate, with the default options and two threads */
-    uint64_t memory;         /* planned bound (memplan.h) with its subtables in memory */
+    uint64_t memory;         /* the least its memory plan (memplan.h) counts, the
+                                tables gen holds then included */
     double convert_seconds;  /* to write its files again from files of the other
                                 --store-both setting (tb_table_done: TB_TO_CONVERT) */
     uint64_t convert_memory; /* the same: the table's arrays and compression's work */
@@ -101,9 +102,16 @@ typedef struct {
     uint64_t raw;            /* raw files, written only with --keep-raw */
 } tb_estimate;
 
-/* Estimate for member i of l, built under rules and limit with `threads`
- * threads; the memory plan counts every subtable in the list as loaded
- * (the generator loads a table's subtables and theirs). */
-void tb_set_estimate(const tb_set_list *l, int i, int rules, int limit, int threads, tb_estimate *e);
+/* Estimates for every member of l, built in the list's order under rules
+ * and limit with `threads` threads, as `xqtb gen --set` builds them:
+ * done[i] (done NULL: none) is tb_table_done's finding for member i.  A
+ * member TB_DONE is not built (its estimate is that of building it alone,
+ * its subtables in memory) but loaded when a later one needs it.  The
+ * memory of the others counts the tables the run holds when it comes to
+ * them: their own subtables and those the members after them still need
+ * (tb_set_trim), each table at the least it takes in memory, so a member
+ * whose estimate exceeds a limit cannot fit in it.  0, or -1 if out of
+ * memory. */
+int tb_set_estimates(const tb_set_list *l, const uint8_t *done, int rules, int limit, int threads, tb_estimate *est);
 
 #endif

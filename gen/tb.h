@@ -163,6 +163,11 @@ tb_table *tb_set_find(tb_set *s, const xq_material *m);
 int tb_set_add(tb_set *s, tb_table *t, char err[XQ_ERR_MAX]);
 /* Bytes the set's tables hold in memory (tb_table_bytes of each). */
 uint64_t tb_set_bytes(const tb_set *s);
+/* The captures from canonical material p, one a piece kind and colour on
+ * the board: sub[i] the canonical material it leaves, side[i] the side to
+ * move of sub[i]'s table it reaches (tb_sub_side of a table of p).  Returns
+ * how many; a material may come twice, with both sides. */
+int tb_capture_targets(const xq_material *p, xq_material sub[XQ_MAX_SUBTABLES], int side[XQ_MAX_SUBTABLES]);
 /* Frees what generating material m (either orientation) does not read
  * and the run does not need after it.  goals[0..ngoals) are the materials
  * the run is still to generate, m's own target among them; whatever a

@@ -95,23 +95,33 @@ static int add_closure(material_list *l, const xq_material *m)
     return 0;
 }
 
-/* Adds to need[j] the sides of the set's table j that a capture from
- * canonical material p reaches: bit s for side s to move (tb_sub_side, as
- * tb_set_link would link them). */
-static void mark_reached(const tb_set *s, const xq_material *p, unsigned *need)
+int tb_capture_targets(const xq_material *p, xq_material sub[XQ_MAX_SUBTABLES], int side[XQ_MAX_SUBTABLES])
 {
+    int n = 0;
     for (int c = 0; c < 2; c++)
         for (int k = ADVISOR; k < KIND_NB; k++) {
             if (!p->count[c][k]) continue;
-            xq_material sub = *p, canon;
-            sub.count[c][k]--;
-            xq_material_canonical(&sub, &canon);
-            for (int j = 0; j < s->n; j++)
-                if (xq_material_equal(&canon, &s->t[j]->mat)) {
-                    need[j] |= 1u << (c ^ xq_material_needs_flip(&sub));
-                    break;
-                }
+            xq_material s = *p;
+            s.count[c][k]--;
+            side[n] = c ^ xq_material_needs_flip(&s); /* as tb_set_link links it */
+            xq_material_canonical(&s, &sub[n]);
+            n++;
         }
+    return n;
+}
+
+/* Adds to need[j] the sides of the set's table j that a capture from
+ * canonical material p reaches: bit s for side s to move. */
+static void mark_reached(const tb_set *s, const xq_material *p, unsigned *need)
+{
+    xq_material sub[XQ_MAX_SUBTABLES];
+    int side[XQ_MAX_SUBTABLES], n = tb_capture_targets(p, sub, side);
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < s->n; j++)
+            if (xq_material_equal(&sub[i], &s->t[j]->mat)) {
+                need[j] |= 1u << side[i];
+                break;
+            }
 }
 
 void tb_set_trim(tb_set *s, const xq_material *m, const xq_material *goals, int ngoals)

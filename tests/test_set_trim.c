@@ -15,7 +15,9 @@
  *     only what it and the tables still to build read: each as a subtable
  *     of one of them, with the sides to move their captures reach;
  *   - in a run over a set, a table keeps what the tables built after it
- *     need, and lets go of the rest.
+ *     need, and lets go of the rest;
+ *   - the estimates of a run over a set (tb_set_estimates) count what the
+ *     run holds when it comes to each table.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -26,6 +28,7 @@
 
 #include <cmocka.h>
 
+#include "catalog.h"
 #include "tb.h"
 #include "testgen.h"
 #include "tmpdir.h"
@@ -279,6 +282,69 @@ static void test_set_run_keeps_what_later_tables_need(void **state)
     }
 }
 
+/* What `xqtb sets` and `gen --set` estimate (tb_set_estimates) follows
+ * the run: for every table a run over a set builds, the memory estimated
+ * is at most what the run's own check counts when it comes to the table
+ * (so a table refused before the run could not have fit), and short of it
+ * only by what the tables' contents decide (a byte a ruled result, DTC
+ * codes past a byte).  The run here is the one gen_set makes: one set,
+ * the members in the list's order, each told what comes after it. */
+static void test_estimates_follow_the_run(void **state)
+{
+    (void)state;
+    char err[XQ_ERR_MAX], dir[512];
+    snprintf(dir, sizeof dir, "%s/estimated", test_tmpdir());
+    tb_set_spec spec;
+    tb_set_list l;
+    assert_int_equal(tb_set_spec_parse("one-attacker", &spec, err), 0);
+    const char *filters[][2] = {{"--pieces", "3-5"}, {"--with", "R"}, {"--without", "B"}};
+    for (size_t k = 0; k < sizeof filters / sizeof *filters; k++)
+        assert_int_equal(tb_set_filter_option(&spec.filter, filters[k][0], filters[k][1], err), 1);
+    assert_int_equal(tb_set_list_make(&spec, &l, err), 0);
+    assert_true(l.n >= 8);
+    tb_estimate *est = calloc((size_t)l.n, sizeof *est);
+    xq_material *order = calloc((size_t)l.n, sizeof *order);
+    assert_non_null(est);
+    assert_non_null(order);
+    assert_int_equal(tb_set_estimates(&l, NULL, XQ_RULES_FULL, LIMIT, 2, est), 0);
+    for (int i = 0; i < l.n; i++) order[i] = l.m[i].mat;
+    tb_gen_memory mem;
+    tb_gen_options opt = {.dir = dir, .threads = 2, .quiet = 1, .rules = XQ_RULES_FULL, .limit = LIMIT, .memory = &mem};
+    opt.set = tb_set_new(dir);
+    assert_non_null(opt.set);
+    int held_more = 0; /* tables whose run holds more than their own subtables */
+    for (int i = 0; i < l.n; i++) {
+        opt.later = order + i + 1;
+        opt.nlater = l.n - i - 1;
+        memset(&mem, 0, sizeof mem);
+        if (tb_generate(&order[i], &opt, err)) fail_msg("%s", err);
+        char name[XQ_MATERIAL_MAX];
+        xq_material_name(&order[i], name);
+        assert_true(xq_material_equal(&mem.mat, &order[i])); /* built now */
+        if (est[i].memory > mem.planned || mem.planned - est[i].memory > mem.resident / 8 + 4096)
+            fail_msg("%s: estimated %llu bytes, the run planned %llu (%llu of tables in memory)", name,
+                     (unsigned long long)est[i].memory, (unsigned long long)mem.planned,
+                     (unsigned long long)mem.resident);
+        /* more than its own subtables: tables held for later members */
+        xq_material sub[XQ_MAX_SUBTABLES];
+        int side[XQ_MAX_SUBTABLES], n = tb_capture_targets(&order[i], sub, side);
+        uint64_t own = 0;
+        for (int k = 0; k < n; k++) {
+            int first = 1;
+            for (int q = 0; q < k; q++) first &= !xq_material_equal(&sub[q], &sub[k]);
+            tb_table *t = tb_set_find(opt.set, &sub[k]);
+            if (first && t) own += tb_table_bytes(t);
+        }
+        held_more += tb_set_bytes(opt.set) - tb_table_bytes(tb_set_find(opt.set, &order[i])) > own;
+    }
+    /* the case the estimate must follow: a run holding what later tables need */
+    assert_true(held_more > 0);
+    tb_set_free(opt.set);
+    free(order);
+    free(est);
+    tb_set_list_free(&l);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -286,6 +352,7 @@ int main(void)
         cmocka_unit_test(test_trimmed_generation_identical),
         cmocka_unit_test(test_trim_on_the_way_keeps_what_is_still_needed),
         cmocka_unit_test(test_set_run_keeps_what_later_tables_need),
+        cmocka_unit_test(test_estimates_follow_the_run),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -33,17 +33,22 @@ static void duration_text(double s, char *buf, size_t len)
 
 /* The estimates of a whole list: time and disk summed, memory the most any
  * one table needs. */
-static void list_estimate(const tb_set_list *l, const table_args *a, tb_estimate *sum)
+static int list_estimate(const tb_set_list *l, const table_args *a, tb_estimate *sum)
 {
     memset(sum, 0, sizeof *sum);
-    for (int i = 0; i < l->n; i++) {
-        tb_estimate e;
-        tb_set_estimate(l, i, a->rules, a->limit, 2, &e);
-        sum->seconds += e.seconds;
-        sum->disk += e.disk;
-        sum->raw += e.raw;
-        if (e.memory > sum->memory) sum->memory = e.memory;
+    tb_estimate *est = calloc((size_t)l->n + 1, sizeof *est);
+    if (!est || tb_set_estimates(l, NULL, a->rules, a->limit, 2, est)) {
+        free(est);
+        return -1;
     }
+    for (int i = 0; i < l->n; i++) {
+        sum->seconds += est[i].seconds;
+        sum->disk += est[i].disk;
+        sum->raw += est[i].raw;
+        if (est[i].memory > sum->memory) sum->memory = est[i].memory;
+    }
+    free(est);
+    return 0;
 }
 
 /* ---- xqtb sets ---------------------------------------------------------------- */
@@ -63,7 +68,11 @@ static int list_sets(const table_args *a)
             return EXIT_FAILURE_IO;
         }
         tb_estimate e;
-        list_estimate(&l, a, &e);
+        if (list_estimate(&l, a, &e)) {
+            fprintf(stderr, "xqtb sets: out of memory\n");
+            tb_set_list_free(&l);
+            return EXIT_FAILURE_IO;
+        }
         duration_text(e.seconds, when, sizeof when);
         if (a->json)
             printf("%s{\"set\":\"%s\",\"tables\":%d,\"named\":%d,\"entries\":%llu,\"seconds\":%.0f,"
@@ -96,24 +105,38 @@ static int show_set(const table_args *a)
     table_gen_options(a, &opt);
     int done = 0, to_convert = 0;
     tb_estimate sum = {0};
+    /* each table's state first: the estimates follow the run gen would make */
+    uint8_t *state = calloc((size_t)l.n + 1, 1);
+    tb_estimate *est = calloc((size_t)l.n + 1, sizeof *est);
+    if (state)
+        for (int i = 0; i < l.n; i++) {
+            char why[XQ_ERR_MAX];
+            state[i] = (uint8_t)tb_table_done(&l.m[i].mat, &opt, why);
+        }
+    if (!state || !est || tb_set_estimates(&l, state, a->rules, a->limit, 2, est)) {
+        fprintf(stderr, "xqtb sets: out of memory\n");
+        free(state);
+        free(est);
+        tb_set_list_free(&l);
+        return EXIT_FAILURE_IO;
+    }
     if (a->json)
         printf("{\"set\":\"%s\",\"filters\":\"%s\",\"tables\":[", a->set.name, filters);
     else
         printf("%-12s %-8s %6s %13s %11s %11s %11s  %s\n", "material", "", "pieces", "entries/side", "est. time",
                "est. memory", "est. disk", a->dir);
     for (int i = 0; i < l.n; i++) {
-        char name[XQ_MATERIAL_MAX], why[XQ_ERR_MAX], when[32];
+        char name[XQ_MATERIAL_MAX], when[32];
         xq_material_name(&l.m[i].mat, name);
-        tb_estimate e;
-        tb_set_estimate(&l, i, a->rules, a->limit, 2, &e);
-        int state = tb_table_done(&l.m[i].mat, &opt, why), convert = state == TB_TO_CONVERT;
+        const tb_estimate e = est[i];
+        int convert = state[i] == TB_TO_CONVERT;
         /* a conversion: its files written again from those of the other
          * --store-both setting, for a share of a generation's time */
         double seconds = convert ? e.convert_seconds : e.seconds;
         uint64_t memory = convert ? e.convert_memory : e.memory;
-        done += state == TB_DONE;
+        done += state[i] == TB_DONE;
         to_convert += convert;
-        sum.seconds += state == TB_DONE ? 0 : seconds;
+        sum.seconds += state[i] == TB_DONE ? 0 : seconds;
         duration_text(seconds, when, sizeof when);
         /* no raw files: sets takes no --keep-raw */
         if (a->json)
@@ -121,13 +144,13 @@ static int show_set(const table_args *a)
                    "\"memory_bytes\":%llu,\"disk_bytes\":%llu,\"done\":%s,\"convert\":%s}",
                    i ? "," : "", name, l.m[i].target ? "true" : "false", xq_material_pieces(&l.m[i].mat),
                    (unsigned long long)l.m[i].entries, seconds, (unsigned long long)memory, (unsigned long long)e.disk,
-                   state == TB_DONE ? "true" : "false", convert ? "true" : "false");
+                   state[i] == TB_DONE ? "true" : "false", convert ? "true" : "false");
         else
             printf("%-12s %-8s %6d %13llu %11s %7.0f MiB %7.1f MiB  %s\n", name, l.m[i].target ? "named" : "subtable",
                    xq_material_pieces(&l.m[i].mat), (unsigned long long)l.m[i].entries, when, mib(memory), mib(e.disk),
-                   state == TB_DONE ? "done"
-                   : convert        ? "to convert"
-                                    : "to build");
+                   state[i] == TB_DONE ? "done"
+                   : convert           ? "to convert"
+                                       : "to build");
     }
     char left[32];
     duration_text(sum.seconds, left, sizeof left);
@@ -142,6 +165,8 @@ static int show_set(const table_args *a)
                a->set.name, filters[0] ? " " : "", filters, l.n, l.targets, l.n - l.targets,
                (unsigned long long)l.entries, done, a->dir, converts, left);
     }
+    free(state);
+    free(est);
     tb_set_list_free(&l);
     return 0;
 }
@@ -155,9 +180,9 @@ int cmd_sets(int argc, char **argv)
 
 /* ---- xqtb gen --set ------------------------------------------------------------ */
 /* Refuses, before anything is built, the tables of the set that cannot fit:
- * their planned bound (est[i].memory: memplan.h, with their subtables in
- * memory) against --max-memory, or against the memory available now.
- * Returns how many. */
+ * the least their memory plan will count (est[i].memory: memplan.h, with
+ * the tables the run holds then, tb_set_estimates) against --max-memory,
+ * or against the memory available now.  Returns how many. */
 static int refuse_unfit(const tb_set_list *l, const uint8_t *done, const tb_estimate *est, const table_args *a)
 {
     uint64_t limit = a->max_memory ? a->max_memory : tb_memory_available();
@@ -168,7 +193,7 @@ static int refuse_unfit(const tb_set_list *l, const uint8_t *done, const tb_esti
         char name[XQ_MATERIAL_MAX];
         xq_material_name(&l->m[i].mat, name);
         fprintf(stderr,
-                "xqtb gen: %s needs at least %.1f MiB (its subtables in memory included), more than the "
+                "xqtb gen: %s needs at least %.1f MiB (the tables the run holds then included), more than the "
                 "%.1f MiB %s\n",
                 name, mib(est[i].memory), mib(limit), a->max_memory ? "--max-memory allows" : "available");
         refused++;
@@ -199,10 +224,16 @@ int gen_set(const table_args *a)
     for (int i = 0; i < l.n; i++) {
         char why[XQ_ERR_MAX];
         done[i] = a->force ? TB_NOT_DONE : (uint8_t)tb_table_done(&l.m[i].mat, &opt, why);
+    }
+    /* the memory plan for the threads this run uses; time for two */
+    if (tb_set_estimates(&l, done, a->rules, a->limit, a->threads ? a->threads : 2, est)) {
+        fprintf(stderr, "xqtb gen: out of memory\n");
+        rc = EXIT_FAILURE_IO;
+        goto out;
+    }
+    for (int i = 0; i < l.n; i++) {
         ndone += done[i] == TB_DONE;
         nconvert += done[i] == TB_TO_CONVERT;
-        /* the memory plan for the threads this run uses; time for two */
-        tb_set_estimate(&l, i, a->rules, a->limit, a->threads ? a->threads : 2, &est[i]);
         if (done[i] == TB_TO_CONVERT) { /* what a conversion takes, below */
             est[i].seconds = est[i].convert_seconds;
             est[i].memory = est[i].convert_memory;
