@@ -417,13 +417,16 @@ void tb_set_list_free(tb_set_list *l)
 /* ---- estimates ------------------------------------------------------------- */
 /* Measured rates (docs/BENCHMARKS.md, "Table sets"): seconds of wall time
  * per index entry (per side) with two threads and the defaults, and bytes
- * per index entry of compressed and raw files.  The compressed files of a
- * table where both sides have an attacker (R, N, C or P) take about twice
- * as much an entry as those where one side has only defenders: the
- * one-attacker set measured 0.153; of the up-to-5 set's files, 0.123 for
- * the 127 tables of the second kind and 0.299 for the 82 of the first
- * (2026-11-30), which one rate (0.253 over the set) cannot fit. */
-#define RATE_SECONDS 0.6e-6
+ * per index entry of compressed and raw files.  A table where both sides
+ * have an attacker (R, N, C or P) takes longer an entry, its rulings
+ * mostly, and about twice the disk of one where a side has only
+ * defenders.  Time (gen --set's lines, 2026-11-30): the one-attacker set
+ * 0.457 us an entry; of --all 5, 0.498 for its 127 tables of the second
+ * kind and 0.797 for its 82 of the first.  Disk: the one-attacker set
+ * 0.153; of --all 5's files, 0.123 and 0.299 (2026-11-30), which one rate
+ * (0.253 over the set) cannot fit. */
+#define RATE_SECONDS 0.46e-6
+#define RATE_SECONDS_BOTH_ATTACK 0.8e-6
 #define RATE_DISK 0.16
 #define RATE_DISK_BOTH_ATTACK 0.30
 #define RATE_RAW 0.14
@@ -579,9 +582,9 @@ static void estimate_one(const tb_set_list *l, int i, int rules, int limit, int 
         e->memory = p.total;
         e->convert_memory = resident + p.step[TB_STEP_COMPRESS];
     }
-    e->seconds = (double)n * RATE_SECONDS;
-    e->convert_seconds = e->seconds * CONVERT_SHARE;
     int both = attackers_of(&l->m[i].mat, RED) > 0 && attackers_of(&l->m[i].mat, BLACK) > 0;
+    e->seconds = (double)n * (both ? RATE_SECONDS_BOTH_ATTACK : RATE_SECONDS);
+    e->convert_seconds = e->seconds * CONVERT_SHARE;
     e->disk = (uint64_t)((double)n * (both ? RATE_DISK_BOTH_ATTACK : RATE_DISK));
     e->raw = (uint64_t)((double)n * RATE_RAW);
 }
