@@ -492,7 +492,9 @@ int tb_generate(const xq_material *m, const tb_gen_options *opt, char err[XQ_ERR
      * (and generate_one before each table), keeping what the later
      * materials capture into: a table freed otherwise would be loaded
      * again, or rebuilt from its files, when one of them needs it.  The
-     * trim here serves a material that is only loaded or converted. */
+     * trim here serves a material that is only loaded or converted.  These
+     * steps (trim, load, trim, plan) are what catalog.c's estimates replay
+     * for `gen --set`. */
     if (opt->set && opt->later)
         trim_for(set, &canon, &canon, opt);
     else if (opt->set)

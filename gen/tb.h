@@ -180,7 +180,9 @@ int tb_capture_targets(const xq_material *p, xq_material sub[XQ_MAX_SUBTABLES], 
  * cleared.  So the set must not be used after m for a table the goals do
  * not lead to, nor trimmed between them otherwise (tb_set_retain would
  * free a table a later goal loads again with its subtables, which may
- * then lack a side); tb_set_link refuses a link to a side dropped. */
+ * then lack a side); tb_set_link refuses a link to a side dropped.
+ * catalog.c's estimates replay this rule over a set's list (run_model):
+ * a change here is a change there (tests/test_set_trim.c compares them). */
 void tb_set_trim(tb_set *s, const xq_material *m, const xq_material *goals, int ngoals);
 
 /* Generates the table of material m (any orientation; the canonical one is
