@@ -191,6 +191,9 @@ static void test_cli_errors(void **state)
     /* a table that cannot fit is refused before anything is built */
     assert_int_equal(run_xqtb("gen -d %s/mem --max-memory 1 --set one-attacker --pieces 3-5", test_tmpdir()), 3);
     assert_non_null(strstr(xqtb_out, "nothing built"));
+    /* eight named, the others summed up with the largest need */
+    assert_non_null(strstr(xqtb_out, "KRK needs at least"));
+    assert_non_null(strstr(xqtb_out, "in all cannot fit in the 1.0 MiB --max-memory allows, the largest"));
     assert_int_not_equal(run_xqtb("check -d %s/mem", test_tmpdir()), 0);
 }
 

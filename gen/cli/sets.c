@@ -185,18 +185,29 @@ int cmd_sets(int argc, char **argv)
  * or against the memory available now.  Returns how many. */
 static int refuse_unfit(const tb_set_list *l, const uint8_t *done, const tb_estimate *est, const table_args *a)
 {
+    enum { NAMED = 8 }; /* tables named one a line; the rest summed up */
     uint64_t limit = a->max_memory ? a->max_memory : tb_memory_available();
-    int refused = 0;
+    int refused = 0, most = -1;
     if (!limit) return 0;
+    const char *what = a->max_memory ? "--max-memory allows" : "available";
     for (int i = 0; i < l->n; i++) {
         if (done[i] == TB_DONE || est[i].memory <= limit) continue;
+        if (most < 0 || est[i].memory > est[most].memory) most = i;
+        if (refused++ >= NAMED) continue;
         char name[XQ_MATERIAL_MAX];
         xq_material_name(&l->m[i].mat, name);
         fprintf(stderr,
                 "xqtb gen: %s needs at least %.1f MiB (the tables the run holds then included), more than the "
                 "%.1f MiB %s\n",
-                name, mib(est[i].memory), mib(limit), a->max_memory ? "--max-memory allows" : "available");
-        refused++;
+                name, mib(est[i].memory), mib(limit), what);
+    }
+    if (refused > NAMED) {
+        char name[XQ_MATERIAL_MAX];
+        xq_material_name(&l->m[most].mat, name);
+        fprintf(stderr,
+                "xqtb gen: and %d more tables; %d in all cannot fit in the %.1f MiB %s, the largest, %s, needs "
+                "at least %.1f MiB\n",
+                refused - NAMED, refused, mib(limit), what, name, mib(est[most].memory));
     }
     return refused;
 }
