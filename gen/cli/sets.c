@@ -14,6 +14,7 @@
 #include "cli.h"
 #include "clock.h"
 #include "compress.h"
+#include "parallel.h"
 #include "table_args.h"
 #include "tb.h"
 #include "tbformat.h"
@@ -236,8 +237,9 @@ int gen_set(const table_args *a)
         char why[XQ_ERR_MAX];
         done[i] = a->force ? TB_NOT_DONE : (uint8_t)tb_table_done(&l.m[i].mat, &opt, why);
     }
-    /* the memory plan for the threads this run uses; time for two */
-    if (tb_set_estimates(&l, done, a->rules, a->limit, a->threads ? a->threads : 2, est)) {
+    /* the memory plan for the threads this run uses (generate_one's count,
+     * so that the estimate stays a least); time for two */
+    if (tb_set_estimates(&l, done, a->rules, a->limit, a->threads > 0 ? a->threads : par_cores(), est)) {
         fprintf(stderr, "xqtb gen: out of memory\n");
         rc = EXIT_FAILURE_IO;
         goto out;
