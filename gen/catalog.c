@@ -453,8 +453,9 @@ typedef struct {
     int (*cap)[XQ_MAX_SUBTABLES]; /* member index of each capture's subtable (-1: not listed) */
     uint8_t (*side)[XQ_MAX_SUBTABLES];
     int *ncap;
-    uint64_t *base, *per_side; /* a held table's bytes: base + per_side per side held */
-    uint8_t *held;             /* bit s: the table's side s to move is held */
+    uint64_t *base, *per_side; /* a held table's bytes: base + per_side per side held, */
+    uint64_t *codes, *slim;    /* + its DTC codes per side, or once trimmed, their slim bits */
+    uint8_t *held;             /* bit s: the table's side s to move is held; HELD_CODES: not trimmed yet */
     uint8_t *ahead, *need;
 } run_model;
 
@@ -465,6 +466,8 @@ static void model_free(run_model *r)
     free(r->ncap);
     free(r->base);
     free(r->per_side);
+    free(r->codes);
+    free(r->slim);
     free(r->held);
     free(r->ahead);
     free(r->need);
@@ -473,8 +476,9 @@ static void model_free(run_model *r)
 /* The least bytes a table of a member holds a side with once built or
  * loaded (table.c's tb_table_bytes): its cells, at least a byte an entry,
  * the bits and ranks of its sparse ruled bytes (tb_ruled8), and its DTC
- * codes, packed at least a byte an entry.  A byte a ruled result, and DTC
- * codes past a byte, depend on the table and are left out. */
+ * codes, packed at least a byte an entry, or a bit an entry once a trim
+ * has made them slim (tb_dtc_slim).  A byte a ruled result, and DTC codes
+ * past a byte, depend on the table and are left out. */
 static int model_init(run_model *r, const tb_set_list *l, const uint8_t *done, int rules, int limit)
 {
     memset(r, 0, sizeof *r);
@@ -486,10 +490,13 @@ static int model_init(run_model *r, const tb_set_list *l, const uint8_t *done, i
     r->ncap = malloc(n * sizeof *r->ncap);
     r->base = malloc(n * sizeof *r->base);
     r->per_side = malloc(n * sizeof *r->per_side);
+    r->codes = malloc(n * sizeof *r->codes);
+    r->slim = malloc(n * sizeof *r->slim);
     r->held = calloc(n, 1);
     r->ahead = calloc(n, 1);
     r->need = calloc(n, 1);
-    if (!r->cap || !r->side || !r->ncap || !r->base || !r->per_side || !r->held || !r->ahead || !r->need) {
+    if (!r->cap || !r->side || !r->ncap || !r->base || !r->per_side || !r->codes || !r->slim || !r->held || !r->ahead ||
+        !r->need) {
         model_free(r);
         return -1;
     }
@@ -511,12 +518,15 @@ static int model_init(run_model *r, const tb_set_list *l, const uint8_t *done, i
             r->base[i] = tb_table_own_bytes(&ix, 1, 0, 0) - 2 * e;
             xq_index_free(&ix);
         }
-        /* cells, the ruled bytes' bits and ranks (tb_ruled8), DTC codes */
-        r->per_side[i] =
-            e + (rules != XQ_RULES_NONE ? (e / 64 + 1) * (sizeof(uint64_t) + sizeof(uint32_t)) : 0) + (limit ? e : 0);
+        /* cells, and the ruled bytes' bits and ranks (tb_ruled8) */
+        r->per_side[i] = e + (rules != XQ_RULES_NONE ? (e / 64 + 1) * (sizeof(uint64_t) + sizeof(uint32_t)) : 0);
+        r->codes[i] = limit ? e : 0;
+        r->slim[i] = limit ? (e / 64 + 1) * sizeof(uint64_t) : 0;
     }
     return 0;
 }
+
+enum { HELD_SIDES = 3, HELD_CODES = 4 };
 
 static int model_built(const run_model *r, int k) { return r->done && r->done[k] == TB_DONE; }
 
@@ -536,7 +546,7 @@ static void mark_need(run_model *r, int j)
 }
 
 /* tb_set_trim before member i: the goals are i and the members after it
- * that the run builds. */
+ * that the run builds.  A table kept holds its DTC codes slim after it. */
 static void model_trim(run_model *r, int i)
 {
     int n = r->l->n;
@@ -546,7 +556,7 @@ static void model_trim(run_model *r, int i)
         if (k == i || !model_built(r, k)) mark_ahead(r, k);
     mark_need(r, i);
     for (int j = 0; j < n; j++)
-        if (r->ahead[j] && j != i && !r->held[j]) mark_need(r, j);
+        if (r->ahead[j] && j != i && !(r->held[j] & HELD_SIDES)) mark_need(r, j);
     for (int j = 0; j < n; j++)
         if (j != i) r->held[j] &= r->need[j];
 }
@@ -556,9 +566,9 @@ static void model_load(run_model *r, int j)
 {
     for (int k = 0; k < r->ncap[j]; k++) {
         int s = r->cap[j][k];
-        if (s < 0 || r->held[s]) continue;
+        if (s < 0 || (r->held[s] & HELD_SIDES)) continue;
         model_load(r, s);
-        r->held[s] = 3;
+        r->held[s] = HELD_SIDES | HELD_CODES;
     }
 }
 
@@ -566,7 +576,9 @@ static uint64_t model_bytes(const run_model *r)
 {
     uint64_t b = 0;
     for (int j = 0; j < r->l->n; j++)
-        if (r->held[j]) b += r->base[j] + (uint64_t)__builtin_popcount(r->held[j]) * r->per_side[j];
+        if (r->held[j] & HELD_SIDES)
+            b += r->base[j] + (uint64_t)__builtin_popcount(r->held[j] & HELD_SIDES) *
+                                  (r->per_side[j] + (r->held[j] & HELD_CODES ? r->codes[j] : r->slim[j]));
     return b;
 }
 
@@ -601,7 +613,7 @@ int tb_set_estimates(const tb_set_list *l, const uint8_t *done, int rules, int l
             for (int k = 0; k < r.ncap[i]; k++) {
                 int s = r.cap[i][k], first = 1;
                 for (int q = 0; q < k; q++) first &= r.cap[i][q] != s;
-                if (s >= 0 && first) subs += r.base[s] + 2 * r.per_side[s];
+                if (s >= 0 && first) subs += r.base[s] + 2 * (r.per_side[s] + r.slim[s]);
             }
             estimate_one(l, i, rules, limit, threads, subs, &est[i]);
             continue;
@@ -616,7 +628,7 @@ int tb_set_estimates(const tb_set_list *l, const uint8_t *done, int rules, int l
         tb_estimate c;
         estimate_one(l, i, rules, limit, threads, converting, &c);
         est[i].convert_memory = c.convert_memory;
-        r.held[i] = 3;
+        r.held[i] = HELD_SIDES | HELD_CODES;
     }
     model_free(&r);
     return 0;

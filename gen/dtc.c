@@ -514,6 +514,11 @@ uint64_t dtc_work_bytes(uint64_t entries, int width)
 static int side_goes_beyond(const tb_table *s, int side)
 {
     const tb_dtc8 *p = &s->dtc8[side];
+    if (s->beyond[side]) { /* slim: a bit set for each such code */
+        for (uint64_t w = 0; w <= s->ix.size / 64; w++)
+            if (s->beyond[side][w]) return 1;
+        return 0;
+    }
     if (!s->dtc[side]) { /* packed: such a code is among the wide ones */
         for (uint64_t k = 0; k < p->nwide; k++)
             if (dtc_beyond(p->wide[k])) return 1;

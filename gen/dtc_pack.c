@@ -20,6 +20,8 @@
 #include "tb.h"
 
 _Static_assert(DTC_NONE == 0xFFFF, "tb_dtc returns DTC_NONE for TB_DTC8_NONE");
+_Static_assert((unsigned)DTC_NONE == (unsigned)XQF_DTC_NONE && (unsigned)DTC_BEYOND == (unsigned)XQF_DTC_BEYOND,
+               "tb_dtc_slim_code gives dtc.h's codes");
 
 unsigned tb_dtc_wide(const tb_dtc8 *d, uint64_t i)
 {
@@ -160,14 +162,38 @@ void tb_dtc_pack(tb_table *t)
         if (t->dtc[side]) pack_side(t, side);
 }
 
+/* Frees side's DTC codes, packed or not (not its slim bits). */
+static void free_codes(tb_table *t, int side)
+{
+    free(t->dtc[side]);
+    free(t->dtc8[side].code);
+    free(t->dtc8[side].wide_at);
+    free(t->dtc8[side].wide);
+    t->dtc[side] = NULL;
+    t->dtc8[side] = (tb_dtc8){0};
+}
+
 void tb_dtc_free(tb_table *t)
 {
     for (int s = 0; s < 2; s++) {
-        free(t->dtc[s]);
-        free(t->dtc8[s].code);
-        free(t->dtc8[s].wide_at);
-        free(t->dtc8[s].wide);
-        t->dtc[s] = NULL;
-        t->dtc8[s] = (tb_dtc8){0};
+        free_codes(t, s);
+        free(t->beyond[s]);
+        t->beyond[s] = NULL;
+    }
+}
+
+void tb_dtc_slim(tb_table *t)
+{
+    uint64_t n = t->ix.size, words = n / 64 + 1;
+    for (int side = 0; side < 2; side++) {
+        if (!t->cells[side] || (!t->dtc[side] && !t->dtc8[side].code)) continue; /* dropped, slim, or none */
+        uint64_t *bits = calloc(words, sizeof *bits);
+        if (!bits) continue;
+        for (uint64_t i = 0; i < n; i++) {
+            unsigned d = tb_dtc(t, side, i);
+            if (d != DTC_NONE && dtc_beyond(d)) bits[i >> 6] |= (uint64_t)1 << (i & 63);
+        }
+        free_codes(t, side);
+        t->beyond[side] = bits;
     }
 }

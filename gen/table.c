@@ -53,10 +53,12 @@ void tb_table_drop_side(tb_table *t, int side)
     free(t->dtc8[side].code);
     free(t->dtc8[side].wide_at);
     free(t->dtc8[side].wide);
+    free(t->beyond[side]);
     t->cells[side] = NULL;
     t->ruled[side] = NULL;
     t->dtc[side] = NULL;
     t->dtc8[side] = (tb_dtc8){0};
+    t->beyond[side] = NULL;
     tb_ruled8_free(&t->ruled8[side]);
 }
 
@@ -92,6 +94,8 @@ uint64_t tb_table_bytes(const tb_table *t)
             n += t->ix.size * sizeof(uint16_t);
         else if (t->dtc8[s].code)
             n += t->ix.size + t->dtc8[s].nwide * (sizeof(uint64_t) + sizeof(uint16_t));
+        else if (t->beyond[s])
+            n += words * sizeof(uint64_t);
     return n;
 }
 

@@ -80,6 +80,10 @@ struct tb_table {
     int limit;
     uint16_t *dtc[2];
     tb_dtc8 dtc8[2];
+    /* A table kept only as a subtable holds instead a bit an entry, set
+     * where an ordinary result does not hold under the limit
+     * (tb_dtc_slim): what a capture into it asks. */
+    uint64_t *beyond[2];
     /* Where a capture leads: the table of the material left when a piece of
      * colour c and kind k is taken, and whether that table is oriented the
      * other way round (look up flipped).  NULL when no such piece exists. */
@@ -177,7 +181,7 @@ int tb_capture_targets(const xq_material *p, xq_material sub[XQ_MAX_SUBTABLES], 
  * move their captures reach (tb_sub_side); every other table is freed,
  * and the other side of a table kept is dropped.  The tables kept serve
  * only as subtables from then on: their own links to subtables are
- * cleared.  So the set must not be used after m for a table the goals do
+ * cleared, and their DTC codes held slim (tb_dtc_slim).  So the set must not be used after m for a table the goals do
  * not lead to, nor trimmed between them otherwise (tb_set_retain would
  * free a table a later goal loads again with its subtables, which may
  * then lack a side); tb_set_link refuses a link to a side dropped.
@@ -277,15 +281,39 @@ void tb_ruled_pack(tb_table *t);
 
 /* The code of a packed side's entry i marked TB_DTC8_WIDE. */
 unsigned tb_dtc_wide(const tb_dtc8 *d, uint64_t i);
-/* DTC code (dtc.h) of entry i with `side` to move, packed or not; the
- * table must have DTC (tb_has_dtc). */
+/* The code tb_dtc gives for entry i of a side held slim (tb_dtc_slim):
+ * DTC_NONE where the entry has no ordinary result (its cell says so: a
+ * draw, a result of a ruling, an illegal entry), else distance 0, flagged
+ * DTC_BEYOND where the result does not hold.  The distance itself is not
+ * kept: the only move into a subtable is a capture, a conversion of its
+ * own (distance 1), which asks of the position it reaches only whether
+ * its result holds (dtc.c, unpack.c and verify.c read no more). */
+static inline unsigned tb_dtc_slim_code(const tb_table *t, int side, uint64_t i)
+{
+    unsigned v = cell_get(t->cells[side], t->width, i);
+    if (!cell_is_win(v) && !cell_is_loss(v)) return XQF_DTC_NONE;
+    return (t->beyond[side][i >> 6] >> (i & 63) & 1) ? XQF_DTC_BEYOND : 0;
+}
+/* DTC code (dtc.h) of entry i with `side` to move, packed or not (of a
+ * side held slim, tb_dtc_slim_code); the table must have DTC
+ * (tb_has_dtc). */
 static inline unsigned tb_dtc(const tb_table *t, int side, uint64_t i)
 {
     if (t->dtc[side]) return t->dtc[side][i];
+    if (!t->dtc8[side].code) return tb_dtc_slim_code(t, side, i);
     unsigned v = t->dtc8[side].code[i];
     return v < TB_DTC8_WIDE ? v : v == TB_DTC8_NONE ? 0xFFFFu : tb_dtc_wide(&t->dtc8[side], i);
 }
-static inline int tb_has_dtc(const tb_table *t) { return t->dtc[0] || t->dtc[1] || t->dtc8[0].code || t->dtc8[1].code; }
+static inline int tb_has_dtc(const tb_table *t)
+{
+    return t->dtc[0] || t->dtc[1] || t->dtc8[0].code || t->dtc8[1].code || t->beyond[0] || t->beyond[1];
+}
+/* Keeps of t's DTC codes, on each side it holds, only whether each
+ * ordinary result holds under the limit, a bit an entry: what a capture
+ * into t reads once t serves only as a subtable (tb_set_trim), an eighth
+ * of the byte an entry the packed codes take.  A side whose bitmap cannot
+ * be allocated keeps its codes, which every reader takes as well. */
+void tb_dtc_slim(tb_table *t);
 /* Packs t's final DTC codes one byte an entry, in place, on each side
  * where few enough codes need two (a sixteenth of the entries at most):
  * half the memory of a table held as a subtable for the rest of a run.
