@@ -454,7 +454,7 @@ typedef struct {
     uint8_t (*side)[XQ_MAX_SUBTABLES];
     int *ncap;
     uint64_t *base, *per_side; /* a held table's bytes: base + per_side per side held, */
-    uint64_t *codes, *slim;    /* + its DTC codes per side, or once trimmed, their slim bits */
+    uint64_t *codes, *slim;    /* + its ruled bitmap and DTC codes per side, or once trimmed, slim DTC bits */
     uint8_t *held;             /* bit s: the table's side s to move is held; HELD_CODES: not trimmed yet */
     uint8_t *ahead, *need;
 } run_model;
@@ -476,9 +476,11 @@ static void model_free(run_model *r)
 /* The least bytes a table of a member holds a side with once built or
  * loaded (table.c's tb_table_bytes): its cells, at least a byte an entry,
  * the bits and ranks of its sparse ruled bytes (tb_ruled8), and its DTC
- * codes, packed at least a byte an entry, or a bit an entry once a trim
- * has made them slim (tb_dtc_slim).  A byte a ruled result, and DTC codes
- * past a byte, depend on the table and are left out. */
+ * codes, packed at least a byte an entry; once a trim has made it slim
+ * (tb_table_slim), its cells and a bit an entry of DTC, the ruled bytes
+ * gone from a side without a ruled result.  A byte a ruled result, DTC
+ * codes past a byte, and a slim side's ruled bytes depend on the table
+ * and are left out. */
 static int model_init(run_model *r, const tb_set_list *l, const uint8_t *done, int rules, int limit)
 {
     memset(r, 0, sizeof *r);
@@ -518,9 +520,10 @@ static int model_init(run_model *r, const tb_set_list *l, const uint8_t *done, i
             r->base[i] = tb_table_own_bytes(&ix, 1, 0, 0) - 2 * e;
             xq_index_free(&ix);
         }
-        /* cells, and the ruled bytes' bits and ranks (tb_ruled8) */
-        r->per_side[i] = e + (rules != XQ_RULES_NONE ? (e / 64 + 1) * (sizeof(uint64_t) + sizeof(uint32_t)) : 0);
-        r->codes[i] = limit ? e : 0;
+        /* cells; then the ruled bytes' bits and ranks and the DTC codes */
+        r->per_side[i] = e;
+        r->codes[i] =
+            (rules != XQ_RULES_NONE ? (e / 64 + 1) * (sizeof(uint64_t) + sizeof(uint32_t)) : 0) + (limit ? e : 0);
         r->slim[i] = limit ? (e / 64 + 1) * sizeof(uint64_t) : 0;
     }
     return 0;

@@ -79,6 +79,13 @@ uint64_t tb_table_own_bytes(const xq_index *ix, int width, int ruled, int dtc)
            (dtc ? 2 * n * sizeof(uint16_t) : 0);
 }
 
+void tb_table_slim(tb_table *t)
+{
+    tb_dtc_slim(t);
+    for (int side = 0; side < 2; side++)
+        if (t->ruled8[side].bits && t->ruled8[side].nruled == 0) tb_ruled8_free(&t->ruled8[side]);
+}
+
 uint64_t tb_table_bytes(const tb_table *t)
 {
     uint64_t n = tb_table_own_bytes(&t->ix, t->width, 0, 0), words = t->ix.size / 64 + 1;

@@ -181,7 +181,7 @@ int tb_capture_targets(const xq_material *p, xq_material sub[XQ_MAX_SUBTABLES], 
  * move their captures reach (tb_sub_side); every other table is freed,
  * and the other side of a table kept is dropped.  The tables kept serve
  * only as subtables from then on: their own links to subtables are
- * cleared, and their DTC codes held slim (tb_dtc_slim).  So the set must not be used after m for a table the goals do
+ * cleared, and they are held slim (tb_table_slim).  So the set must not be used after m for a table the goals do
  * not lead to, nor trimmed between them otherwise (tb_set_retain would
  * free a table a later goal loads again with its subtables, which may
  * then lack a side); tb_set_link refuses a link to a side dropped.
@@ -314,6 +314,11 @@ static inline int tb_has_dtc(const tb_table *t)
  * of the byte an entry the packed codes take.  A side whose bitmap cannot
  * be allocated keeps its codes, which every reader takes as well. */
 void tb_dtc_slim(tb_table *t);
+/* What a table kept only as a subtable holds (tb_set_trim): its DTC codes
+ * slim (tb_dtc_slim), and no ruled bytes on a side without a ruled result,
+ * where tb_ruled says RULED_NONE all the same (of the one-attacker
+ * tables, every side). */
+void tb_table_slim(tb_table *t);
 /* Packs t's final DTC codes one byte an entry, in place, on each side
  * where few enough codes need two (a sixteenth of the entries at most):
  * half the memory of a table held as a subtable for the rest of a run.

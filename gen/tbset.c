@@ -154,8 +154,8 @@ void tb_set_trim(tb_set *s, const xq_material *m, const xq_material *goals, int 
                 if (!(need[i] >> side & 1)) tb_table_drop_side(u, side);
             /* its subtables may be gone: nothing may follow a capture from it */
             memset(u->sub, 0, sizeof u->sub);
-            /* and of its DTC codes, a capture into it reads whether a result holds */
-            tb_dtc_slim(u);
+            /* and of it, a capture reads less than its own generation wrote */
+            tb_table_slim(u);
         }
         s->t[kept++] = u;
     }

@@ -115,10 +115,12 @@ static void test_trim_keeps_what_captures_read(void **state)
                          want >> s & 1 ? "held" : "dropped");
             /* the side's DTC codes and ruled results go with its cells;
              * of the codes, a side kept holds only whether each result
-             * holds (tb_dtc_slim), a bit an entry */
+             * holds (tb_table_slim), a bit an entry */
             int dtc = u->dtc[s] || u->dtc8[s].code || u->beyond[s], ruled = u->ruled[s] || u->ruled8[s].bits;
             assert_int_equal(dtc, u->cells[s] != NULL);
             assert_int_equal(u->beyond[s] != NULL, u->cells[s] != NULL);
+            /* and ruled bytes only where it has a ruled result (tb_table_slim) */
+            if (u->ruled8[s].bits) assert_true(u->ruled8[s].nruled > 0);
             if (!u->cells[s]) assert_false(ruled);
             kept_sides += u->cells[s] != NULL;
         }
