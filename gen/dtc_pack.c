@@ -173,13 +173,16 @@ static void free_codes(tb_table *t, int side)
     t->dtc8[side] = (tb_dtc8){0};
 }
 
+void tb_dtc_free_side(tb_table *t, int side)
+{
+    free_codes(t, side);
+    free(t->beyond[side]);
+    t->beyond[side] = NULL;
+}
+
 void tb_dtc_free(tb_table *t)
 {
-    for (int s = 0; s < 2; s++) {
-        free_codes(t, s);
-        free(t->beyond[s]);
-        t->beyond[s] = NULL;
-    }
+    for (int s = 0; s < 2; s++) tb_dtc_free_side(t, s);
 }
 
 void tb_dtc_slim(tb_table *t)

@@ -49,16 +49,9 @@ void tb_table_drop_side(tb_table *t, int side)
 {
     free(t->cells[side]);
     free(t->ruled[side]);
-    free(t->dtc[side]);
-    free(t->dtc8[side].code);
-    free(t->dtc8[side].wide_at);
-    free(t->dtc8[side].wide);
-    free(t->beyond[side]);
     t->cells[side] = NULL;
     t->ruled[side] = NULL;
-    t->dtc[side] = NULL;
-    t->dtc8[side] = (tb_dtc8){0};
-    t->beyond[side] = NULL;
+    tb_dtc_free_side(t, side);
     tb_ruled8_free(&t->ruled8[side]);
 }
 

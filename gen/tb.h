@@ -325,8 +325,10 @@ void tb_table_slim(tb_table *t);
  * A side that cannot be packed, or whose list cannot be allocated, stays
  * as it is, which every reader takes as well. */
 void tb_dtc_pack(tb_table *t);
-/* Frees t's DTC codes, packed or not; the table then has none. */
+/* Frees t's DTC codes, packed, unpacked or slim; the table then has none. */
 void tb_dtc_free(tb_table *t);
+/* The same, of one side to move. */
+void tb_dtc_free_side(tb_table *t, int side);
 /* The code of each entry of one side, for tb_dtc_pack_from. */
 typedef unsigned (*tb_dtc_code_fn)(const void *arg, uint64_t i);
 /* Makes side's final DTC codes those code_of gives, packed into `bytes`
