@@ -549,7 +549,8 @@ static void mark_need(run_model *r, int j)
 }
 
 /* tb_set_trim before member i: the goals are i and the members after it
- * that the run builds.  A table kept holds its DTC codes slim after it. */
+ * that the run builds.  A table kept is held slim after it
+ * (tb_table_slim). */
 static void model_trim(run_model *r, int i)
 {
     int n = r->l->n;
@@ -627,10 +628,9 @@ int tb_set_estimates(const tb_set_list *l, const uint8_t *done, int rules, int l
         model_load(&r, i);
         uint64_t converting = model_bytes(&r);
         model_trim(&r, i);
-        estimate_one(l, i, rules, limit, threads, model_bytes(&r), &est[i]);
-        tb_estimate c;
-        estimate_one(l, i, rules, limit, threads, converting, &c);
-        est[i].convert_memory = c.convert_memory;
+        uint64_t building = model_bytes(&r);
+        estimate_one(l, i, rules, limit, threads, building, &est[i]);
+        est[i].convert_memory += converting - building; /* the same work beside other tables */
         r.held[i] = HELD_SIDES | HELD_CODES;
     }
     model_free(&r);
