@@ -417,6 +417,10 @@ static int visit(tb_set *set, const xq_material *m, const xq_material *root, con
         if (visit(set, &sub[k], root, opt, err)) return -1;
     if (tb_set_find(set, m)) return 0; /* reached through another path */
     if (!(top && opt->force)) {
+        /* A table loaded from its files is trimmed to as before one built:
+         * loaded one after another untrimmed, KRAABBKAABB's subtables held
+         * 1.67 GB at once where its own generation needs 0.6. */
+        if (!opt->set || opt->later) trim_for(set, m, root, opt);
         char path[4096], ignored[XQ_ERR_MAX];
         tb_raw_path(opt->dir, m, path, sizeof path);
         if (access(path, F_OK) == 0) {

@@ -131,9 +131,10 @@ typedef struct {
     tb_set *set;
     /* With `set`: the materials the run will generate after this one
      * (nlater of them, canonical), or NULL if not known.  When known, the
-     * set lets go, before each table is generated, of what its generation
-     * does not read and nothing the run still builds needs (tb_set_trim),
-     * in place of tb_set_retain.  A set of its own is trimmed so always. */
+     * set lets go, before each table is generated or loaded from its files,
+     * of what that table's generation does not read and nothing the run
+     * still builds or loads needs (tb_set_trim), in place of tb_set_retain.
+     * A set of its own is trimmed so always. */
     const xq_material *later;
     int nlater;
 } tb_gen_options;
@@ -167,6 +168,9 @@ tb_table *tb_set_find(tb_set *s, const xq_material *m);
 int tb_set_add(tb_set *s, tb_table *t, char err[XQ_ERR_MAX]);
 /* Bytes the set's tables hold in memory (tb_table_bytes of each). */
 uint64_t tb_set_bytes(const tb_set *s);
+/* The most tb_set_bytes has been when a table joined the set (tb_set_add):
+ * what its tables held at once, at most, while a run loaded and built. */
+uint64_t tb_set_peak_bytes(const tb_set *s);
 /* The captures from canonical material p, one a piece kind and colour on
  * the board: sub[i] the canonical material it leaves, side[i] the side to
  * move of sub[i]'s table it reaches (tb_sub_side of a table of p).  Returns

@@ -16,6 +16,7 @@ struct tb_set {
     int threads; /* for tb_unpack; 0 = all cores */
     tb_table **t;
     int n, cap;
+    uint64_t peak; /* tb_set_peak_bytes */
 };
 
 tb_set *tb_set_new(const char *dir)
@@ -58,6 +59,8 @@ uint64_t tb_set_bytes(const tb_set *s)
     for (int i = 0; i < s->n; i++) n += tb_table_bytes(s->t[i]);
     return n;
 }
+
+uint64_t tb_set_peak_bytes(const tb_set *s) { return s->peak; }
 
 /* A list of canonical materials, each once. */
 typedef struct {
@@ -245,6 +248,8 @@ int tb_set_add(tb_set *s, tb_table *t, char err[XQ_ERR_MAX])
         s->cap = cap;
     }
     s->t[s->n++] = t;
+    uint64_t held = tb_set_bytes(s);
+    if (held > s->peak) s->peak = held;
     return 0;
 }
 

@@ -17,7 +17,9 @@
  *   - in a run over a set, a table keeps what the tables built after it
  *     need, and lets go of the rest;
  *   - the estimates of a run over a set (tb_set_estimates) count what the
- *     run holds when it comes to each table.
+ *     run holds when it comes to each table;
+ *   - a run that loads its subtables from their files trims the set before
+ *     each load as well, so it never holds them all whole at once.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -287,6 +289,75 @@ static void test_set_run_keeps_what_later_tables_need(void **state)
     }
 }
 
+/* A run that finds its tables' files loads them trimmed as it goes, as
+ * it builds them: before each table is loaded the set lets go of what
+ * that table and the run's later tables do not read.  Loaded one after
+ * another and trimmed only before a table generated, they were all held
+ * whole at once (KRAABBKAABB's subtables: 1.67 GB where its generation
+ * needs 0.6).  So the most the set holds while KNPKA is loaded from its
+ * files is less than its closure loaded whole (tb_set_get), and KNPKA
+ * generated again from its subtables' files is the same, byte for byte. */
+static tb_gen_options load_options(tb_set *set, const xq_material *goal, int force)
+{
+    return (tb_gen_options){.dir = gen_dir(),
+                            .threads = 2,
+                            .quiet = 1,
+                            .rules = XQ_RULES_FULL,
+                            .limit = LIMIT,
+                            .force = force,
+                            .set = set,
+                            .later = goal,
+                            .nlater = 0};
+}
+
+static void test_loads_trimmed_on_the_way(void **state)
+{
+    (void)state;
+    char err[XQ_ERR_MAX], name[XQ_MATERIAL_MAX], path[600];
+    generate("KNPKA", NULL, 0);
+    xq_material goal;
+    assert_int_equal(xq_material_parse("KNPKA", &goal, err), 0);
+    xq_material_canonical(&goal, &goal);
+    xq_material_name(&goal, name);
+
+    tb_set *whole = tb_set_new(gen_dir());
+    assert_non_null(whole);
+    if (!tb_set_get(whole, &goal, err)) fail_msg("%s", err);
+    uint64_t closure = tb_set_bytes(whole);
+    tb_set_free(whole);
+    tb_set *set = tb_set_new(gen_dir());
+    assert_non_null(set);
+    tb_gen_options opt = load_options(set, &goal, 0);
+    if (tb_generate(&goal, &opt, err)) fail_msg("KNPKA: %s", err);
+    uint64_t peak = tb_set_peak_bytes(set);
+    tb_set_free(set);
+    print_message("    KNPKA loaded: the set held at most %llu bytes; its closure whole %llu\n",
+                  (unsigned long long)peak, (unsigned long long)closure);
+    assert_true(peak < closure);
+
+    char *before[XQF_COMPRESSED_KINDS];
+    long size[XQF_COMPRESSED_KINDS];
+    for (int kind = 0; kind < XQF_COMPRESSED_KINDS; kind++) {
+        xqf_path(gen_dir(), name, kind, path, sizeof path);
+        testgen_read_file(path, &before[kind], &size[kind]);
+    }
+    set = tb_set_new(gen_dir());
+    assert_non_null(set);
+    opt = load_options(set, &goal, 1);
+    if (tb_generate(&goal, &opt, err)) fail_msg("KNPKA: %s", err);
+    tb_set_free(set);
+    for (int kind = 0; kind < XQF_COMPRESSED_KINDS; kind++) {
+        xqf_path(gen_dir(), name, kind, path, sizeof path);
+        char *after;
+        long n;
+        testgen_read_file(path, &after, &n);
+        assert_int_equal(n, size[kind]);
+        assert_memory_equal(after, before[kind], (size_t)n);
+        free(after);
+        free(before[kind]);
+    }
+}
+
 /* What `xqtb sets` and `gen --set` estimate (tb_set_estimates) follows
  * the run: for every table a run over a set builds, the memory estimated
  * is at most what the run's own check counts when it comes to the table
@@ -358,6 +429,7 @@ int main(void)
         cmocka_unit_test(test_trim_on_the_way_keeps_what_is_still_needed),
         cmocka_unit_test(test_set_run_keeps_what_later_tables_need),
         cmocka_unit_test(test_estimates_follow_the_run),
+        cmocka_unit_test(test_loads_trimmed_on_the_way),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
