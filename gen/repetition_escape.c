@@ -60,9 +60,34 @@
 #include "repetition_graph.h"
 #include "unmove.h"
 
-/* witness values beyond any position id (uint32_t, so not enum constants) */
+/* What find_escape returns beside a position id: no escape, or an escape
+ * by a capture (uint32_t, so not enum constants). */
 #define WITNESS_NONE ((uint32_t)0xFFFFFFFFu)
 #define WITNESS_EXIT ((uint32_t)0xFFFFFFFEu)
+
+/* What a position keeps of its witness, a byte (g->witness): no escape
+ * (MARK_NONE; for a w position, a capture into a win), an escape that
+ * lasts (MARK_EXIT: a capture L survives; for a w position, none into a
+ * win), a search for the next witness claimed (MARK_PENDING), or else a
+ * fingerprint of the position the witness leads to.  The fingerprint only
+ * has to tell the rounds which witnesses may have just joined C: a
+ * position whose witness's fingerprint matches a new member of C looks
+ * again from its witness's place (next_witness_chunk), which finds the
+ * same witness when the match was another position's, about one match in
+ * MARK_PRINTS.  Keeping the position itself took four bytes a drawn
+ * position where this takes one (KNAABBKR has 37 million). */
+enum { MARK_PRINTS = 253, MARK_PENDING = 253, MARK_EXIT = 254, MARK_NONE = 255 };
+
+static inline uint8_t fingerprint(uint32_t q)
+{
+    return (uint8_t)(((uint64_t)(q * 0x9E3779B1u) * MARK_PRINTS) >> 32);
+}
+
+/* The mark of what find_escape returned. */
+static inline uint8_t witness_mark(uint32_t x)
+{
+    return x == WITNESS_NONE ? MARK_NONE : x == WITNESS_EXIT ? MARK_EXIT : fingerprint(x);
+}
 
 /* Whether drawn position p is in C, the positions the graph is built on
  * (g->inside), and its entry into C. */
@@ -95,7 +120,7 @@ _Static_assert(XQ_MAX_MOVES <= AT_PLACE + 1, "a place fits in a byte");
  * *at gets the place of the escape found.  While Z only shrinks, a move
  * passed over once stays passed over (a capture's exit, a position not
  * drawn, out of Z, a move that is not idle: none of these changes), so
- * the search for a new witness may start after the old one: the same
+ * the search for a new witness may start at the old one: the same
  * witness a search from the first move finds (KCKPP's escapes 14.20 G ->
  * 13.73 G instructions, for a byte a position).  So every move of a
  * position is looked at once at most. */
@@ -197,15 +222,15 @@ static void first_pass(void *arg, uint64_t begin, uint64_t end, int thread)
     rg_hint hint = {0};
     for (uint64_t p = begin; p < end; p++) {
         if (rg_pos_side(g, (uint32_t)p) == g->w && !g->sub_ruled) {
-            g->witness[p] = WITNESS_EXIT;
+            g->witness[p] = MARK_EXIT;
             continue;
         }
         rg_decode_next(g, &hint, (uint32_t)p, &b, &site); /* positions in entry order */
         if (b.side == g->w)
-            g->witness[p] = has_winning_exit(g, &b) ? WITNESS_NONE : WITNESS_EXIT;
+            g->witness[p] = has_winning_exit(g, &b) ? MARK_NONE : MARK_EXIT;
         else {
             g->witness_at[p] = 0;
-            g->witness[p] = find_escape(g, &b, &site, 0, &g->witness_at[p]);
+            g->witness[p] = witness_mark(find_escape(g, &b, &site, 0, &g->witness_at[p]));
         }
     }
 }
@@ -324,7 +349,7 @@ static int stays(const trap *k, decoder *d, uint32_t p)
     const rgraph *g = k->g;
     const tb_table *t = g->t;
     int mine = rg_pos_side(g, p) == g->w;
-    if (mine && g->witness[p] == WITNESS_NONE) return 1; /* a capture into a win */
+    if (mine && g->witness[p] == MARK_NONE) return 1; /* a capture into a win */
     decode_in_order(g, d, p);
     xq_board *b = &d->b; /* every move made on it is taken back */
     xq_move list[XQ_MAX_MOVES];
@@ -433,19 +458,20 @@ static void join_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
     }
 }
 
-/* An L predecessor (in Z) whose witness was the position that just joined
- * C must look for another idle move into Z: it is claimed, its witness
- * set to WITNESS_PENDING by the one thread that finds it first (a walk
- * may reach a position twice, through the mirror image), and listed. */
-#define WITNESS_PENDING ((uint32_t)0xFFFFFFFDu)
-
+/* An L predecessor (in Z) whose witness may have been the position that
+ * just joined C (its mark is that position's fingerprint) must look for
+ * another idle move into Z: it is claimed, its mark set to MARK_PENDING by
+ * the one thread that finds it first (a walk may reach a position twice,
+ * through the mirror image, or from two new members with one
+ * fingerprint), and listed. */
 static void rewitness(void *arg, uint64_t j)
 {
     walk *a = arg;
     rgraph *g = a->k->g;
-    uint32_t q = position_of(g, a->side, j), from = a->from;
+    uint32_t q = position_of(g, a->side, j);
+    uint8_t from = fingerprint(a->from);
     if (q == WITNESS_NONE || in_c(g, q)) return;
-    if (__atomic_compare_exchange_n(&g->witness[q], &from, WITNESS_PENDING, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+    if (__atomic_compare_exchange_n(&g->witness[q], &from, MARK_PENDING, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
         walk_append(a, q);
 }
 
@@ -476,8 +502,10 @@ static void next_witness_chunk(void *arg, uint64_t begin, uint64_t end, int thre
     for (uint64_t i = begin; i < end; i++) {
         uint32_t q = k->other[i];
         decode_in_order(g, &d, q);
-        uint32_t x = find_escape(g, &d.b, &d.site, (g->witness_at[q] & AT_PLACE) + 1u, &g->witness_at[q]);
-        g->witness[q] = x;
+        /* from the old witness's place: it leads into C now, or (a match of
+         * another position's fingerprint) it is found again */
+        uint32_t x = find_escape(g, &d.b, &d.site, g->witness_at[q] & AT_PLACE, &g->witness_at[q]);
+        g->witness[q] = witness_mark(x);
         if (x != WITNESS_NONE) k->other[i] = WITNESS_NONE;
     }
 }
@@ -551,7 +579,7 @@ static int64_t buchi_complement(rgraph *g)
     }
     uint64_t nseeds = 0;
     for (uint64_t p = 0; p < g->npos; p++)
-        if (g->witness[p] == WITNESS_NONE) k.other[nseeds++] = (uint32_t)p;
+        if (g->witness[p] == MARK_NONE) k.other[nseeds++] = (uint32_t)p;
     total = 0;
     for (int64_t added; (added = round_trap(&k, &nseeds)) != 0;) total += added;
 out:
@@ -566,9 +594,9 @@ out:
  * next, and its solve, the peak of the rulings' memory, do without them. */
 int64_t rg_escapes(rgraph *g)
 {
-    uint64_t n = g->npos ? g->npos : 1, bytes = n * (sizeof *g->witness + 1), words = g->npos / 64 + 1;
+    uint64_t n = g->npos ? g->npos : 1, bytes = 2 * n, words = g->npos / 64 + 1;
     if (rg_charge(g, bytes)) return -1;
-    g->witness = malloc(n * sizeof *g->witness);
+    g->witness = malloc(n);
     g->witness_at = malloc(n);
     if (!g->witness || !g->witness_at) {
         free(g->witness);

@@ -78,8 +78,8 @@ typedef struct {
      * position nodes, are these positions in order (rg_local) */
     uint64_t *inside;
     uint32_t *inside_rank;
-    uint32_t *witness;   /* repetition_escape.c's scratch, per position, while rg_escapes runs, */
-    uint8_t *witness_at; /* with the witness's place in the moves that escape looks through */
+    uint8_t *witness;    /* repetition_escape.c's scratch, per position, while rg_escapes runs: */
+    uint8_t *witness_at; /* its witness's mark, and the witness's place in the moves looked through */
     /* MODE_ATTACK: per position, whether the side not to move in it would
      * threaten mate if it were to move (xq_threat_after of any quiet move
      * into it): 0 not known yet, 1 no, 2 yes.  A pure function of the
