@@ -148,6 +148,14 @@ void tb_set_free(tb_set *s);
  * directory with every subtable it captures into.  Returns NULL with a
  * message in err if a file is missing or damaged. */
 tb_table *tb_set_get(tb_set *s, const xq_material *m, char err[XQ_ERR_MAX]);
+/* tb_set_get for a command that reads m alone (its statistics, a check of
+ * every position against its successors): before each table it loads, the
+ * set lets go of what neither that table's loading nor m still reads
+ * (tb_set_trim, with m the goal), so that the tables m's captures lead to
+ * end held as a generation holds them, and the rest freed, instead of the
+ * whole closure held at once (KRAABBKAABB's: 1.67 GB).  The set must hold
+ * nothing but what an earlier call for the same m left. */
+tb_table *tb_set_get_trimmed(tb_set *s, const xq_material *m, char err[XQ_ERR_MAX]);
 /* The directory the set reads. */
 const char *tb_set_dir(const tb_set *s);
 /* Threads the set uses to rebuild a table from its compressed files

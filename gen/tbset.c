@@ -253,7 +253,9 @@ int tb_set_add(tb_set *s, tb_table *t, char err[XQ_ERR_MAX])
     return 0;
 }
 
-tb_table *tb_set_get(tb_set *s, const xq_material *m, char err[XQ_ERR_MAX])
+/* tb_set_get, trimming the set before each table it loads when `goal` is
+ * set (tb_set_get_trimmed). */
+static tb_table *get(tb_set *s, const xq_material *m, const xq_material *goal, char err[XQ_ERR_MAX])
 {
     tb_table *t = tb_set_find(s, m);
     if (t) return t;
@@ -261,7 +263,8 @@ tb_table *tb_set_get(tb_set *s, const xq_material *m, char err[XQ_ERR_MAX])
     xq_material sub[XQ_MAX_SUBTABLES];
     int n = xq_material_subtables(m, sub);
     for (int k = 0; k < n; k++)
-        if (!tb_set_get(s, &sub[k], err)) return NULL;
+        if (!get(s, &sub[k], goal, err)) return NULL;
+    if (goal) tb_set_trim(s, m, goal, 1);
     /* The raw file if gen kept one (--keep-raw, or an older run), else the
      * table is rebuilt from its compressed files. */
     char path[4096];
@@ -278,4 +281,13 @@ tb_table *tb_set_get(tb_set *s, const xq_material *m, char err[XQ_ERR_MAX])
         return NULL;
     }
     return t;
+}
+
+tb_table *tb_set_get(tb_set *s, const xq_material *m, char err[XQ_ERR_MAX]) { return get(s, m, NULL, err); }
+
+tb_table *tb_set_get_trimmed(tb_set *s, const xq_material *m, char err[XQ_ERR_MAX])
+{
+    xq_material goal;
+    xq_material_canonical(m, &goal);
+    return get(s, m, &goal, err);
 }

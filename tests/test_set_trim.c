@@ -19,7 +19,8 @@
  *   - the estimates of a run over a set (tb_set_estimates) count what the
  *     run holds when it comes to each table;
  *   - a run that loads its subtables from their files trims the set before
- *     each load as well, so it never holds them all whole at once.
+ *     each load as well, so it never holds them all whole at once, and so
+ *     do `xqtb stats` and `xqtb verify` of one table (tb_set_get_trimmed).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -358,6 +359,49 @@ static void test_loads_trimmed_on_the_way(void **state)
     }
 }
 
+/* `xqtb stats` and `xqtb verify` of one table load it trimmed on the way
+ * (tb_set_get_trimmed): the set ends holding what tb_set_get and a trim
+ * for the table leave (the same tables, the same sides, the same bytes),
+ * without ever holding the closure whole, and the table's statistics and
+ * its check against its successors are those of the whole load. */
+static void test_get_trimmed_holds_what_a_trim_leaves(void **state)
+{
+    (void)state;
+    char err[XQ_ERR_MAX];
+    generate("KNPKA", NULL, 0);
+    xq_material goal;
+    assert_int_equal(xq_material_parse("KNPKA", &goal, err), 0);
+    xq_material_canonical(&goal, &goal);
+
+    tb_set *whole = tb_set_new(gen_dir()), *set = tb_set_new(gen_dir());
+    assert_non_null(whole);
+    assert_non_null(set);
+    tb_table *w = tb_set_get(whole, &goal, err), *t = tb_set_get_trimmed(set, &goal, err);
+    if (!w || !t) fail_msg("%s", err);
+    tb_stats a, b;
+    memset(&a, 0, sizeof a);
+    memset(&b, 0, sizeof b);
+    tb_compute_stats(w, &a);
+    tb_compute_stats(t, &b);
+    assert_memory_equal(&a, &b, sizeof a);
+    uint64_t closure = tb_set_peak_bytes(whole);
+    tb_set_trim(whole, &goal, NULL, 0);
+    const char *names[] = {"KNPKA", "KNPK", "KNKA", "KPKA", "KNK", "KPK", "KAK", "KK"};
+    for (size_t k = 0; k < sizeof names / sizeof *names; k++)
+        if (sides_held(set, names[k]) != sides_held(whole, names[k]))
+            fail_msg("%s: sides %u held, %u after a whole load and a trim", names[k], sides_held(set, names[k]),
+                     sides_held(whole, names[k]));
+    assert_int_equal(tb_set_bytes(set), tb_set_bytes(whole));
+    print_message("    KNPKA loaded trimmed: at most %llu bytes held; loaded whole %llu\n",
+                  (unsigned long long)tb_set_peak_bytes(set), (unsigned long long)closure);
+    assert_true(tb_set_peak_bytes(set) < closure);
+    tb_verify_report r;
+    assert_int_equal(tb_verify(t, 2, &r), 0);
+    assert_int_equal(r.errors, 0);
+    tb_set_free(whole);
+    tb_set_free(set);
+}
+
 /* What `xqtb sets` and `gen --set` estimate (tb_set_estimates) follows
  * the run: for every table a run over a set builds, the memory estimated
  * is at most what the run's own check counts when it comes to the table
@@ -430,6 +474,7 @@ int main(void)
         cmocka_unit_test(test_set_run_keeps_what_later_tables_need),
         cmocka_unit_test(test_estimates_follow_the_run),
         cmocka_unit_test(test_loads_trimmed_on_the_way),
+        cmocka_unit_test(test_get_trimmed_holds_what_a_trim_leaves),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -171,7 +171,7 @@ static int load_stats(const char *dir, const xq_material *m, tb_stats *st, char 
         snprintf(err, XQ_ERR_MAX, "out of memory");
         return -1;
     }
-    tb_table *t = tb_set_get(set, m, err);
+    tb_table *t = tb_set_get_trimmed(set, m, err);
     if (t) tb_compute_stats(t, st);
     tb_set_free(set);
     char name[XQ_MATERIAL_MAX];
@@ -353,13 +353,14 @@ int stats_set(const table_args *a)
     return missing ? EXIT_NO_ANSWER : 0;
 }
 
-/* Verifies canonical material m, loaded into set with its subtables.
+/* Verifies canonical material m, loaded into set with its subtables, the
+ * set trimmed on the way to what m reads (tb_set_get_trimmed) if `alone`.
  * Returns an exit status. */
-static int verify_one(tb_set *set, const xq_material *m, const table_args *a)
+static int verify_one(tb_set *set, const xq_material *m, const table_args *a, int alone)
 {
     char err[XQ_ERR_MAX], name[XQ_MATERIAL_MAX];
     xq_material_name(m, name);
-    tb_table *t = tb_set_get(set, m, err);
+    tb_table *t = alone ? tb_set_get_trimmed(set, m, err) : tb_set_get(set, m, err);
     if (!t) return load_failure("verify", err);
     tb_verify_report r;
     if (tb_verify(t, a->threads, &r)) {
@@ -395,7 +396,7 @@ static int verify_set(const table_args *a)
             rc = EXIT_FAILURE_IO;
             break;
         }
-        int r = verify_one(set, &l.m[i].mat, a);
+        int r = verify_one(set, &l.m[i].mat, a, 0);
         if (r == EXIT_NO_ANSWER) bad++;
         if (r && (r != EXIT_NO_ANSWER || !rc)) rc = r;
     }
@@ -411,17 +412,20 @@ int cmd_verify(int argc, char **argv)
     table_args a;
     if (parse_table_args("verify", argc, argv, "tdqs", 1, &a)) return EXIT_BAD_INPUT;
     if (a.has_set) return verify_set(&a);
+    /* each table in a set of its own, trimmed as it loads: a table named
+     * after one of its subtables would otherwise find that subtable held
+     * trimmed */
     int rc = 0;
-    tb_set *set = tb_set_new(a.dir);
-    if (!set) return EXIT_FAILURE_IO;
     for (int i = 0; i < a.nmaterial && rc == 0; i++) {
         xq_material m;
         if (parse_material_arg("verify", a.material[i], &m)) {
             rc = EXIT_BAD_INPUT;
             break;
         }
-        rc = verify_one(set, &m, &a);
+        tb_set *set = tb_set_new(a.dir);
+        if (!set) return EXIT_FAILURE_IO;
+        rc = verify_one(set, &m, &a, 1);
+        tb_set_free(set);
     }
-    tb_set_free(set);
     return rc;
 }
