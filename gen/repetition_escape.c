@@ -78,10 +78,7 @@
  * position where this takes one (KNAABBKR has 37 million). */
 enum { MARK_PRINTS = 253, MARK_PENDING = 253, MARK_EXIT = 254, MARK_NONE = 255 };
 
-static inline uint8_t fingerprint(uint32_t q)
-{
-    return (uint8_t)(((uint64_t)(q * 0x9E3779B1u) * MARK_PRINTS) >> 32);
-}
+static inline uint8_t fingerprint(uint32_t q) { return (uint8_t)(((uint64_t)(q * 0x9E3779B1u) * MARK_PRINTS) >> 32); }
 
 /* The mark of what find_escape returned. */
 static inline uint8_t witness_mark(uint32_t x)
