@@ -196,26 +196,28 @@ static void test_rulings_budget_message(void **state)
     char dir[512];
     snprintf(dir, sizeof dir, "%s/rulings", test_tmpdir());
     long peak;
-    /* KPKPA under full rules, no move limit: the game graph is its largest
+    /* KCPKP under full rules, no move limit: the game graph is its largest
      * need, beyond the plan (KCKN's was, until the drawn region stopped
-     * keeping each position's entry, and KNKP's, until DTM files' search
-     * bounds per 16 entries gave its compression a larger context) */
-    int rc = run_measured(&peak, "gen -t 2 -d %s --rules full --limit 0 KPKPA", dir);
+     * keeping each position's entry, KNKP's, until DTM files' search
+     * bounds per 16 entries gave its compression a larger context, and
+     * KPKPA's, until the escapes kept a byte a position for their
+     * witnesses where they kept four) */
+    int rc = run_measured(&peak, "gen -t 2 -d %s --rules full --limit 0 KCPKP", dir);
     if (rc) fail_msg("exit %d: %s", rc, out);
     double bound = figure_after(NULL, "memory: at most ");
     assert_non_null(strstr(out, "most for the repetition rulings"));
-    rc = run_measured(&peak, "gen --force -t 2 -d %s --rules full --limit 0 --max-memory 1 KPKPA", dir);
+    rc = run_measured(&peak, "gen --force -t 2 -d %s --rules full --limit 0 --max-memory 1 KCPKP", dir);
     assert_int_equal(rc, 3);
     double planned = figure_after(NULL, "needs ");
     if (ceil(planned) >= bound) fail_msg("plan %.1f MiB, bound %.1f MiB: no room for the test", planned, bound);
-    rc = run_measured(&peak, "gen --force -t 2 -d %s --rules full --limit 0 --max-memory %ld KPKPA", dir,
+    rc = run_measured(&peak, "gen --force -t 2 -d %s --rules full --limit 0 --max-memory %ld KCPKP", dir,
                       (long)ceil(planned));
     if (rc != 3) fail_msg("--max-memory %ld: exit %d: %s", (long)ceil(planned), rc, out);
     double need = figure_after(NULL, "the repetition rulings need over ");
     double left = figure_after("the repetition rulings need over ", "MiB, ");
     assert_non_null(strstr(out, "MiB left after the tables"));
     if (!(need > left)) fail_msg("need %.1f, left %.1f: %s", need, left, out);
-    rc = run_measured(&peak, "gen --force -q -t 2 -d %s --rules full --limit 0 --max-memory %ld KPKPA", dir,
+    rc = run_measured(&peak, "gen --force -q -t 2 -d %s --rules full --limit 0 --max-memory %ld KCPKP", dir,
                       (long)ceil(bound));
     if (rc) fail_msg("--max-memory %ld: exit %d: %s", (long)ceil(bound), rc, out);
 }
