@@ -342,23 +342,13 @@ static void trim_for(tb_set *set, const xq_material *m, const xq_material *root,
     free(goals);
 }
 
-/* Generates canonical material m, whose subtables are in the set, in a
- * run for canonical material `root` (m itself at the top).  Unless the
- * run shares a set that does not say what comes next (opt->set without
- * opt->later), the set first lets go of what m's generation does not read
- * and nothing the run still builds or loads needs (tb_set_trim, whose
- * goals are root and opt->later): all but the tables m or one still to
- * come captures into, and of those the sides to move no such capture
- * reaches.  KRKNAABB's subtables then take 94.5 MiB instead of 284.5, its
- * peak falls from 690,648 to 498,160 KiB, and the tables built on the way
- * to it hold less as well. */
-static int generate_one(tb_set *set, const xq_material *m, const xq_material *root, const tb_gen_options *opt,
-                        char err[XQ_ERR_MAX])
+/* Generates canonical material m, whose subtables are in the set (trimmed
+ * for it: visit). */
+static int generate_one(tb_set *set, const xq_material *m, const tb_gen_options *opt, char err[XQ_ERR_MAX])
 {
     char name[XQ_MATERIAL_MAX];
     xq_material_name(m, name);
     int threads = opt->threads > 0 ? opt->threads : par_cores(), width = start_width(set, m, opt);
-    if (!opt->set || opt->later) trim_for(set, m, root, opt);
     tb_mem_plan plan;
     if (tb_mem_plan_make(m, width, opt->rules, opt->limit, threads, opt->keep_raw, tb_set_bytes(set), &plan)) {
         snprintf(err, XQ_ERR_MAX, "%s: the index is too large", name);
@@ -416,11 +406,19 @@ static int visit(tb_set *set, const xq_material *m, const xq_material *root, con
     for (int k = 0; k < nsub; k++)
         if (visit(set, &sub[k], root, opt, err)) return -1;
     if (tb_set_find(set, m)) return 0; /* reached through another path */
+    /* Unless the run shares a set that does not say what comes next
+     * (opt->set without opt->later), the set first lets go of what m's
+     * generation does not read and nothing the run still builds or loads
+     * needs (tb_set_trim, whose goals are root and opt->later): all but
+     * the tables m or one still to come captures into, and of those the
+     * sides to move no such capture reaches.  KRKNAABB's subtables then
+     * take 94.5 MiB instead of 284.5, its peak falls from 690,648 to
+     * 498,160 KiB, and the tables built on the way to it hold less as
+     * well.  So before m is loaded from its files as well: loaded one
+     * after another untrimmed, KRAABBKAABB's subtables held 1.67 GB at
+     * once where its own generation needs 0.6. */
+    if (!opt->set || opt->later) trim_for(set, m, root, opt);
     if (!(top && opt->force)) {
-        /* A table loaded from its files is trimmed to as before one built:
-         * loaded one after another untrimmed, KRAABBKAABB's subtables held
-         * 1.67 GB at once where its own generation needs 0.6. */
-        if (!opt->set || opt->later) trim_for(set, m, root, opt);
         char path[4096], ignored[XQ_ERR_MAX];
         tb_raw_path(opt->dir, m, path, sizeof path);
         if (access(path, F_OK) == 0) {
@@ -460,7 +458,7 @@ static int visit(tb_set *set, const xq_material *m, const xq_material *root, con
             if (why[0] && !opt->quiet) fprintf(stderr, "%s; regenerating\n", why);
         }
     }
-    return generate_one(set, m, root, opt, err);
+    return generate_one(set, m, opt, err);
 }
 
 int tb_generate(const xq_material *m, const tb_gen_options *opt, char err[XQ_ERR_MAX])
