@@ -114,7 +114,10 @@ typedef struct {
     int kinds;                    /* KINDS, or 1 where "any" cannot differ from "holds" (dtc_solve) */
     const uint64_t *const *early; /* dtc_solve's `early`, or NULL */
     int ply;
-    uint32_t byte_code[256]; /* once the pass is done, with one-byte distances: byte_codes */
+    uint32_t byte_code[256];                /* once the pass is done, with one-byte distances: byte_codes */
+    uint64_t init_open[PAR_MAX_THREADS][2]; /* per thread and side, entries ply 0 left open */
+    uint64_t open[2];                       /* per side, about the entries still open (choose_pull) */
+    pass_direction direction;
 } dtc_ctx;
 
 /* The DTC code of entry i of subtable s with `side` to move. */
@@ -325,7 +328,7 @@ INLINE int examine_entry(dtc_ctx *c, int w, pass_decoder *dec, int side, uint64_
     return decided;
 }
 
-INLINE void init_range(dtc_ctx *c, int w, uint64_t begin, uint64_t end)
+INLINE void init_range(dtc_ctx *c, int w, uint64_t begin, uint64_t end, uint64_t *left[2])
 {
     pass_decoder dec;
     pass_decoder_init(&dec);
@@ -334,17 +337,18 @@ INLINE void init_range(dtc_ctx *c, int w, uint64_t begin, uint64_t end)
             unsigned open = open_code(c->t, s, i);
             for (int k = 0; k < c->kinds; k++) dist_set(c, w, k, s, i, open);
             if (!c->early || (c->early[s][i >> 6] >> (i & 63) & 1)) examine_entry(c, w, &dec, s, i, 0);
+            *left[s] += is_open(dist_of(c, w, HOLDS, s, i)) || is_open(dist_of(c, w, c->kinds - 1, s, i));
         }
 }
 
 static void init_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
 {
-    (void)thread;
     dtc_ctx *c = arg;
+    uint64_t *open[2] = {&c->init_open[thread][0], &c->init_open[thread][1]};
     if (c->width == 1)
-        init_range(c, 1, begin, end);
+        init_range(c, 1, begin, end, open);
     else
-        init_range(c, 2, begin, end);
+        init_range(c, 2, begin, end, open);
 }
 
 /* True if one of the eight distances of a kind from i (a multiple of 8)
@@ -448,6 +452,58 @@ static void decide_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
         pass_decide_chunk(&c->pass, begin, end, thread, decide_wide, c);
 }
 
+/* ---- phase B pulled: every open entry examined (pass_pull_chunk) ------ */
+/* The entries of word w with y to move still open in some kind.  An
+ * examination decides an entry at the ply equal to its distance whatever
+ * flagged it (examine), so examining them all decides what the flags
+ * would have. */
+INLINE uint64_t open_bits_w(const dtc_ctx *c, int w, int y, uint64_t word)
+{
+    uint64_t first = word << 6, n = c->t->ix.size - first < 64 ? c->t->ix.size - first : 64, bits = 0;
+    for (uint64_t k = 0; k < n; k++)
+        if (is_open(dist_of(c, w, HOLDS, y, first + k)) || is_open(dist_of(c, w, c->kinds - 1, y, first + k)))
+            bits |= 1ull << k;
+    return bits;
+}
+
+static uint64_t open_byte(void *arg, int y, uint64_t word) { return open_bits_w(arg, 1, y, word); }
+static uint64_t open_wide(void *arg, int y, uint64_t word) { return open_bits_w(arg, 2, y, word); }
+
+static int examine_byte(void *arg, pass_decoder *d, int y, uint64_t j, int thread)
+{
+    (void)thread;
+    dtc_ctx *c = arg;
+    return examine_entry(c, 1, d, y, j, c->ply) ? PASS_DECIDED | PASS_FRONT : 0;
+}
+
+static int examine_wide(void *arg, pass_decoder *d, int y, uint64_t j, int thread)
+{
+    (void)thread;
+    dtc_ctx *c = arg;
+    return examine_entry(c, 2, d, y, j, c->ply) ? PASS_DECIDED | PASS_FRONT : 0;
+}
+
+static void pull_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
+{
+    dtc_ctx *c = arg;
+    if (c->width == 1)
+        pass_pull_chunk(&c->pass, begin, end, thread, open_byte, examine_byte, c);
+    else
+        pass_pull_chunk(&c->pass, begin, end, thread, open_wide, examine_wide, c);
+}
+
+/* Whether each side's phase B is pulled this ply (pass_should_pull).  The
+ * frontier of plies 1 and 2 is read from the distances, not a front, so
+ * the engine has no count of it and they are not pulled by choice.  The
+ * choice changes only the time taken. */
+static void choose_pull(dtc_ctx *c)
+{
+    for (int y = 0; y < 2; y++) {
+        uint64_t front = c->ply >= 3 ? c->pass.last_fronted[y ^ 1] : 0;
+        c->pass.pull[y] = pass_should_pull(&c->pass, c->direction, front, c->open[y]);
+    }
+}
+
 /* Two bytes an entry from here on, for every array of distances.  In
  * place, from the last entry down: entry i's two bytes (2i and 2i + 1)
  * lie at or above the byte of every entry not yet widened.  -1: out of
@@ -472,10 +528,12 @@ static int widen(dtc_ctx *c)
 /* The pass, into c->dist, its distances widened before ply widen_ply if
  * they are one byte.  Returns the plies run, -1 past DTC_MAX, -2 out of
  * memory. */
-static int run_pass(dtc_ctx *c, int threads, int widen_ply)
+static int run_pass(dtc_ctx *c, int threads, int widen_ply, int *pulled)
 {
     uint64_t size = c->t->ix.size;
     par_for(threads, size, GRAIN, init_chunk, c);
+    for (int i = 0; i < PAR_MAX_THREADS; i++)
+        for (int s = 0; s < 2; s++) c->open[s] += c->init_open[i][s];
     /* Ply 0 decides distances 0 and 1; ply k then follows from k-1 alone,
      * so the pass stops after the first ply that decides nothing (past ply
      * 1, whose own flags come from ply 0).  Ply k writes no distance above
@@ -485,7 +543,13 @@ static int run_pass(dtc_ctx *c, int threads, int widen_ply)
         if (ply > DTC_MAX) return -1;
         if (ply >= widen_ply && c->width == 1 && widen(c)) return -2;
         c->ply = ply;
-        if (pass_ply(&c->pass, flag_chunk, decide_chunk, c) == 0 && ply >= 2) break;
+        choose_pull(c);
+        *pulled += c->pass.pull[0] + c->pass.pull[1];
+        uint64_t n = pass_ply(&c->pass, flag_chunk, decide_chunk, pull_chunk, c);
+        /* an entry decided in one kind, then the other, counts twice */
+        for (int s = 0; s < 2; s++)
+            c->open[s] -= c->pass.last_decided[s] < c->open[s] ? c->pass.last_decided[s] : c->open[s];
+        if (n == 0 && ply >= 2) break;
     }
     return ply;
 }
@@ -689,11 +753,11 @@ static int keep_codes(dtc_ctx *c, int threads)
 
 int dtc_solve(tb_table *t, int threads, const uint64_t *const *early, dtc_report *rep, char err[XQ_ERR_MAX])
 {
-    return dtc_solve_widening(t, threads, early, DIST8_MAX + 1, rep, err);
+    return dtc_solve_tuned(t, threads, early, DIST8_MAX + 1, PASS_CHOOSE, rep, err);
 }
 
-int dtc_solve_widening(tb_table *t, int threads, const uint64_t *const *early, int widen_ply, dtc_report *rep,
-                       char err[XQ_ERR_MAX])
+int dtc_solve_tuned(tb_table *t, int threads, const uint64_t *const *early, int widen_ply, pass_direction direction,
+                    dtc_report *rep, char err[XQ_ERR_MAX])
 {
     memset(rep, 0, sizeof *rep);
     rep->longest = -1;
@@ -710,13 +774,14 @@ int dtc_solve_widening(tb_table *t, int threads, const uint64_t *const *early, i
     }
     c->t = t;
     c->early = early;
+    c->direction = direction;
     c->kinds = subtables_go_beyond(t) ? KINDS : 1;
     c->width = dtc_start_width(t->width, t->limit);
     for (int k = 0; k < c->kinds; k++)
         for (int s = 0; s < 2; s++)
             if (!(c->dist[k][s] = malloc(n * (size_t)c->width))) goto nomem;
     for (int s = 0; s < 2; s++) c->dist[ANY][s] = c->dist[c->kinds - 1][s]; /* read only where one kind */
-    rep->passes = run_pass(c, threads, widen_ply);
+    rep->passes = run_pass(c, threads, widen_ply, &rep->pulled);
     if (rep->passes == -2) goto nomem;
     if (rep->passes < 0) {
         snprintf(err, XQ_ERR_MAX, "a distance to conversion beyond %d plies", DTC_MAX);

@@ -8,6 +8,7 @@
 #ifndef XQ_DTC_H
 #define XQ_DTC_H
 
+#include "pass.h"
 #include "tb.h"
 #include "tbformat.h"
 
@@ -33,6 +34,7 @@ typedef struct {
     int longest;     /* longest DTC of a result that holds, -1 if none */
     int passes;      /* plies run, both passes */
     uint64_t beyond; /* entries whose result does not hold under the limit */
+    int pulled;      /* plies times sides whose phase B examined every open entry (pass.h) */
 } dtc_report;
 
 /* Computes t's DTC codes (packed: tb_dtc_pack_from, or tb_dtc_pack) for
@@ -46,9 +48,10 @@ int dtc_solve(tb_table *t, int threads, const uint64_t *const *early, dtc_report
 
 /* dtc_solve with its distances widened from one byte to two before ply
  * widen_ply, where dtc_solve widens them only before a ply that could
- * write one past a byte: for tests, which compare the two. */
-int dtc_solve_widening(tb_table *t, int threads, const uint64_t *const *early, int widen_ply, dtc_report *rep,
-                       char err[XQ_ERR_MAX]);
+ * write one past a byte, and each ply's phase B made one way
+ * (pass_direction): for tests, which compare them. */
+int dtc_solve_tuned(tb_table *t, int threads, const uint64_t *const *early, int widen_ply, pass_direction direction,
+                    dtc_report *rep, char err[XQ_ERR_MAX]);
 
 /* Bytes an entry of each distance dtc_solve starts with, for a table of
  * cells `cell_width` bytes wide under move limit `limit`: 1, or 2 where the

@@ -52,12 +52,20 @@ uint64_t pass_take_decided(pass_state *p)
     return n;
 }
 
-uint64_t pass_ply(pass_state *p, par_fn flag_chunk, par_fn decide_chunk, void *arg)
+uint64_t pass_ply(pass_state *p, par_fn flag_chunk, par_fn decide_chunk, par_fn pull_chunk, void *arg)
 {
     par_for(p->threads, p->size, PASS_GRAIN, flag_chunk, arg);
+    uint64_t n = 0;
     for (int y = 0; y < 2; y++) {
         p->side = y;
-        par_for(p->threads, p->size, PASS_GRAIN, decide_chunk, arg);
+        par_for(p->threads, p->size, PASS_GRAIN, p->pull[y] ? pull_chunk : decide_chunk, arg);
+        p->last_decided[y] = pass_take_decided(p);
+        p->last_fronted[y] = 0;
+        for (int i = 0; i < PAR_MAX_THREADS; i++) {
+            p->last_fronted[y] += p->fronted[i];
+            p->fronted[i] = 0;
+        }
+        n += p->last_decided[y];
     }
-    return pass_take_decided(p);
+    return n;
 }

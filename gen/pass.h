@@ -54,7 +54,13 @@ typedef struct {
     uint64_t *flags[PASS_MAPS][2]; /* [map][side to move]: one bit an entry */
     uint64_t *front[2];            /* NULL, or per side the entries the last ply put in front */
     int side;                      /* the side phase B decides */
+    /* per side to move, whether this ply's phase B examines every entry the
+     * pass calls open (pass_pull_chunk) instead of the flagged ones: phase
+     * A then flags nothing into that side.  Set by the pass before each ply. */
+    int pull[2];
     uint64_t decided[PAR_MAX_THREADS];
+    uint64_t fronted[PAR_MAX_THREADS];
+    uint64_t last_decided[2], last_fronted[2]; /* per side, what the last ply decided and put in front */
 } pass_state;
 
 /* A chunk's decoding state: the board and site of the entry it decoded
@@ -73,6 +79,22 @@ static inline void pass_decode(const pass_state *p, pass_decoder *d, int side, u
     d->b.side = (uint8_t)side;
 }
 
+/* How a pass sets p->pull before each ply: by its counts (PASS_CHOOSE),
+ * or one way at every ply (for tests, which compare the two). */
+typedef enum { PASS_CHOOSE = 0, PASS_PUSH, PASS_PULL } pass_direction;
+
+/* Whether a side's phase B is pulled, given the entries of the other
+ * side's front that would flag into it and its own entries still open.
+ * Measured on KRNKC's DTM plies (two threads), flagging cost about 110 ns
+ * a front entry and examining an open one about 100 ns (a win's moves
+ * until one reaches a loss) or 75 (a loss's until one escapes), and
+ * finding the open entries about 1 ns an entry of the side: so the larger
+ * of the two counts wins, the scan charged as a 64th of the entries. */
+static inline int pass_should_pull(const pass_state *p, pass_direction d, uint64_t front, uint64_t open)
+{
+    return d == PASS_PULL || (d == PASS_CHOOSE && front > open + p->size / 64);
+}
+
 /* Allocates the maps (and, if `front`, the bitmaps of what each ply
  * decides) for index ix.  Returns 0, or -1 out of memory (nothing held). */
 int pass_open(pass_state *p, const xq_index *ix, int threads, int maps, int front);
@@ -84,9 +106,11 @@ uint64_t pass_work_bytes(uint64_t entries, int maps, int front);
 /* Positions decided since the last call (the sum of the threads' tallies). */
 uint64_t pass_take_decided(pass_state *p);
 
-/* Runs one ply: phase A as `flag_chunk`, then phase B as `decide_chunk`
- * for red, then for black (p->side).  Returns the positions decided. */
-uint64_t pass_ply(pass_state *p, par_fn flag_chunk, par_fn decide_chunk, void *arg);
+/* Runs one ply: phase A as `flag_chunk`, then phase B for red, then for
+ * black (p->side), as `decide_chunk`, or `pull_chunk` for a side pulled
+ * (p->pull).  Returns the positions decided; last_decided and
+ * last_fronted hold them per side. */
+uint64_t pass_ply(pass_state *p, par_fn flag_chunk, par_fn decide_chunk, par_fn pull_chunk, void *arg);
 
 /* The bits of a word that stand for entries of the table. */
 static inline uint64_t pass_word_mask(const pass_state *p, uint64_t w)
@@ -110,7 +134,10 @@ static inline __attribute__((always_inline)) void pass_flag_chunk(pass_state *p,
     pass_decoder_init(&d);
     for (int x = 0; x < 2; x++)
         for (uint64_t w = begin >> 6; w < (end + 63) >> 6; w++) {
+            /* called even where nothing is flagged: frontier may keep its
+             * own bits of the word */
             uint64_t bits = frontier(arg, x, w) & pass_word_mask(p, w);
+            if (p->pull[x ^ 1]) continue;
             for (; bits; bits &= bits - 1) {
                 uint64_t i = (w << 6) | (uint64_t)__builtin_ctzll(bits);
                 pass_decode(p, &d, x, i);
@@ -151,8 +178,44 @@ pass_decide_chunk(pass_state *p, uint64_t begin, uint64_t end, int thread,
             fronted |= (uint64_t)(r >> 1 & 1) << k;
         }
         if (front) front[w] = fronted;
+        p->fronted[thread] += (uint64_t)__builtin_popcountll(fronted);
     }
     p->decided[thread] += count;
+}
+
+/* Phase B over the words of [begin, end) for side p->side when it is
+ * pulled (p->pull): examine(arg, d, y, j, thread) for every entry j that
+ * open(arg, y, w) names in its word w, whether flagged or not, returning
+ * as decide does.  Exact wherever the pass's rule decides an entry at the
+ * ply equal to its value whatever flagged it (retro.c, dtc.c): an entry
+ * no frontier position reaches then decides nothing.  It pays where the
+ * frontier is large against what is left open: flagging costs a frontier
+ * position its every predecessor, examining an open entry its moves until
+ * the first that settles it (Beamer, Asanovic and Patterson,
+ * "Direction-optimizing breadth-first search", SC 2012, the same choice
+ * for a search's levels). */
+static inline __attribute__((always_inline)) void
+pass_pull_chunk(pass_state *p, uint64_t begin, uint64_t end, int thread, uint64_t (*open)(void *arg, int y, uint64_t w),
+                int (*examine)(void *arg, pass_decoder *d, int y, uint64_t j, int thread), void *arg)
+{
+    int y = p->side;
+    uint64_t *front = p->front[y];
+    pass_decoder d;
+    pass_decoder_init(&d);
+    uint64_t count = 0, fronts = 0;
+    for (uint64_t w = begin >> 6; w < (end + 63) >> 6; w++) {
+        uint64_t fronted = 0;
+        for (uint64_t bits = open(arg, y, w) & pass_word_mask(p, w); bits; bits &= bits - 1) {
+            int k = __builtin_ctzll(bits);
+            unsigned r = (unsigned)examine(arg, &d, y, (w << 6) | (uint64_t)k, thread);
+            count += r & PASS_DECIDED;
+            fronted |= (uint64_t)(r >> 1 & 1) << k;
+        }
+        if (front) front[w] = fronted;
+        fronts += (uint64_t)__builtin_popcountll(fronted);
+    }
+    p->decided[thread] += count;
+    p->fronted[thread] += fronts;
 }
 
 #endif

@@ -48,6 +48,12 @@ typedef struct {
     unsigned max_code[MAX_THREADS];
     unsigned final_max[MAX_THREADS]; /* finish_chunk's: the longest DTM + 1, 0 for none */
     uint64_t legal[MAX_THREADS];
+    /* per thread and side: legal entries, and what the initial pass decided
+     * and put in ply 1's front; summed into open and fronted (choose_pull) */
+    uint64_t side_legal[MAX_THREADS][2], side_resolved[MAX_THREADS][2], side_front[MAX_THREADS][2];
+    uint64_t open[2];    /* per side, the entries still unknown */
+    uint64_t fronted[2]; /* per side, the last ply's front */
+    pass_direction direction;
 } retro_ctx;
 
 /* Tallies the longest code written into a cell. */
@@ -82,6 +88,7 @@ static void illegal_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
         for (int s = 0; s < 2; s++) {
             int legal = ok && !xq_in_check(&b, s ^ 1);
             c->legal[thread] += (uint64_t)legal;
+            c->side_legal[thread][s] += (uint64_t)legal;
             cell_set(t->cells[s], t->width, i, legal ? CELL_UNKNOWN : CELL_ILLEGAL);
         }
     }
@@ -142,11 +149,14 @@ static void initial_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
             /* GRAIN is a multiple of 64: no other thread writes these words */
             uint64_t bit = 1ull << (i & 63);
             if (c->early) c->early[s][i >> 6] |= bit;
-            if (code == 0)
+            if (code == 0) {
                 c->pass.front[s][i >> 6] |= bit; /* ply 1's frontier */
-            else
+                c->side_front[thread][s]++;
+            } else {
                 c->ahead[s][i >> 6] |= bit;
+            }
             c->resolved[thread]++;
+            c->side_resolved[thread][s]++;
             note_code(c, thread, code);
         }
     }
@@ -272,6 +282,68 @@ static void decide_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
     pass_decide_chunk(&c->pass, begin, end, thread, decide, c);
 }
 
+/* ---- phase B pulled: every open position examined (pass_pull_chunk) ---- */
+/* Whether a quiet move from b reaches a loss decided by ply-1: what a flag
+ * from the frontier tells an odd ply's candidate (a loss of code ply-1
+ * flags its predecessors at this ply; one of a lower code flagged them at
+ * its own, deciding them then, so no open position reaches one). */
+static int reaches_loss(const tb_table *t, xq_board *b, const xq_index_site *site, unsigned ply)
+{
+    xq_move list[XQ_MAX_MOVES];
+    for (xq_mask pieces = b->occ[b->side]; pieces;) {
+        int n = xq_gen_piece(b, mask_pop_lsb(&pieces), list);
+        for (int i = 0; i < n; i++) {
+            if (b->sq[move_to(list[i])] != EMPTY) continue; /* a capture's value is in the cell already */
+            unsigned v = successor_code(t, b, site, list[i]);
+            if (cell_is_loss(v) && v <= ply - 1) return 1;
+        }
+    }
+    return 0;
+}
+
+/* The entries of word w with y to move that this ply may decide: unknown
+ * ones, and at odd plies the provisional capture wins a quiet win in ply
+ * would shorten. */
+static uint64_t open_bits(void *arg, int y, uint64_t w)
+{
+    const retro_ctx *c = arg;
+    const tb_table *t = c->t;
+    unsigned ply = (unsigned)c->ply;
+    uint64_t first = w << 6, n = t->ix.size - first < 64 ? t->ix.size - first : 64, bits = 0;
+    for (uint64_t k = 0; k < n; k++) {
+        unsigned v = cell_get(t->cells[y], t->width, first + k);
+        if (v == CELL_UNKNOWN || ((ply & 1) && cell_is_win(v) && v > ply)) bits |= 1ull << k;
+    }
+    return bits;
+}
+
+/* Examines open entry j with y to move, whether flagged or not: decide's
+ * rule, with the flag of an odd ply found by looking (reaches_loss). */
+static int examine(void *arg, pass_decoder *d, int y, uint64_t j, int thread)
+{
+    retro_ctx *c = arg;
+    if (c->ply & 1) {
+        pass_decode(&c->pass, d, y, j);
+        if (!reaches_loss(c->t, &d->b, &d->site, (unsigned)c->ply)) return 0;
+    }
+    return decide(arg, d, y, j, 1, thread);
+}
+
+static void pull_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
+{
+    retro_ctx *c = arg;
+    pass_pull_chunk(&c->pass, begin, end, thread, open_bits, examine, c);
+}
+
+/* Whether each side's phase B is pulled this ply (pass_should_pull): the
+ * choice changes only the time taken, both ways deciding the same entries.
+ * The front counts leave out the `ahead` entries that come due. */
+static void choose_pull(retro_ctx *c)
+{
+    for (int y = 0; y < 2; y++)
+        c->pass.pull[y] = pass_should_pull(&c->pass, c->direction, c->fronted[y ^ 1], c->open[y]);
+}
+
 /* Every undecided position is a draw; and the longest DTM, found here
  * rather than from the codes written, which count provisional wins that a
  * quiet one shortened. */
@@ -322,6 +394,12 @@ uint64_t retro_early_bytes(uint64_t entries) { return 2 * ((entries + 63) / 64) 
 
 int retro_solve(tb_table *t, int threads, uint64_t *const *early, retro_progress_fn fn, void *arg, char err[XQ_ERR_MAX])
 {
+    return retro_solve_directed(t, threads, early, PASS_CHOOSE, fn, arg, err);
+}
+
+int retro_solve_directed(tb_table *t, int threads, uint64_t *const *early, pass_direction direction,
+                         retro_progress_fn fn, void *arg, char err[XQ_ERR_MAX])
+{
     if (threads < 1) threads = 1;
     if (threads > MAX_THREADS) threads = MAX_THREADS;
     retro_ctx *c = calloc(1, sizeof *c);
@@ -334,6 +412,7 @@ int retro_solve(tb_table *t, int threads, uint64_t *const *early, retro_progress
     }
     c->t = t;
     c->early = early;
+    c->direction = direction;
     /* Start wide if a capture can reach a distance a byte cannot hold. */
     for (int s = 0; s < 2; s++)
         for (int k = 0; k < KIND_NB; k++)
@@ -341,11 +420,16 @@ int retro_solve(tb_table *t, int threads, uint64_t *const *early, retro_progress
                 snprintf(err, XQ_ERR_MAX, "out of memory widening cells past %d plies", CELL8_DTM_MAX);
                 goto fail;
             }
-    retro_progress p = {0, 0, 0, 0};
+    retro_progress p = {0, 0, 0, 0, 0};
     unsigned max_code = 0;
     par_for(threads, t->ix.size, GRAIN, illegal_chunk, c);
     par_for(threads, t->ix.size, GRAIN, initial_chunk, c);
     reduce(c, &p.resolved, &max_code, &p.legal);
+    for (int i = 0; i < MAX_THREADS; i++)
+        for (int s = 0; s < 2; s++) {
+            c->open[s] += c->side_legal[i][s] - c->side_resolved[i][s];
+            c->fronted[s] += c->side_front[i][s];
+        }
     p.total = p.resolved;
     if (fn) fn(arg, &p);
     for (int ply = 1; ply <= (int)max_code + 1; ply++) {
@@ -359,7 +443,13 @@ int retro_solve(tb_table *t, int threads, uint64_t *const *early, retro_progress
         }
         c->ply = ply;
         p.ply = ply;
-        p.resolved = pass_ply(&c->pass, flag_chunk, decide_chunk, c);
+        choose_pull(c);
+        p.pulled = (unsigned)c->pass.pull[0] | (unsigned)c->pass.pull[1] << 1;
+        p.resolved = pass_ply(&c->pass, flag_chunk, decide_chunk, pull_chunk, c);
+        for (int s = 0; s < 2; s++) {
+            c->open[s] -= c->pass.last_decided[s];
+            c->fronted[s] = c->pass.last_fronted[s];
+        }
         reduce(c, &p.resolved, &max_code, NULL);
         p.total += p.resolved;
         if (fn) fn(arg, &p);
