@@ -156,6 +156,13 @@ tb_table *tb_set_get(tb_set *s, const xq_material *m, char err[XQ_ERR_MAX]);
  * whole closure held at once (KRAABBKAABB's: 1.67 GB).  The set must hold
  * nothing but what an earlier call for the same m left. */
 tb_table *tb_set_get_trimmed(tb_set *s, const xq_material *m, char err[XQ_ERR_MAX]);
+/* tb_set_get_trimmed of goals[0] (canonical, as every goal) for a command
+ * that reads the other goals after it, one at a time: the set also keeps,
+ * of what it holds, what the goals not loaded yet will read, so that they
+ * share it instead of loading it again.  A goal the set holds already is
+ * trimmed as any table (it may be held as a subtable, with one side), so
+ * the caller gives such a goal a set of its own. */
+tb_table *tb_set_get_trimmed_for(tb_set *s, const xq_material *goals, int ngoals, char err[XQ_ERR_MAX]);
 /* The directory the set reads. */
 const char *tb_set_dir(const tb_set *s);
 /* Threads the set uses to rebuild a table from its compressed files

@@ -253,9 +253,9 @@ int tb_set_add(tb_set *s, tb_table *t, char err[XQ_ERR_MAX])
     return 0;
 }
 
-/* tb_set_get, trimming the set before each table it loads when `goal` is
- * set (tb_set_get_trimmed). */
-static tb_table *get(tb_set *s, const xq_material *m, const xq_material *goal, char err[XQ_ERR_MAX])
+/* tb_set_get, trimming the set before each table it loads for `goals`
+ * when there are any (tb_set_get_trimmed_for). */
+static tb_table *get(tb_set *s, const xq_material *m, const xq_material *goals, int ngoals, char err[XQ_ERR_MAX])
 {
     tb_table *t = tb_set_find(s, m);
     if (t) return t;
@@ -263,8 +263,8 @@ static tb_table *get(tb_set *s, const xq_material *m, const xq_material *goal, c
     xq_material sub[XQ_MAX_SUBTABLES];
     int n = xq_material_subtables(m, sub);
     for (int k = 0; k < n; k++)
-        if (!get(s, &sub[k], goal, err)) return NULL;
-    if (goal) tb_set_trim(s, m, goal, 1);
+        if (!get(s, &sub[k], goals, ngoals, err)) return NULL;
+    if (ngoals) tb_set_trim(s, m, goals, ngoals);
     /* The raw file if gen kept one (--keep-raw, or an older run), else the
      * table is rebuilt from its compressed files. */
     char path[4096];
@@ -283,11 +283,16 @@ static tb_table *get(tb_set *s, const xq_material *m, const xq_material *goal, c
     return t;
 }
 
-tb_table *tb_set_get(tb_set *s, const xq_material *m, char err[XQ_ERR_MAX]) { return get(s, m, NULL, err); }
+tb_table *tb_set_get(tb_set *s, const xq_material *m, char err[XQ_ERR_MAX]) { return get(s, m, NULL, 0, err); }
 
 tb_table *tb_set_get_trimmed(tb_set *s, const xq_material *m, char err[XQ_ERR_MAX])
 {
     xq_material goal;
     xq_material_canonical(m, &goal);
-    return get(s, m, &goal, err);
+    return get(s, m, &goal, 1, err);
+}
+
+tb_table *tb_set_get_trimmed_for(tb_set *s, const xq_material *goals, int ngoals, char err[XQ_ERR_MAX])
+{
+    return get(s, &goals[0], goals, ngoals, err);
 }

@@ -20,7 +20,9 @@
  *     run holds when it comes to each table;
  *   - a run that loads its subtables from their files trims the set before
  *     each load as well, so it never holds them all whole at once, and so
- *     do `xqtb stats` and `xqtb verify` of one table (tb_set_get_trimmed).
+ *     do `xqtb stats` and `xqtb verify` of one table (tb_set_get_trimmed);
+ *   - `xqtb verify` of several tables keeps, as it loads each, what the
+ *     tables still to verify read (tb_set_get_trimmed_for).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -402,6 +404,46 @@ static void test_get_trimmed_holds_what_a_trim_leaves(void **state)
     tb_set_free(set);
 }
 
+/* `xqtb verify KNKA KPKA` loads the two into one set, trimmed before each
+ * load for the tables still to verify (tb_set_get_trimmed_for): after
+ * KNKA the set keeps KK, which KNKA does not read but KPKA's subtable KPK
+ * (not loaded yet) does, and KAK, which both read; KPKA then finds them
+ * held instead of loading them again, and checks against its successors.
+ * Trimmed for KNKA alone, KK goes. */
+static void test_get_trimmed_for_later_goals(void **state)
+{
+    (void)state;
+    char err[XQ_ERR_MAX];
+    generate("KNPKA", NULL, 0);
+    xq_material goals[2], kk, kak;
+    const char *names[] = {"KNKA", "KPKA"};
+    for (int k = 0; k < 2; k++) {
+        assert_int_equal(xq_material_parse(names[k], &goals[k], err), 0);
+        xq_material_canonical(&goals[k], &goals[k]);
+    }
+    assert_int_equal(xq_material_parse("KK", &kk, err), 0);
+    assert_int_equal(xq_material_parse("KAK", &kak, err), 0);
+
+    tb_set *alone = tb_set_new(gen_dir()), *set = tb_set_new(gen_dir());
+    assert_non_null(alone);
+    assert_non_null(set);
+    if (!tb_set_get_trimmed(alone, &goals[0], err)) fail_msg("%s", err);
+    assert_null(tb_set_find(alone, &kk));
+    if (!tb_set_get_trimmed_for(set, goals, 2, err)) fail_msg("%s", err);
+    tb_table *held_kak = tb_set_find(set, &kak);
+    assert_non_null(tb_set_find(set, &kk)); /* for KPK, still to load */
+    assert_non_null(held_kak);
+    assert_null(tb_set_find(set, &goals[1]));
+    tb_table *t = tb_set_get_trimmed_for(set, &goals[1], 1, err);
+    if (!t) fail_msg("%s", err);
+    assert_ptr_equal(tb_set_find(set, &kak), held_kak); /* not loaded again */
+    tb_verify_report r;
+    assert_int_equal(tb_verify(t, 2, &r), 0);
+    assert_int_equal(r.errors, 0);
+    tb_set_free(alone);
+    tb_set_free(set);
+}
+
 /* What `xqtb sets` and `gen --set` estimate (tb_set_estimates) follows
  * the run: for every table a run over a set builds, the memory estimated
  * is at most what the run's own check counts when it comes to the table
@@ -475,6 +517,7 @@ int main(void)
         cmocka_unit_test(test_estimates_follow_the_run),
         cmocka_unit_test(test_loads_trimmed_on_the_way),
         cmocka_unit_test(test_get_trimmed_holds_what_a_trim_leaves),
+        cmocka_unit_test(test_get_trimmed_for_later_goals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

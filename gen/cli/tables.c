@@ -353,14 +353,15 @@ int stats_set(const table_args *a)
     return missing ? EXIT_NO_ANSWER : 0;
 }
 
-/* Verifies canonical material m, loaded into set with its subtables, the
- * set trimmed on the way to what m reads (tb_set_get_trimmed) if `alone`.
+/* Verifies goals[0] (canonical), loaded into set with its subtables, the
+ * set trimmed on the way to what it and the other goals read
+ * (tb_set_get_trimmed_for) if there are any goals, else kept whole.
  * Returns an exit status. */
-static int verify_one(tb_set *set, const xq_material *m, const table_args *a, int alone)
+static int verify_one(tb_set *set, const xq_material *m, const xq_material *goals, int ngoals, const table_args *a)
 {
     char err[XQ_ERR_MAX], name[XQ_MATERIAL_MAX];
     xq_material_name(m, name);
-    tb_table *t = alone ? tb_set_get_trimmed(set, m, err) : tb_set_get(set, m, err);
+    tb_table *t = ngoals ? tb_set_get_trimmed_for(set, goals, ngoals, err) : tb_set_get(set, m, err);
     if (!t) return load_failure("verify", err);
     tb_verify_report r;
     if (tb_verify(t, a->threads, &r)) {
@@ -396,7 +397,7 @@ static int verify_set(const table_args *a)
             rc = EXIT_FAILURE_IO;
             break;
         }
-        int r = verify_one(set, &l.m[i].mat, a, 0);
+        int r = verify_one(set, &l.m[i].mat, NULL, 0, a);
         if (r == EXIT_NO_ANSWER) bad++;
         if (r && (r != EXIT_NO_ANSWER || !rc)) rc = r;
     }
@@ -412,20 +413,31 @@ int cmd_verify(int argc, char **argv)
     table_args a;
     if (parse_table_args("verify", argc, argv, "tdqs", 1, &a)) return EXIT_BAD_INPUT;
     if (a.has_set) return verify_set(&a);
-    /* each table in a set of its own, trimmed as it loads: a table named
-     * after one of its subtables would otherwise find that subtable held
-     * trimmed */
+    xq_material *named = calloc((size_t)a.nmaterial, sizeof *named);
+    if (!named) return EXIT_FAILURE_IO;
+    for (int i = 0; i < a.nmaterial; i++)
+        if (parse_material_arg("verify", a.material[i], &named[i])) {
+            free(named);
+            return EXIT_BAD_INPUT;
+        }
+    /* One set for the tables named, trimmed before each load to what the
+     * table loaded and those still to verify read, so that they share their
+     * subtables; a table the set holds already (a subtable of one verified
+     * before it) may be held trimmed, and gets a fresh set. */
     int rc = 0;
+    tb_set *set = NULL;
     for (int i = 0; i < a.nmaterial && rc == 0; i++) {
-        xq_material m;
-        if (parse_material_arg("verify", a.material[i], &m)) {
-            rc = EXIT_BAD_INPUT;
+        if (set && tb_set_find(set, &named[i])) {
+            tb_set_free(set);
+            set = NULL;
+        }
+        if (!set && !(set = tb_set_new(a.dir))) {
+            rc = EXIT_FAILURE_IO;
             break;
         }
-        tb_set *set = tb_set_new(a.dir);
-        if (!set) return EXIT_FAILURE_IO;
-        rc = verify_one(set, &m, &a, 1);
-        tb_set_free(set);
+        rc = verify_one(set, &named[i], &named[i], a.nmaterial - i, &a);
     }
+    tb_set_free(set);
+    free(named);
     return rc;
 }
