@@ -47,12 +47,11 @@ typedef struct {
     uint64_t resolved[MAX_THREADS];
     unsigned max_code[MAX_THREADS];
     unsigned final_max[MAX_THREADS]; /* finish_chunk's: the longest DTM + 1, 0 for none */
-    uint64_t legal[MAX_THREADS];
     /* per thread and side: legal entries, and what the initial pass decided
-     * and put in ply 1's front; summed into open and fronted (choose_pull) */
-    uint64_t side_legal[MAX_THREADS][2], side_resolved[MAX_THREADS][2], side_front[MAX_THREADS][2];
-    uint64_t open[2];    /* per side, the entries still unknown */
-    uint64_t fronted[2]; /* per side, the last ply's front */
+     * and put in ply 1's front (summed into open and the engine's
+     * last_fronted for choose_pull) */
+    uint64_t legal[MAX_THREADS][2], side_resolved[MAX_THREADS][2], side_front[MAX_THREADS][2];
+    uint64_t open[2]; /* per side, the entries still unknown */
     pass_direction direction;
 } retro_ctx;
 
@@ -87,8 +86,7 @@ static void illegal_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
         int ok = xq_index_decode_next(&t->ix, i, &b, &site) && !xq_kings_facing(&b);
         for (int s = 0; s < 2; s++) {
             int legal = ok && !xq_in_check(&b, s ^ 1);
-            c->legal[thread] += (uint64_t)legal;
-            c->side_legal[thread][s] += (uint64_t)legal;
+            c->legal[thread][s] += (uint64_t)legal;
             cell_set(t->cells[s], t->width, i, legal ? CELL_UNKNOWN : CELL_ILLEGAL);
         }
     }
@@ -341,7 +339,7 @@ static void pull_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
 static void choose_pull(retro_ctx *c)
 {
     for (int y = 0; y < 2; y++)
-        c->pass.pull[y] = pass_should_pull(&c->pass, c->direction, c->fronted[y ^ 1], c->open[y]);
+        c->pass.pull[y] = pass_should_pull(&c->pass, c->direction, c->pass.last_fronted[y ^ 1], c->open[y]);
 }
 
 /* Every undecided position is a draw; and the longest DTM, found here
@@ -363,15 +361,15 @@ static void finish_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
     c->final_max[thread] = longest;
 }
 
-/* Sums the per-thread tallies and clears them. */
+/* Sums the per-thread tallies and clears them (the legal counts, written
+ * once, are kept). */
 static void reduce(retro_ctx *c, uint64_t *resolved, unsigned *max_code, uint64_t *legal)
 {
     for (int i = 0; i < MAX_THREADS; i++) {
         *resolved += c->resolved[i];
         if (c->max_code[i] > *max_code && c->max_code[i] < CELL_DRAW) *max_code = c->max_code[i];
-        if (legal) *legal += c->legal[i];
+        if (legal) *legal += c->legal[i][0] + c->legal[i][1];
         c->resolved[i] = 0;
-        c->legal[i] = 0;
     }
 }
 
@@ -427,8 +425,8 @@ int retro_solve_directed(tb_table *t, int threads, uint64_t *const *early, pass_
     reduce(c, &p.resolved, &max_code, &p.legal);
     for (int i = 0; i < MAX_THREADS; i++)
         for (int s = 0; s < 2; s++) {
-            c->open[s] += c->side_legal[i][s] - c->side_resolved[i][s];
-            c->fronted[s] += c->side_front[i][s];
+            c->open[s] += c->legal[i][s] - c->side_resolved[i][s];
+            c->pass.last_fronted[s] += c->side_front[i][s];
         }
     p.total = p.resolved;
     if (fn) fn(arg, &p);
@@ -446,10 +444,7 @@ int retro_solve_directed(tb_table *t, int threads, uint64_t *const *early, pass_
         choose_pull(c);
         p.pulled = (unsigned)c->pass.pull[0] | (unsigned)c->pass.pull[1] << 1;
         p.resolved = pass_ply(&c->pass, flag_chunk, decide_chunk, pull_chunk, c);
-        for (int s = 0; s < 2; s++) {
-            c->open[s] -= c->pass.last_decided[s];
-            c->fronted[s] = c->pass.last_fronted[s];
-        }
+        for (int s = 0; s < 2; s++) c->open[s] -= c->pass.last_decided[s];
         reduce(c, &p.resolved, &max_code, NULL);
         p.total += p.resolved;
         if (fn) fn(arg, &p);
