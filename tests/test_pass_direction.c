@@ -4,8 +4,8 @@
  * examining every entry still open (pull, pass_pull_chunk).  The passes
  * choose per ply and side by their counts; the choice must change only
  * the time taken.  Here each pass is run again on tables the generator
- * built, pushed at every ply, pulled at every ply and left to choose, on
- * one thread and two:
+ * built, pushed at every ply and pulled at every ply on two threads, and
+ * left to choose on one thread and two:
  *
  *   - retro_solve: every cell and every bit of the `early` bitmaps DTC
  *     starts from as the first solve left them, the same longest DTM;
@@ -31,8 +31,15 @@
 #include "testenv.h"
 #include "testgen.h"
 
-static const pass_direction ways[] = {PASS_PUSH, PASS_PULL, PASS_CHOOSE};
-static const char *const way_names[] = {"push", "pull", "choose"};
+/* The solves each table gets: each way forced on two threads, and the
+ * choice on one thread and two (the generator's own tests compare thread
+ * counts of whole runs). */
+static const struct {
+    pass_direction way;
+    int threads;
+    const char *name;
+} runs[] = {{PASS_PUSH, 2, "push"}, {PASS_PULL, 2, "pull"}, {PASS_CHOOSE, 1, "choose"}, {PASS_CHOOSE, 2, "choose"}};
+enum { RUNS = sizeof runs / sizeof *runs };
 
 /* Counts the plies whose sides were pulled (retro_progress.pulled) and
  * those pushed at which something was flagged, so a test can tell that a
@@ -61,33 +68,32 @@ static int check_retro(tb_table *t, const char *name)
     for (int s = 0; s < 2; s++)
         for (uint64_t i = 0; i < n; i++) want[s * n + i] = cell_get(t->cells[s], t->width, i);
     int max_dtm = t->max_dtm, chosen = 0, have_first = 0;
-    for (int threads = 1; threads <= 2; threads++)
-        for (int w = 0; w < 3; w++) {
-            char err[XQ_ERR_MAX];
-            way_tally tally = {0, 0};
-            for (int s = 0; s < 2; s++) memset(early[s], 0, words * 8);
-            if (retro_solve_directed(t, threads, early, ways[w], tally_ply, &tally, err))
-                fail_msg("%s, %s: %s", name, way_names[w], err);
-            uint64_t differ = 0;
-            for (int s = 0; s < 2; s++)
-                for (uint64_t i = 0; i < n; i++) differ += cell_get(t->cells[s], t->width, i) != want[s * n + i];
-            if (differ)
-                fail_msg("%s %s on %d thread(s): %llu cells differ", name, way_names[w], threads,
-                         (unsigned long long)differ);
-            assert_int_equal(t->max_dtm, max_dtm);
-            if (!have_first) {
-                for (int s = 0; s < 2; s++) memcpy(first[s], early[s], words * 8);
-                have_first = 1;
-            } else {
-                for (int s = 0; s < 2; s++) assert_memory_equal(first[s], early[s], words * 8);
-            }
-            if (ways[w] == PASS_PULL) assert_int_equal(tally.pushed, 0);
-            if (ways[w] == PASS_PUSH) assert_int_equal(tally.pulled, 0);
-            if (ways[w] == PASS_CHOOSE) {
-                assert_true(tally.pushed > 0); /* the plies with nothing in front, at least */
-                chosen += tally.pulled;
-            }
+    for (int r = 0; r < RUNS; r++) {
+        char err[XQ_ERR_MAX];
+        way_tally tally = {0, 0};
+        for (int s = 0; s < 2; s++) memset(early[s], 0, words * 8);
+        if (retro_solve_directed(t, runs[r].threads, early, runs[r].way, tally_ply, &tally, err))
+            fail_msg("%s, %s: %s", name, runs[r].name, err);
+        uint64_t differ = 0;
+        for (int s = 0; s < 2; s++)
+            for (uint64_t i = 0; i < n; i++) differ += cell_get(t->cells[s], t->width, i) != want[s * n + i];
+        if (differ)
+            fail_msg("%s %s on %d thread(s): %llu cells differ", name, runs[r].name, runs[r].threads,
+                     (unsigned long long)differ);
+        assert_int_equal(t->max_dtm, max_dtm);
+        if (!have_first) {
+            for (int s = 0; s < 2; s++) memcpy(first[s], early[s], words * 8);
+            have_first = 1;
+        } else {
+            for (int s = 0; s < 2; s++) assert_memory_equal(first[s], early[s], words * 8);
         }
+        if (runs[r].way == PASS_PULL) assert_int_equal(tally.pushed, 0);
+        if (runs[r].way == PASS_PUSH) assert_int_equal(tally.pulled, 0);
+        if (runs[r].way == PASS_CHOOSE) {
+            assert_true(tally.pushed > 0); /* the plies with nothing in front, at least */
+            chosen += tally.pulled;
+        }
+    }
     print_message("%s: retro_solve's cells the same pushed, pulled and chosen (%d sides of plies pulled by choice)\n",
                   name, chosen);
     free(want);
@@ -134,27 +140,26 @@ static void test_dtc_either_way(void **state)
                 want[s * n + i] = (uint16_t)tb_dtc(t, s, i);
                 beyond += dtc_beyond(want[s * n + i]);
             }
-        for (int threads = 1; threads <= 2; threads++)
-            for (int w = 0; w < 3; w++) {
-                char err[XQ_ERR_MAX];
-                dtc_report rep;
-                tb_dtc_free(t);
-                if (dtc_solve_tuned(t, threads, NULL, 1 << 30, ways[w], &rep, err))
-                    fail_msg("%s at %d, %s: %s", cases[m].name, cases[m].limit, way_names[w], err);
-                uint64_t differ = 0;
-                for (int s = 0; s < 2; s++)
-                    for (uint64_t i = 0; i < n; i++) differ += tb_dtc(t, s, i) != want[s * n + i];
-                if (differ)
-                    fail_msg("%s at limit %d, %s on %d thread(s): %llu DTC codes differ", cases[m].name, cases[m].limit,
-                             way_names[w], threads, (unsigned long long)differ);
-                assert_int_equal(rep.beyond, beyond);
-                if (ways[w] == PASS_PUSH) assert_int_equal(rep.pulled, 0);
-                if (ways[w] == PASS_PULL) assert_int_equal(rep.pulled, 2 * rep.passes);
-                if (ways[w] == PASS_CHOOSE) {
-                    assert_true(rep.pulled < 2 * rep.passes);
-                    pulled += rep.pulled;
-                }
+        for (int r = 0; r < RUNS; r++) {
+            char err[XQ_ERR_MAX];
+            dtc_report rep;
+            tb_dtc_free(t);
+            if (dtc_solve_tuned(t, runs[r].threads, NULL, 1 << 30, runs[r].way, &rep, err))
+                fail_msg("%s at %d, %s: %s", cases[m].name, cases[m].limit, runs[r].name, err);
+            uint64_t differ = 0;
+            for (int s = 0; s < 2; s++)
+                for (uint64_t i = 0; i < n; i++) differ += tb_dtc(t, s, i) != want[s * n + i];
+            if (differ)
+                fail_msg("%s at limit %d, %s on %d thread(s): %llu DTC codes differ", cases[m].name, cases[m].limit,
+                         runs[r].name, runs[r].threads, (unsigned long long)differ);
+            assert_int_equal(rep.beyond, beyond);
+            if (runs[r].way == PASS_PUSH) assert_int_equal(rep.pulled, 0);
+            if (runs[r].way == PASS_PULL) assert_int_equal(rep.pulled, 2 * rep.passes);
+            if (runs[r].way == PASS_CHOOSE) {
+                assert_true(rep.pulled < 2 * rep.passes);
+                pulled += rep.pulled;
             }
+        }
         print_message("%s at limit %d: DTC the same pushed, pulled and chosen\n", cases[m].name, cases[m].limit);
         free(want);
         tb_set_free(set);
