@@ -713,14 +713,8 @@ static void test_dtc_widened_agrees(void **state)
         if (m == 1 && test_skipped_under_san("KRKNA")) continue;
         snprintf(tag, sizeof tag, "widen-%s-%d", cases[m].name, cases[m].limit);
         tb_table *t = gen_load(cases[m].name, cases[m].limit, 2, tag, &set, dir);
-        uint64_t n = t->ix.size, differ = 0, beyond = 0;
-        uint16_t *want = malloc(2 * n * sizeof *want);
-        assert_non_null(want);
-        for (int s = 0; s < 2; s++)
-            for (uint64_t i = 0; i < n; i++) {
-                want[s * n + i] = (uint16_t)tb_dtc(t, s, i);
-                beyond += dtc_beyond(want[s * n + i]);
-            }
+        uint64_t differ = 0, beyond;
+        uint16_t *want = testgen_dtc_codes(t, &beyond);
         assert_true(beyond > 0);
         if (m == 1) { /* two kinds: a capture of the advisor reaches KRKN's cursed wins */
             const tb_table *sub = t->sub[BLACK][ADVISOR];
@@ -736,8 +730,7 @@ static void test_dtc_widened_agrees(void **state)
             dtc_report rep;
             if (dtc_solve_tuned(t, 2, NULL, widen_at[w], PASS_CHOOSE, &rep, err))
                 fail_msg("%s: %s", cases[m].name, err);
-            for (int s = 0; s < 2; s++)
-                for (uint64_t i = 0; i < n; i++) differ += tb_dtc(t, s, i) != want[s * n + i];
+            differ += testgen_dtc_differ(t, want);
             assert_int_equal(rep.beyond, beyond);
             if (widen_at[w] == 1 << 30) unpacked = t->dtc[RED] || t->dtc[BLACK];
         }

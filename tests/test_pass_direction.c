@@ -132,23 +132,15 @@ static void test_dtc_either_way(void **state)
     for (int m = 0; m < 3; m++) {
         tb_set *set;
         tb_table *t = testgen_load_limit(cases[m].name, XQ_RULES_FULL, cases[m].limit, &set);
-        uint64_t n = t->ix.size, beyond = 0;
-        uint16_t *want = malloc(2 * n * sizeof *want);
-        assert_non_null(want);
-        for (int s = 0; s < 2; s++)
-            for (uint64_t i = 0; i < n; i++) {
-                want[s * n + i] = (uint16_t)tb_dtc(t, s, i);
-                beyond += dtc_beyond(want[s * n + i]);
-            }
+        uint64_t beyond;
+        uint16_t *want = testgen_dtc_codes(t, &beyond);
         for (int r = 0; r < RUNS; r++) {
             char err[XQ_ERR_MAX];
             dtc_report rep;
             tb_dtc_free(t);
             if (dtc_solve_tuned(t, runs[r].threads, NULL, 1 << 30, runs[r].way, &rep, err))
                 fail_msg("%s at %d, %s: %s", cases[m].name, cases[m].limit, runs[r].name, err);
-            uint64_t differ = 0;
-            for (int s = 0; s < 2; s++)
-                for (uint64_t i = 0; i < n; i++) differ += tb_dtc(t, s, i) != want[s * n + i];
+            uint64_t differ = testgen_dtc_differ(t, want);
             if (differ)
                 fail_msg("%s at limit %d, %s on %d thread(s): %llu DTC codes differ", cases[m].name, cases[m].limit,
                          runs[r].name, runs[r].threads, (unsigned long long)differ);

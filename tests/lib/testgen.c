@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 
 #include "compress.h"
+#include "dtc.h"
 #include "tmpdir.h"
 
 static tb_table *load_from(const char *name, const char *dir, int rules, int limit, tb_set **set)
@@ -66,6 +67,28 @@ static void verify_once(const tb_table *t, const tb_table **done, int *ndone)
     for (int c = 0; c < 2; c++)
         for (int k = 0; k < KIND_NB; k++)
             if (t->sub[c][k]) verify_once(t->sub[c][k], done, ndone);
+}
+
+uint16_t *testgen_dtc_codes(const tb_table *t, uint64_t *beyond)
+{
+    uint64_t n = t->ix.size;
+    uint16_t *codes = malloc(2 * n * sizeof *codes + 1);
+    assert_non_null(codes);
+    *beyond = 0;
+    for (int s = 0; s < 2; s++)
+        for (uint64_t i = 0; i < n; i++) {
+            codes[s * n + i] = (uint16_t)tb_dtc(t, s, i);
+            *beyond += dtc_beyond(codes[s * n + i]);
+        }
+    return codes;
+}
+
+uint64_t testgen_dtc_differ(const tb_table *t, const uint16_t *codes)
+{
+    uint64_t n = t->ix.size, differ = 0;
+    for (int s = 0; s < 2; s++)
+        for (uint64_t i = 0; i < n; i++) differ += tb_dtc(t, s, i) != codes[s * n + i];
+    return differ;
 }
 
 void testgen_verify_all(const tb_table *t)

@@ -23,6 +23,13 @@ tb_table *testgen_load_rules(const char *name, int rules, tb_set **set);
  * since tables of different limits do not mix either. */
 tb_table *testgen_load_limit(const char *name, int rules, int limit, tb_set **set);
 
+/* Every DTC code of t, red to move's entries first, in an array the
+ * caller frees; *beyond gets how many are beyond the move limit. */
+uint16_t *testgen_dtc_codes(const tb_table *t, uint64_t *beyond);
+
+/* How many of t's DTC codes differ from `codes` (testgen_dtc_codes). */
+uint64_t testgen_dtc_differ(const tb_table *t, const uint16_t *codes);
+
 /* Writes the compressed files of t and, once each, of every table it
  * captures into, again into dir, with tb_compress_options.searched set to
  * `searched` (TB_SEARCH_*, compress.h). */
