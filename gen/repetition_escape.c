@@ -68,15 +68,15 @@
 /* What a position keeps of its witness, a byte (g->witness): no escape
  * (MARK_NONE; for a w position, a capture into a win), an escape that
  * lasts (MARK_EXIT: a capture L survives; for a w position, none into a
- * win), a search for the next witness claimed (MARK_PENDING), or else a
- * fingerprint of the position the witness leads to.  The fingerprint only
- * has to tell the rounds which witnesses may have just joined C: a
- * position whose witness's fingerprint matches a new member of C looks
- * again from its witness's place (next_witness_chunk), which finds the
- * same witness when the match was another position's, about one match in
- * MARK_PRINTS.  Keeping the position itself took four bytes a drawn
+ * win), or else a fingerprint of the position the witness leads to.  The
+ * fingerprint only has to tell the rounds which witnesses may have just
+ * joined C: a position whose witness's fingerprint matches a w member of
+ * the round's region looks again from its witness's place
+ * (next_witness_chunk), which finds the same witness when the match was
+ * another position's (about one match in MARK_PRINTS) or the member did
+ * not join C.  Keeping the position itself took four bytes a drawn
  * position where this takes one (KNAABBKR has 37 million). */
-enum { MARK_PRINTS = 253, MARK_PENDING = 253, MARK_EXIT = 254, MARK_NONE = 255 };
+enum { MARK_PRINTS = 253, MARK_EXIT = 254, MARK_NONE = 255 };
 
 static inline uint8_t fingerprint(uint32_t q) { return (uint8_t)(((uint64_t)(q * 0x9E3779B1u) * MARK_PRINTS) >> 32); }
 
@@ -258,6 +258,9 @@ typedef struct {
     uint8_t *state;   /* per position: RS_* */
     uint32_t *region; /* this round's region: its possible members */
     uint32_t *other;  /* the removal's layers, then the next round's seeds */
+    uint64_t *rewit;  /* per position, a bit: L positions whose witness may lead to a w member
+                       * of this round's region (widen_region), to look for another witness if
+                       * it does not lead into Z any more */
     uint64_t lo, hi;  /* the layer being worked through, in region or other */
     uint64_t n;       /* entries of the list being appended to, taken atomically */
     int64_t added[PAR_MAX_THREADS];
@@ -282,6 +285,7 @@ typedef struct {
     uint32_t *list;
     int side;      /* side to move in the predecessors being visited */
     uint32_t from; /* the position whose predecessors are visited */
+    uint8_t print; /* its fingerprint */
     int n;
     uint32_t batch[APPEND_BATCH];
     decoder d; /* the last position decoded */
@@ -313,20 +317,35 @@ static void walk_predecessors(walk *a, uint32_t p, void (*fn)(void *, uint64_t))
     decode_in_order(a->k->g, d, p);
     a->side = d->b.side ^ 1;
     a->from = p;
+    a->print = fingerprint(p);
     xq_for_each_predecessor(&a->k->g->t->ix, &d->site, &d->b, fn, a);
 }
 
 /* A predecessor of a region member that may have to be looked at again:
  * one forced out of an earlier trap (it might have been forced out through
  * the member), or a w position not yet a possible member (a predecessor of
- * a new L member). */
+ * a new L member).
+ *
+ * An L predecessor whose witness's fingerprint is the member's is also
+ * noted (rewit): if the member joins C, that witness may lead out of Z,
+ * and the position must look for another (round_trap).  Noting it here,
+ * on the walk the region makes anyway, spares a second walk over the
+ * predecessors of every w position that joins C; those noted whose
+ * witness did not join C find it again where it was (next_witness_chunk
+ * starts at the old witness), so what the rounds find is unchanged. */
 static void widen_region(void *arg, uint64_t j)
 {
     walk *a = arg;
-    rgraph *g = a->k->g;
+    trap *k = a->k;
+    rgraph *g = k->g;
     uint32_t q = position_of(g, a->side, j);
     if (q == WITNESS_NONE || in_c(g, q)) return;
-    uint8_t s = state_of(a->k, q);
+    if (a->side != g->w && g->witness[q] == a->print) {
+        uint64_t bit = (uint64_t)1 << (q & 63);
+        if (!(__atomic_load_n(&k->rewit[q >> 6], __ATOMIC_RELAXED) & bit))
+            __atomic_fetch_or(&k->rewit[q >> 6], bit, __ATOMIC_RELAXED);
+    }
+    uint8_t s = state_of(k, q);
     if (s == RS_OUT || (s == RS_NONE && a->side == g->w)) walk_claim(a, q, s, RS_IN);
 }
 
@@ -455,35 +474,19 @@ static void join_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
     }
 }
 
-/* An L predecessor (in Z) whose witness may have been the position that
- * just joined C (its mark is that position's fingerprint) must look for
- * another idle move into Z: it is claimed, its mark set to MARK_PENDING by
- * the one thread that finds it first (a walk may reach a position twice,
- * through the mirror image, or from two new members with one
- * fingerprint), and listed. */
-static void rewitness(void *arg, uint64_t j)
+/* Lists, in order, the positions widen_region noted that are still in Z
+ * (those of this round's trap are in C now, and need no witness), and
+ * clears the notes: one thread, a word at a time, over a bit a position. */
+static uint64_t list_noted(trap *k)
 {
-    walk *a = arg;
-    rgraph *g = a->k->g;
-    uint32_t q = position_of(g, a->side, j);
-    uint8_t from = fingerprint(a->from);
-    if (q == WITNESS_NONE || in_c(g, q)) return;
-    if (__atomic_compare_exchange_n(&g->witness[q], &from, MARK_PENDING, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
-        walk_append(a, q);
-}
-
-static void rewitness_chunk(void *arg, uint64_t begin, uint64_t end, int thread)
-{
-    (void)thread;
-    trap *k = arg;
-    rgraph *g = k->g;
-    walk a = {.k = k, .list = k->other};
-    decoder_clear(&a.d);
-    for (uint64_t i = begin; i < end; i++) {
-        uint32_t p = k->region[i];
-        if (in_c(g, p) && rg_pos_side(g, p) == g->w) walk_predecessors(&a, p, rewitness);
+    const rgraph *g = k->g;
+    uint64_t n = 0;
+    for (uint64_t w = 0; w < g->npos / 64 + 1; w++) {
+        uint64_t bits = k->rewit[w] & ~g->inside[w];
+        k->rewit[w] = 0;
+        for (; bits; bits &= bits - 1) k->other[n++] = (uint32_t)(w << 6 | (uint64_t)__builtin_ctzll(bits));
     }
-    if (a.n) walk_flush(&a);
+    return n;
 }
 
 /* The listed positions look for their next witness, in order; those that
@@ -547,10 +550,7 @@ static int64_t round_trap(trap *k, uint64_t *nseeds)
     remove_escapes(k, nregion);
     memset(k->added, 0, sizeof k->added);
     par_for(g->threads, nregion, 1 << 12, join_chunk, k);
-    k->n = 0;
-    par_for(g->threads, nregion, 1 << 8, rewitness_chunk, k);
-    uint64_t listed = k->n, seeds_n = 0;
-    rg_sort_ids(k->other, listed, k->region, g->npos); /* the region is no longer needed */
+    uint64_t listed = list_noted(k), seeds_n = 0;
     par_for(g->threads, listed, 1 << 8, next_witness_chunk, k);
     for (uint64_t i = 0; i < listed; i++)
         if (k->other[i] != WITNESS_NONE) k->other[seeds_n++] = k->other[i];
@@ -565,12 +565,16 @@ static int64_t round_trap(trap *k, uint64_t *nseeds)
  * one. */
 static int64_t buchi_complement(rgraph *g)
 {
-    uint64_t n = g->npos ? g->npos : 1, bytes = n * (1 + 2 * sizeof(uint32_t));
+    uint64_t n = g->npos ? g->npos : 1, words = g->npos / 64 + 1;
+    uint64_t bytes = n * (1 + 2 * sizeof(uint32_t)) + words * sizeof(uint64_t);
     if (rg_charge(g, bytes)) return -1;
-    trap k = {
-        .g = g, .state = calloc(n, 1), .region = malloc(n * sizeof(uint32_t)), .other = malloc(n * sizeof(uint32_t))};
+    trap k = {.g = g,
+              .state = calloc(n, 1),
+              .region = malloc(n * sizeof(uint32_t)),
+              .other = malloc(n * sizeof(uint32_t)),
+              .rewit = calloc(words, sizeof(uint64_t))};
     int64_t total = -1;
-    if (!k.state || !k.region || !k.other) {
+    if (!k.state || !k.region || !k.other || !k.rewit) {
         snprintf(g->err, XQ_ERR_MAX, "out of memory for the repetition rulings");
         goto out;
     }
@@ -583,6 +587,7 @@ out:
     free(k.state);
     free(k.region);
     free(k.other);
+    free(k.rewit);
     g->bytes -= bytes;
     return total;
 }
