@@ -120,8 +120,17 @@ _Static_assert(XQ_MAX_MOVES <= AT_PLACE + 1, "a place fits in a byte");
  * the search for a new witness may start at the old one: the same
  * witness a search from the first move finds (KCKPP's escapes 14.20 G ->
  * 13.73 G instructions, for a byte a position).  So every move of a
- * position is looked at once at most. */
-static uint32_t find_escape(const rgraph *g, xq_board *b, const xq_index_site *site, unsigned skip, uint8_t *at)
+ * position is looked at once at most.
+ *
+ * With `was_witness`, the move at place `skip` is the old witness: found
+ * idle before, and idleness is the move's own (its labels depend on the
+ * board and the move, not on Z), so if it still leads into Z it is the
+ * witness again without its labels worked out.  Most positions the rounds
+ * send back here keep their witness (their print matched a position that
+ * did not join C, or another position's print), and the labels (checks,
+ * chases) are most of what looking at a move costs. */
+static uint32_t find_escape(const rgraph *g, xq_board *b, const xq_index_site *site, unsigned skip, int was_witness,
+                            uint8_t *at)
 {
     const tb_table *t = g->t;
     xq_move list[XQ_MAX_MOVES];
@@ -148,7 +157,7 @@ static uint32_t find_escape(const rgraph *g, xq_board *b, const xq_index_site *s
             uint64_t j = xq_index_after_site_move(&t->ix, site, b, list[k]);
             uint32_t q = j == XQ_INDEX_NONE ? NODE_NONE : rg_drawn_id(g, b->side ^ 1, j);
             if (q == NODE_NONE || in_c(g, q)) continue; /* not drawn, or out of Z */
-            if (idle_move(g, b, list[k], q)) {
+            if ((was_witness && seen == skip) || idle_move(g, b, list[k], q)) {
                 found = q;
                 break;
             }
@@ -227,7 +236,7 @@ static void first_pass(void *arg, uint64_t begin, uint64_t end, int thread)
             g->witness[p] = has_winning_exit(g, &b) ? MARK_NONE : MARK_EXIT;
         else {
             g->witness_at[p] = 0;
-            g->witness[p] = witness_mark(find_escape(g, &b, &site, 0, &g->witness_at[p]));
+            g->witness[p] = witness_mark(find_escape(g, &b, &site, 0, 0, &g->witness_at[p]));
         }
     }
 }
@@ -504,7 +513,7 @@ static void next_witness_chunk(void *arg, uint64_t begin, uint64_t end, int thre
         decode_in_order(g, &d, q);
         /* from the old witness's place: it leads into C now, or (a match of
          * another position's fingerprint) it is found again */
-        uint32_t x = find_escape(g, &d.b, &d.site, g->witness_at[q] & AT_PLACE, &g->witness_at[q]);
+        uint32_t x = find_escape(g, &d.b, &d.site, g->witness_at[q] & AT_PLACE, 1, &g->witness_at[q]);
         g->witness[q] = witness_mark(x);
         if (x != WITNESS_NONE) k->other[i] = WITNESS_NONE;
     }
