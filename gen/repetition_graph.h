@@ -79,7 +79,8 @@ typedef struct {
     uint64_t *inside;
     uint32_t *inside_rank;
     uint8_t *witness;    /* repetition_escape.c's scratch, per position, while rg_escapes runs: */
-    uint8_t *witness_at; /* its witness's mark, and the witness's place in the moves looked through */
+    uint8_t *witness_at; /* its witness's mark, and the witness's place in the moves looked through
+                          * (a w position's: where the removal's last look found it stays) */
     /* MODE_ATTACK: per position, whether the side not to move in it would
      * threaten mate if it were to move (xq_threat_after of any quiet move
      * into it): 0 not known yet, 1 no, 2 yes.  A pure function of the
