@@ -103,6 +103,21 @@ static int idle_move(const rgraph *g, const xq_board *b, xq_move m, uint32_t q)
     return !xq_gives_check(b, m);
 }
 
+/* The position of entry j with `side` to move if it is drawn, else
+ * WITNESS_NONE. */
+static uint32_t position_of(const rgraph *g, int side, uint64_t j)
+{
+    return j == XQ_INDEX_NONE ? WITNESS_NONE : rg_drawn_id(g, side, j); /* NODE_NONE is WITNESS_NONE */
+}
+
+/* The drawn position quiet move m of b (the entry at site) reaches, with
+ * the other side to move; WITNESS_NONE if it is illegal or not drawn (a
+ * loss for the mover: no move from a draw wins). */
+static uint32_t reached(const rgraph *g, xq_board *b, const xq_index_site *site, xq_move m)
+{
+    return position_of(g, b->side ^ 1, xq_index_after_site_move(&g->t->ix, site, b, m));
+}
+
 /* What find_escape keeps of a position, a byte: the place of its witness
  * in the moves it looks through. */
 enum { AT_PLACE = 0xFF };
@@ -154,9 +169,8 @@ static uint32_t find_escape(const rgraph *g, xq_board *b, const xq_index_site *s
                 found = WITNESS_EXIT;
                 break;
             }
-            uint64_t j = xq_index_after_site_move(&t->ix, site, b, list[k]);
-            uint32_t q = j == XQ_INDEX_NONE ? NODE_NONE : rg_drawn_id(g, b->side ^ 1, j);
-            if (q == NODE_NONE || in_c(g, q)) continue; /* not drawn, or out of Z */
+            uint32_t q = reached(g, b, site, list[k]);
+            if (q == WITNESS_NONE || in_c(g, q)) continue; /* not drawn, or out of Z */
             if ((was_witness && seen == skip) || idle_move(g, b, list[k], q)) {
                 found = q;
                 break;
@@ -181,13 +195,6 @@ static int has_winning_exit(const rgraph *g, xq_board *b)
         if (x != NODE_NONE && rg_exit_mover_wins(x, g->mode)) return 1;
     }
     return 0;
-}
-
-/* The position of entry j with `side` to move if it is drawn, else
- * WITNESS_NONE. */
-static uint32_t position_of(const rgraph *g, int side, uint64_t j)
-{
-    return j == XQ_INDEX_NONE ? WITNESS_NONE : rg_drawn_id(g, side, j); /* NODE_NONE is WITNESS_NONE */
 }
 
 /* A decode that starts from the last when positions come in increasing
@@ -383,8 +390,7 @@ static int leaves(const trap *k, decoder *d, xq_move m)
         xq_unmake_move(b, m, &u);
         return x != NODE_NONE && !rg_exit_mover_loses(x, g->mode);
     }
-    /* WITNESS_NONE: illegal, or a loss for the mover (no move from a draw wins) */
-    uint32_t q = position_of(g, b->side ^ 1, xq_index_after_site_move(&g->t->ix, &d->site, b, m));
+    uint32_t q = reached(g, b, &d->site, m);
     return q != WITNESS_NONE && !in_c(g, q) && !in_trap(k, q);
 }
 
@@ -396,7 +402,7 @@ static int enters(const trap *k, decoder *d, xq_move m)
     const rgraph *g = k->g;
     xq_board *b = &d->b;
     if (b->sq[move_to(m)]) return 0;
-    uint32_t q = position_of(g, b->side ^ 1, xq_index_after_site_move(&g->t->ix, &d->site, b, m));
+    uint32_t q = reached(g, b, &d->site, m);
     return q != WITNESS_NONE && (in_c(g, q) || in_trap(k, q));
 }
 
