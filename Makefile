@@ -139,7 +139,7 @@ $(BUILD)/tests/%: tests/%.c $(TEST_SUPPORT_OBJ) $(GEN_OBJ) $(STATIC)
 JOBS      ?= $(shell nproc 2>/dev/null || echo 2)
 # Measured slowest first (both builds' times summed, 2026-11-28); the
 # order only decides when each starts.
-TEST_SLOW  = test_limit test_repetition test_probe test_limit_ref test_sets test_probe_damage test_pass_direction test_repetition_ref \
+TEST_SLOW  = test_limit test_repetition test_probe test_reader test_limit_ref test_sets test_probe_damage test_pass_direction test_repetition_ref \
              test_playout test_ref_repetition test_cli_tables test_fixture test_index test_check test_unpack \
              test_gen_ref test_gen_memory test_serve test_verdict test_theory
 TEST_NAMES = $(patsubst tests/%.c,%,$(TEST_SRC))

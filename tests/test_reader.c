@@ -1,0 +1,213 @@
+/*
+ * test_reader.c - docs/FORMAT.md is enough to read the files: a second
+ * reader written from that page alone (tests/ref/ref_reader.h) gives the
+ * library's answers (xqtb_probe: WDL, DTM, the ruling and its order, DTC)
+ * on every legal position of four-piece tables, both colourings, and on
+ * random positions of five-piece ones with advisors, elephants and pawns;
+ * under every rule set, with and without a move limit, with a searched
+ * side and with `--store-both`; and the search bounds it recomputes from
+ * the blocks are the files' own.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "board.h"
+#include "fen.h"
+#include "material.h"
+#include "ref_reader.h"
+#include "ref_solver.h"
+#include "runxqtb.h"
+#include "testenv.h"
+#include "tmpdir.h"
+#include "xqtb.h"
+
+/* Generates `materials` into a directory of its own under the test's
+ * temporary one and returns its path. */
+static const char *generate(const char *sub, const char *options, const char *materials)
+{
+    static char dir[4096];
+    snprintf(dir, sizeof dir, "%s/%s", test_tmpdir(), sub);
+    int rc = run_xqtb("gen -q -t 2 -d %s %s %s", dir, options, materials);
+    if (rc != 0) fail_msg("xqtb gen %s %s: exit %d\n%s", options, materials, rc, xqtb_out);
+    return dir;
+}
+
+typedef struct {
+    xqtb_handle *h;
+    ref_reader *r;
+    int limit, rules;
+    uint64_t probed, ruled, cursed, searched_dtc;
+} pair;
+
+static void pair_open(pair *p, const char *dir)
+{
+    memset(p, 0, sizeof *p);
+    xqtb_status st;
+    p->h = xqtb_open(dir, NULL, &st);
+    assert_non_null(p->h);
+    p->r = ref_reader_open(dir);
+    assert_non_null(p->r);
+    p->limit = xqtb_limit(p->h);
+    p->rules = xqtb_rules(p->h);
+}
+
+static void pair_close(pair *p)
+{
+    assert_int_equal(ref_reader_rule(p->r), p->rules);
+    assert_int_equal(ref_reader_limit(p->r), p->limit);
+    int checked = ref_reader_check_bounds(p->r);
+    if (checked < 0) fail_msg("search bounds: %s", ref_reader_error(p->r));
+    print_message("    %llu positions, %llu ruled, %llu cursed or blessed; bounds of %d files recomputed\n",
+                  (unsigned long long)p->probed, (unsigned long long)p->ruled, (unsigned long long)p->cursed, checked);
+    ref_reader_close(p->r);
+    xqtb_close(p->h);
+}
+
+/* The library's and the second reader's answers for b agree. */
+static void compare(pair *p, const xq_board *b)
+{
+    char fen[XQ_FEN_MAX], err[XQTB_ERR_MAX];
+    xq_fen_write(b, fen);
+    xqtb_position pos;
+    if (xqtb_position_from_fen(fen, &pos, err) != XQTB_OK) fail_msg("%s: %s", fen, err);
+    xqtb_result lib;
+    xqtb_status st = xqtb_probe(p->h, &pos, &lib);
+    if (st != XQTB_OK) fail_msg("%s: xqtb_probe: %s", fen, xqtb_status_string(st));
+    ref_read_value v;
+    if (ref_reader_probe(p->r, b, p->limit > 0, &v)) fail_msg("%s: second reader: %s", fen, ref_reader_error(p->r));
+    int by = v.ruled == 0                 ? XQTB_BY_NONE
+             : p->rules == XQTB_RULES_CXA ? XQTB_BY_PERPETUAL_ATTACK
+             : v.ruled == 1               ? XQTB_BY_PERPETUAL_CHECK
+                                          : XQTB_BY_PERPETUAL_CHASE;
+    int dtm = v.dtm < 0 ? XQTB_NO_DISTANCE : v.dtm, dtc = v.dtc < 0 ? XQTB_NO_DISTANCE : v.dtc;
+    if ((int)lib.wdl != v.wdl || lib.dtm != dtm || (int)lib.by_rule != by || lib.order != v.order || lib.dtc != dtc)
+        fail_msg("%s: library wdl %d dtm %d by %d order %d dtc %d; second reader wdl %d dtm %d by %d order %d dtc %d",
+                 fen, lib.wdl, lib.dtm, lib.by_rule, lib.order, lib.dtc, v.wdl, dtm, by, v.order, dtc);
+    if (p->limit > 0 && v.wdl != 0 && !v.ruled) {
+        int cursed = lib.wdl5 == XQTB_WDL5_CURSED_WIN || lib.wdl5 == XQTB_WDL5_BLESSED_LOSS;
+        if (cursed != v.cursed) fail_msg("%s: library wdl5 %d, second reader cursed %d", fen, lib.wdl5, v.cursed);
+    }
+    p->probed++;
+    p->ruled += v.ruled != 0;
+    p->cursed += v.cursed;
+}
+
+/* Every `stride`-th legal position of `name`, in the reference solver's
+ * order, and the same position in the other colouring. */
+static void compare_all(pair *p, const char *name, int stride)
+{
+    xq_material m;
+    char err[XQ_ERR_MAX];
+    if (xq_material_parse(name, &m, err)) fail_msg("%s: %s", name, err);
+    ref_db *db = ref_enumerate(&m);
+    assert_non_null(db);
+    for (int i = 0; i < ref_count(db); i += stride) {
+        xq_board b, turned;
+        ref_board(db, i, &b);
+        compare(p, &b);
+        xq_board_flip(&b, &turned);
+        compare(p, &turned);
+    }
+    ref_free(db);
+}
+
+/* `count` random legal positions of `name` (and their other colouring). */
+static void compare_random(pair *p, const char *name, int count)
+{
+    xq_material m;
+    char err[XQ_ERR_MAX];
+    if (xq_material_parse(name, &m, err)) fail_msg("%s: %s", name, err);
+    uint64_t seed = 0x9E3779B97F4A7C15u;
+    for (int done = 0; done < count;) {
+        xq_board b;
+        xq_board_clear(&b);
+        int ok = 1;
+        for (int c = 0; c < 2 && ok; c++)
+            for (int k = KING; k < KIND_NB && ok; k++)
+                for (int j = 0; j < m.count[c][k] && ok; j++) {
+                    uint8_t squares[XQ_SQUARES];
+                    int n = ref_allowed_squares(c, k, squares);
+                    seed = seed * 6364136223846793005u + 1442695040888963407u;
+                    int sq = squares[(seed >> 33) % (uint64_t)n];
+                    if (b.sq[sq])
+                        ok = 0;
+                    else
+                        xq_board_put(&b, sq, make_piece(c, k));
+                }
+        seed = seed * 6364136223846793005u + 1442695040888963407u;
+        b.side = (int)(seed >> 63);
+        if (!ok || xq_board_validate(&b, err)) continue;
+        xq_board turned;
+        compare(p, &b);
+        xq_board_flip(&b, &turned);
+        compare(p, &turned);
+        done++;
+    }
+}
+
+static void check_dir(const char *dir, const char *const *all, int nall, int stride, const char *const *sampled,
+                      int nsampled)
+{
+    if (test_sanitized()) { /* the same files and paths, sampled more sparsely */
+        print_message("    every %dth position only under the sanitizer build (XQTB_SAN=1)\n", 4 * stride);
+        stride *= 4;
+    }
+    pair p;
+    pair_open(&p, dir);
+    for (int i = 0; i < nall; i++) compare_all(&p, all[i], stride);
+    for (int i = 0; i < nsampled; i++) compare_random(&p, sampled[i], 10000);
+    pair_close(&p);
+}
+
+/* The defaults: rules full, a limit of 120 plies, a searched side in DTM
+ * and DTC files, WDL dictionaries where they pay. */
+static void test_defaults(void **state)
+{
+    (void)state;
+    const char *dir = generate("full", "", "KRKN KRKP KNKA KPPK KCKAB KNPKB");
+    static const char *const all[] = {"KRKN", "KRKP", "KNKA", "KPPK"};
+    static const char *const sampled[] = {"KCKAB", "KNPKB"};
+    check_dir(dir, all, 4, 1, sampled, 2);
+}
+
+/* Every other rule set, and no move limit (no DTC files). */
+static void test_rule_sets(void **state)
+{
+    (void)state;
+    static const char *const rules[] = {"none", "check", "asian", "cxa"};
+    static const char *const all[] = {"KRKN", "KCKP"};
+    for (int i = 0; i < 4; i++) {
+        char sub[32], opt[64];
+        snprintf(sub, sizeof sub, "rules-%s", rules[i]);
+        snprintf(opt, sizeof opt, "--rules %s%s", rules[i], i == 1 ? " --limit 0" : "");
+        print_message("  %s\n", opt);
+        check_dir(generate(sub, opt, "KRKN KCKP"), all, 2, 5, NULL, 0);
+    }
+}
+
+/* Files that store both sides to move (searched side 0, no bounds), and a
+ * short move limit, which makes cursed wins and blessed losses. */
+static void test_store_both_and_short_limit(void **state)
+{
+    (void)state;
+    static const char *const all[] = {"KRKN", "KNKP"};
+    check_dir(generate("both", "--store-both", "KRKN KNKP"), all, 2, 3, NULL, 0);
+    check_dir(generate("short", "--limit 20", "KRKN KNKP"), all, 2, 3, NULL, 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_defaults),
+        cmocka_unit_test(test_rule_sets),
+        cmocka_unit_test(test_store_both_and_short_limit),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
