@@ -6,7 +6,8 @@
  * random positions of five-piece ones with advisors, elephants and pawns;
  * under every rule set, with and without a move limit, with a searched
  * side and with `--store-both`; and the search bounds it recomputes from
- * the blocks are the files' own.
+ * the blocks are the files' own.  Given XQTB_READER_DIR, the same on
+ * random positions of every table of a directory (a whole generated set).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,6 +18,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <dirent.h>
 
 #include "board.h"
 #include "fen.h"
@@ -202,12 +204,44 @@ static void test_store_both_and_short_limit(void **state)
     check_dir(generate("short", "--limit 20", "KRKN KNKP"), all, 2, 3, NULL, 0);
 }
 
+/* Given XQTB_READER_DIR, every table there, XQTB_READER_SAMPLES random
+ * positions each (default 2000) and their other colouring: a check of a
+ * whole generated set, such as `xqtb gen --all 5`'s, too slow for every
+ * run. */
+static void test_directory(void **state)
+{
+    (void)state;
+    const char *dir = getenv("XQTB_READER_DIR"), *samples = getenv("XQTB_READER_SAMPLES");
+    if (!dir) {
+        print_message("    skipped: set XQTB_READER_DIR to a directory of tables to check them all\n");
+        return;
+    }
+    int count = samples ? atoi(samples) : 2000, tables = 0;
+    pair p;
+    pair_open(&p, dir);
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    for (struct dirent *e; (e = readdir(d));) {
+        size_t n = strlen(e->d_name);
+        if (n < 5 || n > 40 || strcmp(e->d_name + n - 4, ".xqw")) continue;
+        char name[40];
+        memcpy(name, e->d_name, n - 4);
+        name[n - 4] = 0;
+        compare_random(&p, name, count);
+        tables++;
+    }
+    closedir(d);
+    print_message("    %d tables of %s\n", tables, dir);
+    pair_close(&p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_defaults),
         cmocka_unit_test(test_rule_sets),
         cmocka_unit_test(test_store_both_and_short_limit),
+        cmocka_unit_test(test_directory),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
