@@ -3,7 +3,8 @@
  * reader written from that page alone (tests/ref/ref_reader.h) gives the
  * library's answers (xqtb_probe: WDL, DTM, the ruling and its order, DTC)
  * on every legal position of four-piece tables, both colourings, and on
- * random positions of five-piece ones with advisors, elephants and pawns;
+ * random positions of five-piece ones with advisors, elephants and pawns,
+ * and, under a move limit, its five-valued answers at a counter;
  * under every rule set, with and without a move limit, with a searched
  * side and with `--store-both`; and the search bounds it recomputes from
  * the blocks are the files' own.  Given XQTB_READER_DIR, the same on
@@ -72,6 +73,38 @@ static void pair_close(pair *p)
     xqtb_close(p->h);
 }
 
+/* The five-valued result at counter c (docs/RULES.md, "The move limit"):
+ * a win or loss whose DTC d holds from a fresh counter and fits in the
+ * plies left, d <= L - c (a counter past L counts as L); a cursed win or
+ * blessed loss otherwise; a result of a ruling always holds. */
+static int wdl5_at(const ref_read_value *v, int limit, int c)
+{
+    if (v->wdl == 0) return XQTB_WDL5_DRAW;
+    if (c > limit) c = limit;
+    int holds = v->ruled || (!v->cursed && v->dtc <= limit - c);
+    return v->wdl * (holds ? 2 : 1);
+}
+
+/* The library's answers under the move limit at one counter (a different
+ * one for each position, 0 to two past the limit) agree with the second
+ * reader's DTC: xqtb_probe_counter, xqtb_probe_wdl_counter, which reads
+ * only as much of the DTC as the answer needs, and xqtb_probe_dtc, which
+ * reads no DTM file. */
+static void compare_counter(pair *p, const xqtb_position *pos, const ref_read_value *v, const char *fen)
+{
+    int c = (int)((p->probed * 2654435761u) % (uint64_t)(p->limit + 3)), want = wdl5_at(v, p->limit, c);
+    int want_dtc = v->dtc < 0 ? XQTB_NO_DISTANCE : v->dtc, dtc;
+    xqtb_result r;
+    xqtb_wdl5 w5, w5_dtc;
+    if (xqtb_probe_counter(p->h, pos, c, &r) != XQTB_OK || xqtb_probe_wdl_counter(p->h, pos, c, &w5) != XQTB_OK ||
+        xqtb_probe_dtc(p->h, pos, c, &w5_dtc, &dtc) != XQTB_OK)
+        fail_msg("%s: a probe at counter %d failed", fen, c);
+    if ((int)r.wdl5 != want || (int)w5 != want || (int)w5_dtc != want || dtc != want_dtc || r.dtc != want_dtc)
+        fail_msg("%s at counter %d: second reader wdl5 %d dtc %d; xqtb_probe_counter %d (dtc %d), "
+                 "xqtb_probe_wdl_counter %d, xqtb_probe_dtc %d (dtc %d)",
+                 fen, c, want, want_dtc, r.wdl5, r.dtc, w5, w5_dtc, dtc);
+}
+
 /* The library's and the second reader's answers for b agree. */
 static void compare(pair *p, const xq_board *b)
 {
@@ -96,6 +129,7 @@ static void compare(pair *p, const xq_board *b)
         int cursed = lib.wdl5 == XQTB_WDL5_CURSED_WIN || lib.wdl5 == XQTB_WDL5_BLESSED_LOSS;
         if (cursed != v.cursed) fail_msg("%s: library wdl5 %d, second reader cursed %d", fen, lib.wdl5, v.cursed);
     }
+    if (p->limit > 0) compare_counter(p, &pos, &v, fen);
     p->probed++;
     p->ruled += v.ruled != 0;
     p->cursed += v.cursed;
