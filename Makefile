@@ -254,6 +254,13 @@ build-fuzz/fuzz_rawfile build-fuzz/fuzz_setspec: build-fuzz/%: tests/fuzz/%.c $(
 	@mkdir -p build-fuzz
 	clang $(CSTD) $(WARN) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	  -Icore -Iprobe -Igen -o $@ $(filter %.c,$^) $(LIBS)
+# fuzz_tbfile also reads every input with the tests' second reader of the
+# files (tests/ref/ref_reader.c), which must agree with the library.
+build-fuzz/fuzz_tbfile: tests/fuzz/fuzz_tbfile.c tests/ref/ref_reader.c $(CORE_SRC) $(PROBE_SRC) \
+  $(wildcard core/*.h probe/*.h tests/ref/ref_reader.h)
+	@mkdir -p build-fuzz
+	clang $(CSTD) $(WARN) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+	  -Icore -Iprobe -Itests/ref -o $@ $(filter %.c,$^) $(LIBS)
 # fuzz_tbfile is seeded with real table files, generated here by the xqtb
 # binary of the normal build (KRKA has several DTM blocks; KK, KAK and KRK
 # come along as its subtables), and with KRKN's WDL file in 2048-entry

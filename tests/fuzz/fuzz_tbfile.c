@@ -21,9 +21,18 @@
  * private one (for the other kind's file and the subtables root moves
  * capture into); `make fuzz` generates one.
  *
- * Nothing here can check that an accepted file's values are right: a
- * re-signed file is well formed and may say anything.  ASan and UBSan
- * check that no input makes the reader crash or read out of bounds.
+ * A re-signed file is well formed and may say anything, so nothing can
+ * check that an accepted file's values are right; but they must be what
+ * the file says by docs/FORMAT.md.  The second reader of the tests
+ * (tests/ref/ref_reader.h), written from that page alone, reads the same
+ * files: wherever both answer, the library's WDL, DTM and ruling must be
+ * the second reader's (it refuses what the page calls damage, such as a
+ * "search, no ordinary win" entry whose search gives an ordinary win, and
+ * a DTM value the WDL file contradicts, both of which the library may
+ * trust), unless the input's search bounds differ from its blocks, damage
+ * only `xqtb check --deep` looks for, which steers the library's searches.
+ * ASan and UBSan check that no input makes the reader crash or read out
+ * of bounds.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -38,6 +47,7 @@
 #include "index.h"
 #include "material.h"
 #include "movegen.h"
+#include "ref_reader.h"
 #include "tbcheck.h"
 #include "tbformat.h"
 #include "xqtb.h"
@@ -56,6 +66,7 @@ typedef struct {
     uint64_t entries;
     int n;
     xqtb_position pos[MAX_POSITIONS];
+    xq_board board[MAX_POSITIONS];
 } material_positions;
 
 static material_positions known[MAX_MATERIALS];
@@ -94,6 +105,7 @@ static const material_positions *positions_of(const char *name)
                 xq_board_flip(&b, &f);
                 b = f;
             }
+            mp->board[mp->n] = b;
             to_position(&b, &mp->pos[mp->n++]);
             break;
         }
@@ -222,29 +234,49 @@ static void check_value(int wdl, int dtm, int32_t max_dtm)
     if (wdl != XQTB_DRAW) CHECK(dtm <= max_dtm); /* the reader bounds the DTM map by the header's */
 }
 
+/* What the second reader says of one position against the library's
+ * answers (rc_wdl, rc_dtm, rc_full: their statuses): a difference where
+ * both answered, or 0. */
+static int differs_from_spec(ref_reader *rr, const xq_board *b, int rc_wdl, int wdl, int rc_dtm, int dtm_wdl, int dtm,
+                             int rc_full, const xqtb_result *full, int rules)
+{
+    int w;
+    if (rc_wdl == XQTB_OK && ref_reader_wdl(rr, b, &w) == 0 && w != wdl) return 1;
+    ref_read_value v;
+    if (rc_dtm != XQTB_OK || ref_reader_probe(rr, b, 0, &v)) return 0;
+    if (v.wdl != dtm_wdl || (v.dtm < 0 ? XQTB_NO_DISTANCE : v.dtm) != dtm) return 1;
+    int by = !v.ruled                  ? XQTB_BY_NONE
+             : rules == XQTB_RULES_CXA ? XQTB_BY_PERPETUAL_ATTACK
+             : v.ruled == 1            ? XQTB_BY_PERPETUAL_CHECK
+                                       : XQTB_BY_PERPETUAL_CHASE;
+    return rc_full == XQTB_OK && ((int)full->by_rule != by || full->order != v.order);
+}
+
 /* Probes through a fresh handle. */
 static void check_probes(const material_positions *mp, int32_t max_dtm)
 {
     int st;
     xqtb_handle *h = xqtb_open(paths, NULL, &st);
     CHECK(h && st == XQTB_OK);
+    ref_reader *rr = ref_reader_open(paths);
+    CHECK(rr);
+    int differ = -1; /* the first position where the library and the page differ */
     for (int i = 0; i < mp->n; i++) {
         const xqtb_position *p = &mp->pos[i];
-        int wdl = 99, dtm = -99;
-        int rc = xqtb_probe_wdl(h, p, &wdl);
+        int wdl = 99, dtm = -99, wdl_alone = 99;
+        int rc_wdl = xqtb_probe_wdl(h, p, &wdl_alone), rc = rc_wdl;
         if (rc == XQTB_OK)
-            CHECK(wdl == XQTB_WIN || wdl == XQTB_DRAW || wdl == XQTB_LOSS);
+            CHECK(wdl_alone == XQTB_WIN || wdl_alone == XQTB_DRAW || wdl_alone == XQTB_LOSS);
         else
-            CHECK(clean_error(rc) && wdl == 99);
-        wdl = 99;
-        rc = xqtb_probe_dtm(h, p, &wdl, &dtm);
+            CHECK(clean_error(rc) && wdl_alone == 99);
+        int rc_dtm = rc = xqtb_probe_dtm(h, p, &wdl, &dtm);
         if (rc == XQTB_OK)
             check_value(wdl, dtm, max_dtm);
         else
             CHECK(clean_error(rc) && wdl == 99 && dtm == -99);
         xqtb_result r;
         memset(&r, 0x55, sizeof r);
-        rc = xqtb_probe_counter(h, p, i % 3, &r);
+        int rc_full = rc = xqtb_probe_counter(h, p, i % 3, &r);
         if (rc == XQTB_OK) {
             CHECK(r.wdl5 >= XQTB_WDL5_LOSS && r.wdl5 <= XQTB_WDL5_WIN);
             CHECK((r.wdl5 > 0) == (r.wdl > 0) && (r.wdl5 < 0) == (r.wdl < 0));
@@ -252,6 +284,9 @@ static void check_probes(const material_positions *mp, int32_t max_dtm)
         } else {
             CHECK(clean_error(rc));
         }
+        if (differ < 0 &&
+            differs_from_spec(rr, &mp->board[i], rc_wdl, wdl_alone, rc_dtm, wdl, dtm, rc_full, &r, xqtb_rules(h)))
+            differ = i;
         int w5 = 99;
         rc = xqtb_probe_wdl_counter(h, p, i % 3, &w5);
         if (rc == XQTB_OK)
@@ -299,6 +334,13 @@ static void check_probes(const material_positions *mp, int32_t max_dtm)
             if (j) CHECK(root_better_or_equal(&mv[j - 1], &mv[j]));
         }
     }
+    if (differ >= 0 && ref_reader_check_bounds(rr) >= 0) {
+        char fen[XQ_FEN_MAX];
+        xq_fen_write(&mp->board[differ], fen);
+        fprintf(stderr, "the library and docs/FORMAT.md's second reader differ on %s\n", fen);
+        CHECK(!"the library's answer is not the file's");
+    }
+    ref_reader_close(rr);
     xqtb_close(h);
 }
 

@@ -23,7 +23,7 @@ enum { SEARCH = 65534, SEARCH_NO_WIN = 65533, NONE = 65535, RULED = 32768, INF =
 
 /* One file, read whole ("Layout"). */
 typedef struct {
-    int state; /* 0 not looked for, 1 read, -1 missing */
+    int state; /* 0 not looked for, 1 read, -1 missing or damaged */
     uint8_t *bytes;
     uint64_t size;
     uint64_t n;
@@ -64,8 +64,11 @@ typedef struct {
     rfile f[3];
 } rtable;
 
+enum { MAX_DIRS = 8 };
+
 struct ref_reader {
-    char dir[4096];
+    char dir[MAX_DIRS][1024]; /* searched in order, as the library does */
+    int ndirs;
     rtable **t;
     int nt, cap;
     ZSTD_DCtx *dctx;
@@ -89,11 +92,18 @@ static int fail(ref_reader *r, const char *fmt, ...)
 
 const char *ref_reader_error(const ref_reader *r) { return r->err; }
 
-ref_reader *ref_reader_open(const char *dir)
+ref_reader *ref_reader_open(const char *dirs)
 {
     ref_reader *r = calloc(1, sizeof *r);
     if (!r) return NULL;
-    snprintf(r->dir, sizeof r->dir, "%s", dir);
+    for (const char *at = dirs; *at && r->ndirs < MAX_DIRS;) { /* a colon-separated list */
+        size_t len = strcspn(at, ":");
+        if (len && len < sizeof r->dir[0]) {
+            memcpy(r->dir[r->ndirs], at, len);
+            r->dir[r->ndirs++][len] = 0;
+        }
+        at += len + (at[len] == ':');
+    }
     r->dctx = ZSTD_createDCtx();
     if (!r->dctx) {
         free(r);
@@ -424,13 +434,14 @@ static int read_whole(const char *path, uint8_t **bytes, uint64_t *size)
 static int load_file(ref_reader *r, rtable *t, int kind)
 {
     rfile *f = &t->f[kind];
-    char path[4200];
-    snprintf(path, sizeof path, "%s/%s.%s", r->dir, t->name, file_ext[kind]);
-    int rc = read_whole(path, &f->bytes, &f->size);
-    if (rc > 0) {
-        f->state = -1;
-        return fail(r, "%s: missing", path);
+    f->state = -1; /* until every check passes: not looked at again (what it holds is freed at close) */
+    char path[1200];
+    int rc = 1;
+    for (int i = 0; i < r->ndirs && rc > 0; i++) { /* the first directory that has it */
+        snprintf(path, sizeof path, "%s/%s.%s", r->dir[i], t->name, file_ext[kind]);
+        rc = read_whole(path, &f->bytes, &f->size);
     }
+    if (rc > 0) return fail(r, "%s.%s: missing", t->name, file_ext[kind]);
     if (rc < 0) return fail(r, "%s: cannot be read", path);
     const uint8_t *h = f->bytes;
     if (f->size < 128 || memcmp(h, file_magic[kind], 8)) return fail(r, "%s: bad magic", path);
@@ -454,7 +465,8 @@ static int load_file(ref_reader *r, rtable *t, int kind)
     f->d = u32_at(h + 120);
     f->sb = u32_at(h + 124);
     if (u64_at(h + 96) != f->size) return fail(r, "%s: size field", path);
-    if (f->b == 0 || f->b % 4 || f->blocks != (f->n + f->b - 1) / f->b || f->d > 65536 || f->searched > 2)
+    if (f->b == 0 || f->b % 4 || f->blocks != (f->n + f->b - 1) / f->b || f->d > 65536 || f->searched > 2 ||
+        (f->symsize ? (uint64_t)f->b * f->symsize : f->b / 4) > (1u << 20)) /* a block decodes to 1 MiB at most */
         return fail(r, "%s: block fields", path);
     if (kind == WDL_FILE ? f->symsize != 0 || f->m != 0 || f->searched
                          : (f->symsize != 1 && f->symsize != 2) || f->m < 1)
@@ -553,7 +565,7 @@ static int symbol(ref_reader *r, rtable *t, int kind, int side, uint64_t entry, 
 {
     rfile *f = &t->f[kind];
     if (f->state == 0 && load_file(r, t, kind)) return -1;
-    if (f->state < 0) return fail(r, "%s.%s: missing", t->name, file_ext[kind]);
+    if (f->state < 0) return fail(r, "%s.%s: missing or damaged", t->name, file_ext[kind]);
     uint64_t k = (uint64_t)side * f->blocks + entry / f->b, at = entry % f->b;
     if (!f->dec[k] && decode_block(r, t, f, k, kind)) return -1;
     const uint8_t *d = f->dec[k];
@@ -591,20 +603,26 @@ static rtable *table_named(ref_reader *r, const char *name, const int count[2][8
     return t;
 }
 
-/* Whether NAME.xqw is in the directory, looked at once per name. */
+/* Whether a file of material NAME is in one of the directories, looked at
+ * once per name. */
 static int file_exists(ref_reader *r, const char *name)
 {
     for (int i = 0; i < r->nknown; i++)
         if (!strcmp(r->known[i].name, name)) return r->known[i].exists;
-    char path[4200];
-    snprintf(path, sizeof path, "%s/%s.xqw", r->dir, name);
-    FILE *fp = fopen(path, "rb");
-    if (fp) fclose(fp);
+    int exists = 0;
+    for (int i = 0; i < r->ndirs && !exists; i++)
+        for (int kind = 0; kind < 3 && !exists; kind++) {
+            char path[1200];
+            snprintf(path, sizeof path, "%s/%s.%s", r->dir[i], name, file_ext[kind]);
+            FILE *fp = fopen(path, "rb");
+            if (fp) fclose(fp);
+            exists = fp != NULL;
+        }
     if (r->nknown < (int)(sizeof r->known / sizeof r->known[0])) {
         snprintf(r->known[r->nknown].name, sizeof r->known[0].name, "%s", name);
-        r->known[r->nknown++].exists = fp != NULL;
+        r->known[r->nknown++].exists = exists;
     }
-    return fp != NULL;
+    return exists;
 }
 
 /* The table of b's material and b's entry in it: the board as is if a file
@@ -802,6 +820,12 @@ static int dtc_of(ref_reader *r, const xq_board *b, int wdl, unsigned *code)
             *code = (unsigned)(n ? worst : 0);
     }
     return 0;
+}
+
+int ref_reader_wdl(ref_reader *r, const xq_board *b, int *wdl)
+{
+    r->err[0] = 0;
+    return wdl_of(r, b, wdl);
 }
 
 int ref_reader_probe(ref_reader *r, const xq_board *b, int want_dtc, ref_read_value *v)

@@ -20,8 +20,10 @@
 
 typedef struct ref_reader ref_reader;
 
-/* A reader of the files in directory dir.  NULL if out of memory. */
-ref_reader *ref_reader_open(const char *dir);
+/* A reader of the files in `dirs`, a colon-separated list of directories
+ * searched in order for each file (as xqtb_open's paths).  NULL if out of
+ * memory. */
+ref_reader *ref_reader_open(const char *dirs);
 void ref_reader_close(ref_reader *r);
 
 /* What the files say of a legal position, from its side to move's point of
@@ -41,6 +43,10 @@ typedef struct {
  * nothing valid).  want_dtc: also the DTC (needs the .xqc files). */
 int ref_reader_probe(ref_reader *r, const xq_board *b, int want_dtc, ref_read_value *v);
 const char *ref_reader_error(const ref_reader *r);
+
+/* The WDL file's value of b alone (1, 0, -1), captures resolved: 0, or -1
+ * as ref_reader_probe. */
+int ref_reader_wdl(ref_reader *r, const xq_board *b, int *wdl);
 
 /* The repetition rule and the move limit in the header of a file read so
  * far (-1 before any): what the tests compare with the library's. */
