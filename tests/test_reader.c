@@ -7,7 +7,9 @@
  * and, under a move limit, its five-valued answers at a counter;
  * under every rule set, with and without a move limit, with a searched
  * side and with `--store-both`; and the search bounds it recomputes from
- * the blocks are the files' own.  Given XQTB_READER_DIR, the same on
+ * the blocks are the files' own; also on files the writer makes only when
+ * asked (LZ4 blocks, small blocks, bounds in many frames, either side
+ * searched).  Given XQTB_READER_DIR, the same on
  * random positions of every table of a directory (a whole generated set).
  */
 #include <setjmp.h>
@@ -17,17 +19,21 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <cmocka.h>
 #include <dirent.h>
 
 #include "board.h"
+#include "compress.h"
 #include "fen.h"
 #include "material.h"
 #include "ref_reader.h"
 #include "ref_solver.h"
 #include "runxqtb.h"
+#include "tb.h"
 #include "testenv.h"
+#include "testgen.h"
 #include "tmpdir.h"
 #include "xqtb.h"
 
@@ -238,6 +244,54 @@ static void test_store_both_and_short_limit(void **state)
     check_dir(generate("short", "--limit 20", "KRKN KNKP"), all, 2, 3, NULL, 0);
 }
 
+/* Writes the files of t and, once each, of every table it captures into,
+ * into dir with options o. */
+static void write_all(const tb_table *t, const char *dir, const tb_compress_options *o, const tb_table **done, int *n)
+{
+    for (int i = 0; i < *n; i++)
+        if (done[i] == t) return;
+    assert_true(*n < 64);
+    done[(*n)++] = t;
+    char err[XQ_ERR_MAX];
+    if (tb_compress_write(t, dir, o, NULL, err)) fail_msg("%s", err);
+    for (int c = 0; c < 2; c++)
+        for (int k = 0; k < 8; k++)
+            if (t->sub[c][k]) write_all(t->sub[c][k], dir, o, done, n);
+}
+
+/* What the writer can do beside its defaults, each read back: LZ4 blocks
+ * (codec 1), small blocks and WDL files in many of them, search bounds cut
+ * into many frames, and each side to move as the searched one. */
+static void test_writer_options(void **state)
+{
+    (void)state;
+    tb_set *set;
+    tb_table *t = testgen_load_limit("KRKN", XQ_RULES_FULL, 120, &set);
+    static const char *const all[] = {"KRKN"};
+    const tb_compress_options variants[] = {
+        {.threads = 2,
+         .wdl_codec = XQF_CODEC_LZ4,
+         .dtm_codec = XQF_CODEC_LZ4,
+         .wdl_blocked = 1,
+         .wdl_block_entries = 1024,
+         .dtm_block_entries = 512,
+         .bounds_frame_bytes = 64},
+        {.threads = 2, .searched = TB_SEARCH_RED, .wdl_blocked = 1, .bounds_frame_bytes = 1000},
+        {.threads = 2, .searched = TB_SEARCH_BLACK, .dtm_block_entries = 256},
+    };
+    for (int v = 0; v < 3; v++) {
+        char dir[4096];
+        snprintf(dir, sizeof dir, "%s/writer-%d", test_tmpdir(), v);
+        assert_int_equal(mkdir(dir, 0755), 0);
+        const tb_table *done[64];
+        int n = 0;
+        write_all(t, dir, &variants[v], done, &n);
+        print_message("  writer variant %d\n", v);
+        check_dir(dir, all, 1, 7, NULL, 0);
+    }
+    tb_set_free(set);
+}
+
 /* Given XQTB_READER_DIR, every table there, XQTB_READER_SAMPLES random
  * positions each (default 2000) and their other colouring: a check of a
  * whole generated set, such as `xqtb gen --all 5`'s, too slow for every
@@ -275,6 +329,7 @@ int main(void)
         cmocka_unit_test(test_defaults),
         cmocka_unit_test(test_rule_sets),
         cmocka_unit_test(test_store_both_and_short_limit),
+        cmocka_unit_test(test_writer_options),
         cmocka_unit_test(test_directory),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
