@@ -122,21 +122,23 @@ static void free_file(rfile *f)
     free(f->bytes);
 }
 
+static void free_table(rtable *t)
+{
+    for (int k = 0; k < 3; k++) free_file(&t->f[k]);
+    for (int c = 0; c < 2; c++) {
+        free(t->cls[c].mirror);
+        free(t->cls[c].num_all);
+        free(t->cls[c].num_sym);
+        free(t->cls[c].num_asym);
+        free(t->cls[c].rank_of);
+    }
+    free(t);
+}
+
 void ref_reader_close(ref_reader *r)
 {
     if (!r) return;
-    for (int i = 0; i < r->nt; i++) {
-        rtable *t = r->t[i];
-        for (int k = 0; k < 3; k++) free_file(&t->f[k]);
-        for (int c = 0; c < 2; c++) {
-            free(t->cls[c].mirror);
-            free(t->cls[c].num_all);
-            free(t->cls[c].num_sym);
-            free(t->cls[c].num_asym);
-            free(t->cls[c].rank_of);
-        }
-        free(t);
-    }
+    for (int i = 0; i < r->nt; i++) free_table(r->t[i]);
     free(r->t);
     ZSTD_freeDCtx(r->dctx);
     free(r);
@@ -595,11 +597,12 @@ static rtable *table_named(ref_reader *r, const char *name, const int count[2][8
     if (!t) return NULL;
     snprintf(t->name, sizeof t->name, "%s", name);
     memcpy(t->count, count, sizeof t->count);
-    r->t[r->nt++] = t;
     if (setup_index(t)) {
+        free_table(t);
         fail(r, "%s: out of memory for its index", name);
         return NULL;
     }
+    r->t[r->nt++] = t;
     return t;
 }
 
