@@ -52,7 +52,7 @@ typedef struct {
     xqtb_handle *h;
     ref_reader *r;
     int limit, rules;
-    uint64_t probed, ruled, cursed, searched_dtc;
+    uint64_t probed, ruled, cursed;
 } pair;
 
 static void pair_open(pair *p, const char *dir)
