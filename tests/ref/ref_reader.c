@@ -666,15 +666,22 @@ static int locate(ref_reader *r, const xq_board *b, rtable **table, int *side, u
     return 0;
 }
 
+/* The table of b, its side to move there, and the symbol its entry holds
+ * in the file of `kind` (a map index in DTM and DTC files). */
+static int stored(ref_reader *r, const xq_board *b, int kind, rtable **t, int *side, unsigned *sym)
+{
+    uint64_t entry;
+    return locate(r, b, t, side, &entry) || symbol(r, *t, kind, *side, entry, sym) ? -1 : 0;
+}
+
 /* "Captures in WDL files": the better of the stored symbol and every
  * capture's result. */
 static int wdl_of(ref_reader *r, const xq_board *b, int *wdl)
 {
     rtable *t;
     int side;
-    uint64_t entry;
     unsigned sym;
-    if (locate(r, b, &t, &side, &entry) || symbol(r, t, WDL_FILE, side, entry, &sym)) return -1;
+    if (stored(r, b, WDL_FILE, &t, &side, &sym)) return -1;
     *wdl = (int)sym - 1;
     xq_board c = *b;
     xq_move list[XQ_MAX_MOVES];
@@ -701,9 +708,8 @@ static int dtm_of(ref_reader *r, const xq_board *b, unsigned *value)
 {
     rtable *t;
     int side;
-    uint64_t entry;
     unsigned sym;
-    if (locate(r, b, &t, &side, &entry) || symbol(r, t, DTM_FILE, side, entry, &sym)) return -1;
+    if (stored(r, b, DTM_FILE, &t, &side, &sym)) return -1;
     const rfile *f = &t->f[DTM_FILE];
     unsigned v = f->map[sym];
     if (!is_search(v)) {
@@ -773,9 +779,8 @@ static int dtc_of(ref_reader *r, const xq_board *b, int wdl, unsigned *code)
 {
     rtable *t;
     int side;
-    uint64_t entry;
     unsigned sym;
-    if (locate(r, b, &t, &side, &entry) || symbol(r, t, DTC_FILE, side, entry, &sym)) return -1;
+    if (stored(r, b, DTC_FILE, &t, &side, &sym)) return -1;
     const rfile *f = &t->f[DTC_FILE];
     unsigned v = f->map[sym];
     if (v != SEARCH) {
