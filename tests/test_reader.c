@@ -115,9 +115,12 @@ static void compare_counter(pair *p, const xqtb_position *pos, const ref_read_va
 static void compare(pair *p, const xq_board *b)
 {
     char fen[XQ_FEN_MAX], err[XQTB_ERR_MAX];
-    xq_fen_write(b, fen);
-    xqtb_position pos;
-    if (xqtb_position_from_fen(fen, &pos, err) != XQTB_OK) fail_msg("%s: %s", fen, err);
+    xqtb_position pos; /* the public API's piece codes: red's kinds, black's negated */
+    for (int sq = 0; sq < XQ_SQUARES; sq++)
+        pos.board[sq] = !b->sq[sq] ? 0 : (int8_t)(colour_of(b->sq[sq]) == RED ? 1 : -1) * (int8_t)kind_of(b->sq[sq]);
+    pos.side = b->side;
+    xq_fen_write(b, fen); /* for the messages */
+    if (xqtb_position_validate(&pos, err) != XQTB_OK) fail_msg("%s: %s", fen, err);
     xqtb_result lib;
     xqtb_status st = xqtb_probe(p->h, &pos, &lib);
     if (st != XQTB_OK) fail_msg("%s: xqtb_probe: %s", fen, xqtb_status_string(st));
