@@ -9,7 +9,8 @@
  * side and with `--store-both`; and the search bounds it recomputes from
  * the blocks are the files' own; also on files the writer makes only when
  * asked (LZ4 blocks, small blocks, bounds in many frames, either side
- * searched).  Given XQTB_READER_DIR, the same on
+ * searched), and on a set exported without its DTM files, whose DTC the
+ * library then searches without them.  Given XQTB_READER_DIR, the same on
  * random positions of every table of a directory (a whole generated set).
  */
 #include <setjmp.h>
@@ -247,6 +248,58 @@ static void test_store_both_and_short_limit(void **state)
     check_dir(generate("short", "--limit 20", "KRKN KNKP"), all, 2, 3, NULL, 0);
 }
 
+/* A set exported without its DTM files (`xqtb export --no-dtm`), what an
+ * engine under the move limit installs: xqtb_probe_dtc, whose DTC search
+ * then has no DTM file to tell it which moves matter, gives the WDL value
+ * and DTC the second reader finds in the WDL and DTC files alone, at a
+ * counter as above. */
+static void test_without_dtm_files(void **state)
+{
+    (void)state;
+    const char *full = generate("lean-source", "", "KRKN KNPKB");
+    char lean[4096];
+    snprintf(lean, sizeof lean, "%s/lean", test_tmpdir());
+    int rc = run_xqtb("export -q -d %s -o %s --no-dtm KRKN KNPKB", full, lean);
+    if (rc != 0) fail_msg("xqtb export --no-dtm: exit %d\n%s", rc, xqtb_out);
+    xqtb_status st;
+    xqtb_handle *h = xqtb_open(lean, NULL, &st);
+    ref_reader *r = ref_reader_open(lean);
+    assert_non_null(h);
+    assert_non_null(r);
+    int limit = xqtb_limit(h);
+    assert_int_equal(limit, 120);
+    xq_material m;
+    char err[XQ_ERR_MAX];
+    uint64_t probed = 0;
+    for (int t = 0; t < 2; t++) {
+        assert_int_equal(xq_material_parse(t ? "KNPKB" : "KRKN", &m, err), 0);
+        ref_db *db = ref_enumerate(&m);
+        assert_non_null(db);
+        int stride = (t ? 20 : 4) * (test_sanitized() ? 4 : 1); /* KNPKB: one in 20 of its 3.4 million */
+        for (int i = 0; i < ref_count(db); i += stride) {
+            xq_board b;
+            ref_board(db, i, &b);
+            char fen[XQ_FEN_MAX];
+            xq_fen_write(&b, fen);
+            xqtb_position pos;
+            assert_int_equal(xqtb_position_from_fen(fen, &pos, err), XQTB_OK);
+            ref_read_value v;
+            if (ref_reader_probe_dtc(r, &b, &v)) fail_msg("%s: second reader: %s", fen, ref_reader_error(r));
+            int c = (int)(probed * 2654435761u % (uint64_t)(limit + 3)), want = wdl5_at(&v, limit, c), dtc;
+            xqtb_wdl5 w5;
+            if (xqtb_probe_dtc(h, &pos, c, &w5, &dtc) != XQTB_OK) fail_msg("%s: xqtb_probe_dtc failed", fen);
+            if ((int)w5 != want || dtc != (v.dtc < 0 ? XQTB_NO_DISTANCE : v.dtc))
+                fail_msg("%s at counter %d: second reader wdl5 %d dtc %d; xqtb_probe_dtc %d dtc %d", fen, c, want,
+                         v.dtc, w5, dtc);
+            probed++;
+        }
+        ref_free(db);
+    }
+    print_message("    %llu positions without DTM files\n", (unsigned long long)probed);
+    ref_reader_close(r);
+    xqtb_close(h);
+}
+
 /* Writes the files of t and, once each, of every table it captures into,
  * into dir with options o. */
 static void write_all(const tb_table *t, const char *dir, const tb_compress_options *o, const tb_table **done, int *n)
@@ -333,6 +386,7 @@ int main(void)
         cmocka_unit_test(test_rule_sets),
         cmocka_unit_test(test_store_both_and_short_limit),
         cmocka_unit_test(test_writer_options),
+        cmocka_unit_test(test_without_dtm_files),
         cmocka_unit_test(test_directory),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

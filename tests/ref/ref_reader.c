@@ -836,6 +836,23 @@ int ref_reader_wdl(ref_reader *r, const xq_board *b, int *wdl)
     return wdl_of(r, b, wdl);
 }
 
+int ref_reader_probe_dtc(ref_reader *r, const xq_board *b, ref_read_value *v)
+{
+    r->err[0] = 0;
+    memset(v, 0, sizeof *v);
+    v->dtm = v->dtc = -1;
+    unsigned code;
+    if (wdl_of(r, b, &v->wdl) || (v->wdl && dtc_of(r, b, v->wdl, &code))) return -1;
+    if (!v->wdl) return 0;
+    if (code == NONE) { /* a result that only a ruling decides ("Searched entries", DTC) */
+        v->ruled = 1;
+        return 0;
+    }
+    v->cursed = code >= RULED;
+    v->dtc = (int)(code & 0x7FFF);
+    return 0;
+}
+
 int ref_reader_probe(ref_reader *r, const xq_board *b, int want_dtc, ref_read_value *v)
 {
     r->err[0] = 0;

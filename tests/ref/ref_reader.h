@@ -48,6 +48,13 @@ const char *ref_reader_error(const ref_reader *r);
  * as ref_reader_probe. */
 int ref_reader_wdl(ref_reader *r, const xq_board *b, int *wdl);
 
+/* The WDL value and the DTC from the WDL and DTC files alone, as a set
+ * without DTM files answers (`xqtb export --no-dtm`): v->wdl, v->dtc and
+ * v->cursed as ref_reader_probe gives them, except that a result decided
+ * by a ruling, which only a DTM file names, has v->ruled 1 here (the
+ * ruling unknown) and no distance.  0, or -1 as ref_reader_probe. */
+int ref_reader_probe_dtc(ref_reader *r, const xq_board *b, ref_read_value *v);
+
 /* The repetition rule and the move limit in the header of a file read so
  * far (-1 before any): what the tests compare with the library's. */
 int ref_reader_rule(const ref_reader *r);
