@@ -478,7 +478,18 @@ static int load_file(ref_reader *r, rtable *t, int kind)
         if (at + pad8(2 * (uint64_t)f->m) > f->size) return fail(r, "%s: map past the end", path);
         f->map = malloc(2 * (size_t)f->m);
         if (!f->map) return fail(r, "out of memory");
-        for (uint32_t s = 0; s < f->m; s++) f->map[s] = (uint16_t)(h[at + 2 * s] | h[at + 2 * s + 1] << 8);
+        for (uint32_t s = 0; s < f->m; s++) {
+            unsigned v = f->map[s] = (uint16_t)(h[at + 2 * s] | h[at + 2 * s + 1] << 8);
+            /* "What a compressed reader must check", 6: a draw (none), a
+             * search symbol where a side is searched, a ruled value with
+             * bits 8-14 clear and an order, or a distance up to the longest */
+            int ok = v == NONE || (f->searched && (v == SEARCH || (kind == DTM_FILE && v == SEARCH_NO_WIN)));
+            if (kind == DTM_FILE)
+                ok |= v & RULED ? !(v & 0x7F00) && (v & 0xFF) >> 2 >= 1 : (int32_t)v <= f->longest;
+            else
+                ok |= (int32_t)(v & 0x7FFF) <= f->longest;
+            if (!ok) return fail(r, "%s: map value %u", path, v);
+        }
         at += pad8(2 * (uint64_t)f->m);
     }
     f->dict = f->d ? h + at : NULL;
