@@ -4,7 +4,8 @@
  * library's answers (xqtb_probe: WDL, DTM, the ruling and its order, DTC)
  * on every legal position of four-piece tables, both colourings, and on
  * random positions of five-piece ones with advisors, elephants and pawns,
- * and, under a move limit, its five-valued answers at a counter;
+ * and, under a move limit, its five-valued answers at a counter, and for
+ * every 64th position each root move's value (xqtb_probe_root);
  * under every rule set, with and without a move limit, with a searched
  * side and with `--store-both`; and the search bounds it recomputes from
  * the blocks are the files' own; also on files the writer makes only when
@@ -29,6 +30,7 @@
 #include "compress.h"
 #include "fen.h"
 #include "material.h"
+#include "movegen.h"
 #include "ref_reader.h"
 #include "ref_solver.h"
 #include "runxqtb.h"
@@ -148,6 +150,42 @@ static void compare_lean(pair *p, const xqtb_position *pos, const xq_board *b, c
     p->cursed += v.cursed;
 }
 
+/* The library's XQTB_BY_* for what the second reader read. */
+static int ruling_of(const ref_read_value *v, int rules)
+{
+    if (!v->ruled) return XQTB_BY_NONE;
+    if (rules == XQTB_RULES_CXA) return XQTB_BY_PERPETUAL_ATTACK;
+    return v->ruled == 1 ? XQTB_BY_PERPETUAL_CHECK : XQTB_BY_PERPETUAL_CHASE;
+}
+
+/* xqtb_probe_root's value of every move is the second reader's value of
+ * the position it leads to, seen from the mover: the result turned, one
+ * ply more of DTM, the same ruling and order. */
+static void compare_root(pair *p, const xqtb_position *pos, const xq_board *b, const char *fen)
+{
+    xqtb_root_move mv[XQTB_MAX_MOVES];
+    xq_move list[XQ_MAX_MOVES];
+    xq_board c = *b;
+    int n = xqtb_probe_root(p->h, pos, mv), legal = xq_gen_legal(&c, list);
+    if (n != legal) fail_msg("%s: xqtb_probe_root gives %d moves of %d", fen, n, legal);
+    for (int i = 0; i < n; i++) {
+        xq_move m = (xq_move)mv[i].move;
+        int found = 0;
+        for (int k = 0; k < legal; k++) found |= list[k] == m;
+        if (!found) fail_msg("%s: xqtb_probe_root gives a move that is not legal", fen);
+        xq_undo u;
+        xq_make_move(&c, m, &u);
+        ref_read_value v;
+        int rc = ref_reader_probe(p->r, &c, 0, &v);
+        xq_unmake_move(&c, m, &u);
+        if (rc) fail_msg("%s: second reader after a move: %s", fen, ref_reader_error(p->r));
+        int dtm = v.dtm < 0 ? XQTB_NO_DISTANCE : v.dtm + 1, by = ruling_of(&v, p->rules);
+        if (mv[i].wdl != -v.wdl || mv[i].dtm != dtm || mv[i].by_rule != by || mv[i].order != v.order)
+            fail_msg("%s, move %d: xqtb_probe_root wdl %d dtm %d by %d order %d; second reader %d %d %d %d", fen, m,
+                     mv[i].wdl, mv[i].dtm, mv[i].by_rule, mv[i].order, -v.wdl, dtm, by, v.order);
+    }
+}
+
 /* The library's and the second reader's answers for b agree. */
 static void compare(pair *p, const xq_board *b)
 {
@@ -167,10 +205,7 @@ static void compare(pair *p, const xq_board *b)
     if (st != XQTB_OK) fail_msg("%s: xqtb_probe: %s", fen, xqtb_status_string(st));
     ref_read_value v;
     if (ref_reader_probe(p->r, b, p->limit > 0, &v)) fail_msg("%s: second reader: %s", fen, ref_reader_error(p->r));
-    int by = v.ruled == 0                 ? XQTB_BY_NONE
-             : p->rules == XQTB_RULES_CXA ? XQTB_BY_PERPETUAL_ATTACK
-             : v.ruled == 1               ? XQTB_BY_PERPETUAL_CHECK
-                                          : XQTB_BY_PERPETUAL_CHASE;
+    int by = ruling_of(&v, p->rules);
     int dtm = v.dtm < 0 ? XQTB_NO_DISTANCE : v.dtm, dtc = v.dtc < 0 ? XQTB_NO_DISTANCE : v.dtc;
     if ((int)lib.wdl != v.wdl || lib.dtm != dtm || (int)lib.by_rule != by || lib.order != v.order || lib.dtc != dtc)
         fail_msg("%s: library wdl %d dtm %d by %d order %d dtc %d; second reader wdl %d dtm %d by %d order %d dtc %d",
@@ -180,6 +215,7 @@ static void compare(pair *p, const xq_board *b)
         if (cursed != v.cursed) fail_msg("%s: library wdl5 %d, second reader cursed %d", fen, lib.wdl5, v.cursed);
     }
     if (p->limit > 0) compare_counter(p, &pos, &v, fen);
+    if (p->probed % 64 == 0) compare_root(p, &pos, b, fen); /* a root probe values every move */
     p->probed++;
     p->ruled += v.ruled != 0;
     p->cursed += v.cursed;
