@@ -150,14 +150,6 @@ static void compare_lean(pair *p, const xqtb_position *pos, const xq_board *b, c
     p->cursed += v.cursed;
 }
 
-/* The library's XQTB_BY_* for what the second reader read. */
-static int ruling_of(const ref_read_value *v, int rules)
-{
-    if (!v->ruled) return XQTB_BY_NONE;
-    if (rules == XQTB_RULES_CXA) return XQTB_BY_PERPETUAL_ATTACK;
-    return v->ruled == 1 ? XQTB_BY_PERPETUAL_CHECK : XQTB_BY_PERPETUAL_CHASE;
-}
-
 /* xqtb_probe_root's value of every move is the second reader's value of
  * the position it leads to, seen from the mover: the result turned, one
  * ply more of DTM, the same ruling and order. */
@@ -179,7 +171,7 @@ static void compare_root(pair *p, const xqtb_position *pos, const xq_board *b, c
         int rc = ref_reader_probe(p->r, &c, 0, &v);
         xq_unmake_move(&c, m, &u);
         if (rc) fail_msg("%s: second reader after a move: %s", fen, ref_reader_error(p->r));
-        int dtm = v.dtm < 0 ? XQTB_NO_DISTANCE : v.dtm + 1, by = ruling_of(&v, p->rules);
+        int dtm = v.dtm < 0 ? XQTB_NO_DISTANCE : v.dtm + 1, by = ref_reader_ruling(&v, p->rules);
         if (mv[i].wdl != -v.wdl || mv[i].dtm != dtm || mv[i].by_rule != by || mv[i].order != v.order)
             fail_msg("%s, move %d: xqtb_probe_root wdl %d dtm %d by %d order %d; second reader %d %d %d %d", fen, m,
                      mv[i].wdl, mv[i].dtm, mv[i].by_rule, mv[i].order, -v.wdl, dtm, by, v.order);
@@ -205,7 +197,7 @@ static void compare(pair *p, const xq_board *b)
     if (st != XQTB_OK) fail_msg("%s: xqtb_probe: %s", fen, xqtb_status_string(st));
     ref_read_value v;
     if (ref_reader_probe(p->r, b, p->limit > 0, &v)) fail_msg("%s: second reader: %s", fen, ref_reader_error(p->r));
-    int by = ruling_of(&v, p->rules);
+    int by = ref_reader_ruling(&v, p->rules);
     int dtm = v.dtm < 0 ? XQTB_NO_DISTANCE : v.dtm, dtc = v.dtc < 0 ? XQTB_NO_DISTANCE : v.dtc;
     if ((int)lib.wdl != v.wdl || lib.dtm != dtm || (int)lib.by_rule != by || lib.order != v.order || lib.dtc != dtc)
         fail_msg("%s: library wdl %d dtm %d by %d order %d dtc %d; second reader wdl %d dtm %d by %d order %d dtc %d",

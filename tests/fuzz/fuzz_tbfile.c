@@ -245,10 +245,7 @@ static int differs_from_spec(ref_reader *rr, const xq_board *b, int rc_wdl, int 
     ref_read_value v;
     if (rc_dtm != XQTB_OK || ref_reader_probe(rr, b, 0, &v)) return 0;
     if (v.wdl != dtm_wdl || (v.dtm < 0 ? XQTB_NO_DISTANCE : v.dtm) != dtm) return 1;
-    int by = !v.ruled                  ? XQTB_BY_NONE
-             : rules == XQTB_RULES_CXA ? XQTB_BY_PERPETUAL_ATTACK
-             : v.ruled == 1            ? XQTB_BY_PERPETUAL_CHECK
-                                       : XQTB_BY_PERPETUAL_CHASE;
+    int by = ref_reader_ruling(&v, rules);
     return rc_full == XQTB_OK && ((int)full->by_rule != by || full->order != v.order);
 }
 

@@ -14,6 +14,7 @@
 #include <zstd.h>
 
 #include "movegen.h"
+#include "xqtb.h"
 
 enum { WDL_FILE, DTM_FILE, DTC_FILE };
 static const char *const file_ext[3] = {"xqw", "xqd", "xqc"};
@@ -901,6 +902,13 @@ static const rfile *any_file(const ref_reader *r)
         for (int k = 0; k < 3; k++)
             if (r->t[i]->f[k].state == 1) return &r->t[i]->f[k];
     return NULL;
+}
+
+int ref_reader_ruling(const ref_read_value *v, int rules)
+{
+    if (!v->ruled) return XQTB_BY_NONE;
+    if (rules == XQTB_RULES_CXA) return XQTB_BY_PERPETUAL_ATTACK;
+    return v->ruled == 1 ? XQTB_BY_PERPETUAL_CHECK : XQTB_BY_PERPETUAL_CHASE;
 }
 
 int ref_reader_rule(const ref_reader *r)

@@ -4,7 +4,8 @@
  * to read them and to check the library's answers against.
  *
  * It shares with the generator and the library only the rules core's
- * board and legal move generation (as the reference solver does): the
+ * board and legal move generation (as the reference solver does), and the
+ * public header's names of the rulings (ref_reader_ruling): the
  * header, the block layout, the decoding, the symbol maps, the index
  * (layout 2), the capture rule of WDL files, the one-ply search of searched
  * entries and the search bounds are all its own, taken from the page.  It
@@ -54,6 +55,10 @@ int ref_reader_wdl(ref_reader *r, const xq_board *b, int *wdl);
  * by a ruling, which only a DTM file names, has v->ruled 1 here (the
  * ruling unknown) and no distance.  0, or -1 as ref_reader_probe. */
 int ref_reader_probe_dtc(ref_reader *r, const xq_board *b, ref_read_value *v);
+
+/* The public API's XQTB_BY_* (xqtb.h) that names v's ruling under
+ * repetition rule `rules` (the header's: 4, cxa, has one ruling). */
+int ref_reader_ruling(const ref_read_value *v, int rules);
 
 /* The repetition rule and the move limit in the header of a file read so
  * far (-1 before any): what the tests compare with the library's. */
