@@ -572,19 +572,32 @@ static uint64_t compressed_bound(int codec, uint64_t raw_cap)
  * "Zstandard's search narrowed where bytes allow"): the optimal parser's
  * binary-tree search (searchLog, 4 at level 12) is most of its time.  A
  * DTC file's blocks at searchLog 1 took 40% less of Zstandard's time for
- * 3.5% more bytes (at 2: 31% less, 1.9% more), and the DTC files stay far
- * below the peer's; a DTM file's searched side at searchLog 2 and a
- * target length of 48 (24 at level 12: the parser stops looking past a
- * match that long) 34% less for 1.1% more.  A DTM file's stored side
- * keeps level 12 as it is: searchLog 2 saved 18% there for 1.3% more
- * bytes, which would take KRPKR's DTM file above the peer's. */
+ * 3.5% more bytes (at 2: 31% less, 1.9% more); a DTM file's searched side
+ * at searchLog 2 and a target length of 48 (24 at level 12: the parser
+ * stops looking past a match that long) 34% less for 1.1% more.  A DTM
+ * file's stored side keeps level 12 as it is: searchLog 2 saved 18% there
+ * for 1.3% more bytes, which would take KRPKR's DTM file above the peer's.
+ *
+ * DTC blocks, at searchLog 2, and a DTM file's searched side take no
+ * match shorter than 6 bytes (3 at level 12): fewer, longer sequences,
+ * which is what a block's decoding spends most of its time on
+ * (ZSTD_decompressSequences), and fewer bytes too on long runs of the same
+ * symbol.  KRPKR's and KRNKR's DTC files came out 5.4% and 4.4% smaller
+ * than at searchLog 1 with short matches, their DTM files 0.6% and 0.5%,
+ * for about the same compression instructions (KRPKR +0.2%), and a cold
+ * exact DTC probe of KRNKR's searched side took 6.1% fewer instructions
+ * (docs/BENCHMARKS.md, "Blocks without short matches").  On a DTM file's
+ * stored side the same costs 2-4% of bytes, which KRPKR's DTM file
+ * cannot spare. */
 static int tune_search(ZSTD_CCtx *c, int kind, int searched)
 {
     /* 0: the level's own value */
-    int search_log = kind == XQF_KIND_DTC ? 1 : kind == XQF_KIND_DTM && searched ? 2 : 0;
+    int narrowed = kind == XQF_KIND_DTC || (kind == XQF_KIND_DTM && searched);
+    int search_log = narrowed ? 2 : 0, min_match = narrowed ? 6 : 0;
     int target_length = kind == XQF_KIND_DTM && searched ? 48 : 0;
     return ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_searchLog, search_log)) ||
-           ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_targetLength, target_length));
+           ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_targetLength, target_length)) ||
+           ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_minMatch, min_match));
 }
 
 /* Compresses n bytes at src into dst (cap bytes), a block of a side whose
