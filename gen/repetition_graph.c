@@ -271,11 +271,12 @@ static int add_node(rgraph *g, uint32_t pos, uint8_t red_set, uint8_t black_set,
                  (unsigned long)NODE_MAX);
         return -1;
     }
-    uint64_t cap = g->node_cap;
-    void *p = grow(g, g->node_pos, &cap, (uint64_t)g->nnodes + 1, sizeof *g->node_pos);
+    void *p = grow(g, g->node_pos, &g->pos_cap, (uint64_t)g->nnodes + 1, sizeof *g->node_pos);
     if (!p) return -1;
     g->node_pos = p;
-    if (cap != g->node_cap) {
+    if ((uint64_t)g->nnodes + 1 > g->node_cap) { /* grown as grow() grows */
+        uint64_t cap = g->node_cap ? g->node_cap : 1024;
+        while (cap < (uint64_t)g->nnodes + 1) cap *= 2;
         if (rg_charge(g, cap * sizeof *g->node_set)) return -1; /* old and new, as in grow */
         void *q = realloc(g->node_set, cap * sizeof *g->node_set);
         if (!q) {
@@ -801,6 +802,10 @@ out:
     free(job.pending);
     g->bytes -= scratch;
     hash_free(g);
+    free(g->node_pos); /* the solves do not read it */
+    g->bytes -= g->pos_cap * sizeof *g->node_pos;
+    g->node_pos = NULL;
+    g->pos_cap = 0;
     if (rc) return rc;
     uint32_t *f = grow(g, g->first, &g->first_cap, (uint64_t)g->nnodes + 1, sizeof *g->first);
     if (!f) return -1;

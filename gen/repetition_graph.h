@@ -92,7 +92,11 @@ typedef struct {
      * decoded board; under MODE_ASIAN also each side's last class of move
      * (LAST_* << 2 * colour) */
     uint32_t nnodes, node_cap;
+    /* each node's position: read only by the build (its expansion), so
+     * held only while the graph is built, not through the solves (4 bytes
+     * a node of their peak) */
     uint32_t *node_pos;
+    uint64_t pos_cap;
     uint8_t (*node_set)[3]; /* [RED], [BLACK]: the sets; [NODE_LAST]: the last classes */
     /* side to move per node, a bit each: the solvers ask it of every
      * predecessor they visit, and a bitmap (1.2 MB for KRPKR's 9.4 million
