@@ -274,17 +274,11 @@ static int add_node(rgraph *g, uint32_t pos, uint8_t red_set, uint8_t black_set,
     void *p = grow(g, g->node_pos, &g->pos_cap, (uint64_t)g->nnodes + 1, sizeof *g->node_pos);
     if (!p) return -1;
     g->node_pos = p;
-    if ((uint64_t)g->nnodes + 1 > g->node_cap) { /* grown as grow() grows */
-        uint64_t cap = g->node_cap ? g->node_cap : 1024;
-        while (cap < (uint64_t)g->nnodes + 1) cap *= 2;
-        if (rg_charge(g, cap * sizeof *g->node_set)) return -1; /* old and new, as in grow */
-        void *q = realloc(g->node_set, cap * sizeof *g->node_set);
-        if (!q) {
-            snprintf(g->err, XQ_ERR_MAX, "out of memory for the repetition rulings' game graph");
-            return -1;
-        }
-        g->bytes -= g->node_cap * sizeof *g->node_set;
-        g->node_set = q;
+    uint64_t cap = g->node_cap;
+    void *q = grow(g, g->node_set, &cap, (uint64_t)g->nnodes + 1, sizeof *g->node_set);
+    if (!q) return -1;
+    g->node_set = q;
+    if (cap != g->node_cap) {
         uint64_t words = (cap + 63) / 64, old_words = (g->node_cap + 63) / 64;
         if (rg_charge(g, words * sizeof *g->node_side)) return -1;
         void *r = realloc(g->node_side, words * sizeof *g->node_side);
