@@ -298,11 +298,6 @@ static inline __attribute__((always_inline)) unsigned code_as(const symbol_coder
     return searched ? searched_code(c->t, kind, c->facts->found, side, i) : entry_code(c->t, kind, side, i);
 }
 
-static unsigned coder_code(const symbol_coder *c, int side, uint64_t i)
-{
-    return code_as(c, c->kind, side == c->searched, side, i);
-}
-
 /* Orders DTM values by how often they occur in the file (ties by value),
  * so that the common ones get the small symbols. */
 static int coder_init(symbol_coder *c, int searched, const kind_facts *f)
@@ -399,35 +394,64 @@ static int capture_reaches(const symbol_coder *c, xq_board *b, xq_index_site *si
     return known == REACH_YES;
 }
 
+/* The WDL symbol of entry i of `side` (wdl_symbol of its entry_code), -1
+ * for an illegal or unknown entry, with the cells' width a constant and
+ * `ruled` whether the table has results of the rulings: entry_code's
+ * tests of the kind and width every entry were half the WDL file's
+ * instructions on KRNKN (docs/BENCHMARKS.md, "WDL blocks by lazy
+ * matching"). */
+static inline __attribute__((always_inline)) int wdl_entry_symbol(const tb_table *t, int width, int ruled, int side,
+                                                                  uint64_t i)
+{
+    unsigned v = width == 1 ? ((const uint8_t *)t->cells[side])[i] : ((const uint16_t *)t->cells[side])[i];
+    unsigned draw = width == 1 ? CELL8_DRAW : CELL16_DRAW;
+    if (v < draw) return (v & 1) ? XQF_WDL_WIN : XQF_WDL_LOSS;
+    if (v != draw) return -1; /* illegal or unknown */
+    unsigned r = ruled ? tb_ruled(t, side, i) : RULED_NONE;
+    return r == RULED_NONE ? XQF_WDL_DRAW : ruled_is_win(r) ? XQF_WDL_WIN : XQF_WDL_LOSS;
+}
+
 /* WDL symbols of entries [first, first+n) of one side, four to a byte.  A
  * reader takes the better of an entry's symbol and the best capture's
  * value, so where a capture already reaches the entry's value, any symbol
  * up to that value is right: the writer keeps the run of the entry before
  * it going when it can (an entry whose value a capture gives is "don't
  * care" from below, as Syzygy's WDL files treat captures).  Illegal
- * entries continue the run as well. */
-static void encode_wdl_block(const symbol_coder *c, int side, uint64_t first, uint64_t n, uint8_t *out)
+ * entries continue the run as well.  The table is finished: its cells are
+ * read without the atomic loads of cell_get. */
+static inline __attribute__((always_inline)) void encode_wdl_entries(const symbol_coder *c, int width, int ruled,
+                                                                     int side, uint64_t first, uint64_t n, uint8_t *out)
 {
+    const tb_table *t = c->t;
     int prev = -1;
-    for (uint64_t i = first; i < first + n && prev < 0; i++) {
-        unsigned v = coder_code(c, side, i);
-        if (v != CELL_ILLEGAL) prev = (int)wdl_symbol(v);
-    }
+    for (uint64_t i = first; i < first + n && prev < 0; i++) prev = wdl_entry_symbol(t, width, ruled, side, i);
     if (prev < 0) prev = XQF_WDL_DRAW;
-    memset(out, 0, (n + 3) / 4);
     xq_board b;
     xq_index_site site;
     xq_index_site_clear(&site);
+    unsigned byte = 0;
     for (uint64_t k = 0; k < n; k++) {
-        unsigned v = coder_code(c, side, first + k);
-        int sym = prev;
-        if (v != CELL_ILLEGAL && v != CELL_UNKNOWN) {
-            sym = (int)wdl_symbol(v);
-            if (prev < sym && capture_reaches(c, &b, &site, side, first + k, sym)) sym = prev;
-        }
+        int sym = wdl_entry_symbol(t, width, ruled, side, first + k);
+        if (sym < 0)
+            sym = prev;
+        else if (prev < sym && capture_reaches(c, &b, &site, side, first + k, sym))
+            sym = prev;
         prev = sym;
-        out[k / 4] |= (uint8_t)(sym << (2 * (k % 4)));
+        byte |= (unsigned)sym << (2 * (k % 4));
+        if (k % 4 == 3 || k + 1 == n) {
+            out[k / 4] = (uint8_t)byte;
+            byte = 0;
+        }
     }
+}
+
+static void encode_wdl_block(const symbol_coder *c, int side, uint64_t first, uint64_t n, uint8_t *out)
+{
+    int ruled = tb_has_ruled(c->t);
+    if (c->t->width == 1)
+        ruled ? encode_wdl_entries(c, 1, 1, side, first, n, out) : encode_wdl_entries(c, 1, 0, side, first, n, out);
+    else
+        ruled ? encode_wdl_entries(c, 2, 1, side, first, n, out) : encode_wdl_entries(c, 2, 0, side, first, n, out);
 }
 
 /* A DTM or DTC block's symbols, entries [first, first+n) of one side,
@@ -1234,6 +1258,33 @@ static int64_t train_dict(const kind_blocks *kb, const tb_table *t, uint32_t blo
     return got;
 }
 
+/* Zstandard's parser for a WDL file written whole with its dictionary at
+ * the default level: lazy2 with 2^6 candidates a position, in place of the
+ * level's btopt (a block compressed with a dictionary takes the
+ * dictionary's parameters, whatever its context's).  On the WDL blocks of
+ * KRPKR, KRNKR, KCKPP and KNCKN it compressed 3.9, 3.3, 3.0 and 3.1 times
+ * faster, for 1.0%, 0.8% and 2.3% more bytes and 7.1% fewer on KNCKN, and
+ * the blocks decoded in 1% and 2.6% fewer instructions on KRPKR and KRNKR
+ * (docs/BENCHMARKS.md, "WDL blocks by lazy matching").  The samples that
+ * choose the block size and the dictionary keep the level's parser: taken
+ * by lazy2's bytes, the block-size bar halved KCKPP's blocks, a file 18%
+ * larger.  Without a dictionary lazy2 cost 3-4% on the large files. */
+enum { WDL_WHOLE_STRATEGY = ZSTD_lazy2, WDL_WHOLE_SEARCH_LOG = 6 };
+
+/* The dictionary digested for writing a whole WDL file at the default
+ * level, NULL out of memory. */
+static ZSTD_CDict *wdl_whole_cdict(const uint8_t *dict, uint32_t size)
+{
+    ZSTD_CCtx_params *p = ZSTD_createCCtxParams();
+    ZSTD_CDict *c = NULL;
+    if (p && !ZSTD_isError(ZSTD_CCtxParams_setParameter(p, ZSTD_c_compressionLevel, TB_ZSTD_LEVEL)) &&
+        !ZSTD_isError(ZSTD_CCtxParams_setParameter(p, ZSTD_c_strategy, WDL_WHOLE_STRATEGY)) &&
+        !ZSTD_isError(ZSTD_CCtxParams_setParameter(p, ZSTD_c_searchLog, WDL_WHOLE_SEARCH_LOG)))
+        c = ZSTD_createCDict_advanced2(dict, size, ZSTD_dlm_byCopy, ZSTD_dct_auto, p, ZSTD_defaultCMem);
+    ZSTD_freeCCtxParams(p);
+    return c;
+}
+
 /* A WDL file's dictionary: trained once, on the sample of the first block
  * size tried, and offered at every size after it (training costs more than
  * compressing a sample, and a smaller block's contents are those of a
@@ -1241,6 +1292,7 @@ static int64_t train_dict(const kind_blocks *kb, const tb_table *t, uint32_t blo
 typedef struct {
     int wanted, trained;
     ZSTD_CDict *cdict; /* NULL if none */
+    ZSTD_CDict *whole; /* for the file written whole, if not cdict (wdl_whole_cdict) */
     uint8_t bytes[TB_WDL_DICT_BYTES];
     uint32_t size;
 } wdl_dict;
@@ -1287,7 +1339,8 @@ static int sample_wdl(const kind_facts *f, uint32_t block_entries, int codec, in
         d->trained = 1;
         d->size = got > 0 ? (uint32_t)got : 0;
         d->cdict = d->size ? ZSTD_createCDict(d->bytes, d->size, level) : NULL;
-        if (got < 0 || (d->size && !d->cdict)) {
+        d->whole = d->size && level == TB_ZSTD_LEVEL ? wdl_whole_cdict(d->bytes, d->size) : NULL;
+        if (got < 0 || (d->size && (!d->cdict || (level == TB_ZSTD_LEVEL && !d->whole)))) {
             kind_blocks_free(&w->kb);
             snprintf(err, XQ_ERR_MAX, "out of memory compressing");
             return -1;
@@ -1356,7 +1409,11 @@ static int write_wdl(const tb_table *t, const char *dir, uint32_t block_entries,
      * one is compressed whole, once, the way its sample chose */
     if (rc == 0 && w.every > 1) {
         kind_blocks_free(&w.kb);
-        rc = build_kind(&f, -1, w.block_entries, 1, codec, level, w.use ? d.cdict : NULL, threads, &w.kb, err);
+        rc = build_kind(&f, -1, w.block_entries, 1, codec, level,
+                        !w.use    ? NULL
+                        : d.whole ? d.whole
+                                  : d.cdict,
+                        threads, &w.kb, err);
     }
     if (rc == 0) {
         rc = write_kind_file(t, dir, XQF_KIND_WDL, w.block_entries, codec, &w.kb, d.bytes, w.use ? d.size : 0, threads,
@@ -1364,6 +1421,7 @@ static int write_wdl(const tb_table *t, const char *dir, uint32_t block_entries,
         kind_blocks_free(&w.kb); /* empty if build_kind failed */
     }
     ZSTD_freeCDict(d.cdict);
+    ZSTD_freeCDict(d.whole);
     kind_facts_free(&f);
     return rc;
 }
@@ -1473,8 +1531,16 @@ static void count_legal_chunk(void *arg, uint64_t begin, uint64_t end, int threa
 {
     legal_count *c = arg;
     uint64_t n = 0;
+    /* the table is finished: plain loads (cell_get's atomic ones kept the
+     * loop from being vectorized: 11% of KRNKN's WDL file's instructions) */
     for (int s = 0; s < 2; s++)
-        for (uint64_t i = begin; i < end; i++) n += cell_get(c->t->cells[s], c->t->width, i) != CELL_ILLEGAL;
+        if (c->t->width == 1) {
+            const uint8_t *cells = c->t->cells[s];
+            for (uint64_t i = begin; i < end; i++) n += cells[i] != CELL8_ILLEGAL;
+        } else {
+            const uint16_t *cells = c->t->cells[s];
+            for (uint64_t i = begin; i < end; i++) n += cells[i] != CELL16_ILLEGAL;
+        }
     c->legal[thread] += n;
 }
 

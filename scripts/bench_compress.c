@@ -12,7 +12,9 @@
  * bytes (DTC 0 without a move limit), and the seconds compression took;
  * writes OUT_DIR/NAME.xqw, .xqd, .xqc, and NAME.wdl.sym, NAME.dtm.sym and
  * (with DTC) NAME.dtc.sym: both sides' symbols before compression, both
- * sides stored, each with a .block file giving one block's bytes.  Only
+ * sides stored, each with a .block file giving one block's bytes (WDL's
+ * in the block size of the WDL file written).  BENCH_THREADS=N in the
+ * environment compresses on N threads (default: every core).  Only
  * the table itself is written: bench_probe probes positions of that
  * material alone.
  */
@@ -54,6 +56,20 @@ static int dump(const tb_table *t, int kind, uint32_t block, const char *path)
     return fclose(b) | fclose(f);
 }
 
+/* The block size (entries) in the header of the WDL file written to dir,
+ * TB_WDL_BLOCK_ENTRIES if it cannot be read. */
+static uint32_t written_block_entries(const char *dir, const tb_table *t)
+{
+    char path[4096];
+    uint8_t h[XQF_HEADER_SIZE];
+    tb_compressed_path(dir, &t->mat, XQF_KIND_WDL, path, sizeof path);
+    FILE *f = fopen(path, "rb");
+    size_t got = f ? fread(h, 1, sizeof h, f) : 0;
+    if (f) fclose(f);
+    uint32_t b = got == sizeof h ? xqf_get32(h + XQF_OFF_BLOCK_ENTRIES) : 0;
+    return b ? b : TB_WDL_BLOCK_ENTRIES;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 6 || argc > 9) {
@@ -93,6 +109,10 @@ int main(int argc, char **argv)
             return 2;
         }
     }
+    /* BENCH_THREADS=1 makes callgrind's counts repeatable: with several
+     * threads a context's tables are reset as its blocks' roles come */
+    const char *threads = getenv("BENCH_THREADS");
+    if (threads) o.threads = atoi(threads);
     tb_compress_report r;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -103,8 +123,10 @@ int main(int argc, char **argv)
     clock_gettime(CLOCK_MONOTONIC, &t1);
     xq_material_name(&t->mat, name);
     snprintf(path, sizeof path, "%s/%s.wdl.sym", argv[3], name);
-    /* the streams in the default block sizes when the writer chose */
-    if (dump(t, XQF_KIND_WDL, o.wdl_block_entries ? o.wdl_block_entries : TB_WDL_BLOCK_ENTRIES, path)) return 1;
+    /* WDL's stream in the block size of the file written (its header's B),
+     * DTM's and DTC's in the default when the writer chose */
+    if (dump(t, XQF_KIND_WDL, o.wdl_block_entries ? o.wdl_block_entries : written_block_entries(argv[3], t), path))
+        return 1;
     snprintf(path, sizeof path, "%s/%s.dtm.sym", argv[3], name);
     if (dump(t, XQF_KIND_DTM, o.dtm_block_entries ? o.dtm_block_entries : TB_DTM_BLOCK_ENTRIES, path)) return 1;
     snprintf(path, sizeof path, "%s/%s.dtc.sym", argv[3], name);

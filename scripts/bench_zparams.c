@@ -15,12 +15,20 @@
  * bytes, the best of the three rounds' CPU seconds, and the mean
  * microseconds a block takes to decode, the blocks taken in a scrambled
  * order (a cold probe decodes a block it did not decode last).
+ * dict=BYTES trains a dictionary of at most BYTES on 256 of the blocks
+ * spread evenly, as gen/compress.c's train_dict does for WDL files, and
+ * compresses every block with it, the other settings applied to the
+ * dictionary's parameters (which a block compressed with it takes: the
+ * writer's WDL files, docs/BENCHMARKS.md "A dictionary for WDL files").
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#define ZSTD_STATIC_LINKING_ONLY /* ZSTD_createCDict_advanced2 */
+#define ZDICT_STATIC_LINKING_ONLY
+#include <zdict.h>
 #include <zstd.h>
 
 static double cpu_seconds(void)
@@ -36,7 +44,7 @@ static int set(ZSTD_CCtx *c, ZSTD_cParameter p, const char *value)
 }
 
 /* The context SETTINGS describe, or NULL (a message printed). */
-static ZSTD_CCtx *context_of(const char *settings)
+static ZSTD_CCtx *context_of(const char *settings, ZSTD_CCtx_params *params, size_t *dict_bytes)
 {
     static const struct {
         const char *name;
@@ -58,11 +66,16 @@ static ZSTD_CCtx *context_of(const char *settings)
     for (char *item = strtok(copy, ","); item; item = strtok(NULL, ",")) {
         char *eq = strchr(item, '=');
         size_t k = 0;
+        if (eq && !strncmp(item, "dict=", 5)) {
+            *dict_bytes = (size_t)atol(eq + 1);
+            continue;
+        }
         if (eq) {
             *eq = 0;
             while (k < sizeof names / sizeof names[0] && strcmp(names[k].name, item)) k++;
         }
-        if (!eq || k == sizeof names / sizeof names[0] || set(c, names[k].p, eq + 1)) {
+        if (!eq || k == sizeof names / sizeof names[0] || set(c, names[k].p, eq + 1) ||
+            ZSTD_isError(ZSTD_CCtxParams_setParameter(params, names[k].p, atoi(eq + 1)))) {
             fprintf(stderr, "bench_zparams: bad setting %s (level, slog, tlen, mml, strat =value)\n", item);
             ZSTD_freeCCtx(c);
             return NULL;
@@ -88,7 +101,40 @@ static unsigned char *read_file(const char *path, size_t *size)
     return NULL;
 }
 
-static int bench_file(ZSTD_CCtx *c, ZSTD_DCtx *d, const char *path, size_t block)
+/* A dictionary of at most cap bytes trained as the writer trains a WDL
+ * file's (train_dict: fastCover, d 8, 4 steps, a 2^16 frequency table)
+ * on 256 of the blocks spread evenly; its size, 0 if none came out. */
+static size_t train(const unsigned char *in, size_t size, size_t block, unsigned char *dict, size_t cap)
+{
+    size_t blocks = (size + block - 1) / block, every = blocks > 256 ? blocks / 256 : 1, n = 0, at = 0;
+    unsigned char *samples = malloc(size ? size : 1);
+    size_t *sizes = malloc(blocks ? blocks * sizeof *sizes : 1);
+    size_t got = 0;
+    if (samples && sizes) {
+        for (size_t k = 0; k < blocks; k += every) {
+            size_t len = size - k * block < block ? size - k * block : block;
+            memcpy(samples + at, in + k * block, len);
+            sizes[n++] = len;
+            at += len;
+        }
+        ZDICT_fastCover_params_t p;
+        memset(&p, 0, sizeof p);
+        p.d = 8;
+        p.steps = 4;
+        p.f = 16;
+        p.accel = 1;
+        p.nbThreads = 1;
+        p.zParams.compressionLevel = 3;
+        size_t len = ZDICT_optimizeTrainFromBuffer_fastCover(dict, cap, samples, sizes, (unsigned)n, &p);
+        got = ZDICT_isError(len) ? 0 : len;
+    }
+    free(samples);
+    free(sizes);
+    return got;
+}
+
+static int bench_file(ZSTD_CCtx *c, ZSTD_DCtx *d, const ZSTD_CCtx_params *params, size_t dict_cap, const char *path,
+                      size_t block)
 {
     size_t size, bound = ZSTD_compressBound(block);
     unsigned char *in = read_file(path, &size);
@@ -96,10 +142,26 @@ static int bench_file(ZSTD_CCtx *c, ZSTD_DCtx *d, const char *path, size_t block
     size_t blocks = (size + block - 1) / block;
     unsigned char *out = malloc(blocks * bound), *back = malloc(block);
     size_t *len = malloc(blocks * sizeof *len), *order = malloc(blocks * sizeof *order);
+    static unsigned char dict[1 << 16];
+    size_t dict_len = 0;
+    ZSTD_CDict *cdict = NULL;
+    ZSTD_DDict *ddict = NULL;
     int rc = -1;
     if (!out || !back || !len || !order) {
         fprintf(stderr, "bench_zparams: out of memory\n");
         goto done;
+    }
+    if (dict_cap) {
+        dict_len = train(in, size, block, dict, dict_cap < sizeof dict ? dict_cap : sizeof dict);
+        cdict = dict_len ? ZSTD_createCDict_advanced2(dict, dict_len, ZSTD_dlm_byCopy, ZSTD_dct_auto, params,
+                                                      ZSTD_defaultCMem)
+                         : NULL;
+        ddict = dict_len ? ZSTD_createDDict(dict, dict_len) : NULL;
+        if (dict_len && (!cdict || !ddict || ZSTD_isError(ZSTD_CCtx_refCDict(c, cdict)) ||
+                         ZSTD_isError(ZSTD_DCtx_refDDict(d, ddict)))) {
+            fprintf(stderr, "bench_zparams: no dictionary\n");
+            goto done;
+        }
     }
     double best = 1e30;
     unsigned long long bytes = 0;
@@ -135,10 +197,14 @@ static int bench_file(ZSTD_CCtx *c, ZSTD_DCtx *d, const char *path, size_t block
         }
     }
     double decode = cpu_seconds() - t0;
-    printf("%s %llu bytes %.3f s %.2f us/block decoded\n", path, bytes, best,
-           blocks ? 1e6 * decode / (double)blocks : 0);
+    printf("%s %llu bytes %.3f s %.2f us/block decoded (dictionary %zu bytes)\n", path, bytes, best,
+           blocks ? 1e6 * decode / (double)blocks : 0, dict_len);
     rc = 0;
 done:
+    ZSTD_CCtx_refCDict(c, NULL);
+    ZSTD_DCtx_refDDict(d, NULL);
+    ZSTD_freeCDict(cdict);
+    ZSTD_freeDDict(ddict);
     free(in), free(out), free(back), free(len), free(order);
     return rc;
 }
@@ -149,11 +215,14 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: bench_zparams BLOCK_BYTES SETTINGS FILE...  (SETTINGS: level=12,slog=2,...)\n");
         return 2;
     }
-    ZSTD_CCtx *c = context_of(argv[2]);
+    ZSTD_CCtx_params *params = ZSTD_createCCtxParams();
+    size_t dict_cap = 0;
+    ZSTD_CCtx *c = params ? context_of(argv[2], params, &dict_cap) : NULL;
     ZSTD_DCtx *d = ZSTD_createDCtx();
     if (!c || !d) return 1;
     int rc = 0;
-    for (int i = 3; i < argc; i++) rc |= bench_file(c, d, argv[i], (size_t)atol(argv[1]));
+    for (int i = 3; i < argc; i++) rc |= bench_file(c, d, params, dict_cap, argv[i], (size_t)atol(argv[1]));
+    ZSTD_freeCCtxParams(params);
     ZSTD_freeCCtx(c);
     ZSTD_freeDCtx(d);
     return rc ? 1 : 0;
