@@ -396,10 +396,11 @@ static int capture_reaches(const symbol_coder *c, xq_board *b, xq_index_site *si
 
 /* The WDL symbol of entry i of `side` (wdl_symbol of its entry_code), -1
  * for an illegal or unknown entry, with the cells' width a constant and
- * `ruled` whether the table has results of the rulings: entry_code's
- * tests of the kind and width every entry were half the WDL file's
- * instructions on KRNKN (docs/BENCHMARKS.md, "WDL blocks by lazy
- * matching"). */
+ * `ruled` whether the table has results of the rulings.  Encoding through
+ * the coder's generic entry code, which tests the kind, the side's role
+ * and the width every entry, took half of KRNKN's WDL file's
+ * instructions, 3.72 G, and 1.73 G so (docs/BENCHMARKS.md, "WDL blocks by
+ * lazy matching"). */
 static inline __attribute__((always_inline)) int wdl_entry_symbol(const tb_table *t, int width, int ruled, int side,
                                                                   uint64_t i)
 {
@@ -1531,8 +1532,9 @@ static void count_legal_chunk(void *arg, uint64_t begin, uint64_t end, int threa
 {
     legal_count *c = arg;
     uint64_t n = 0;
-    /* the table is finished: plain loads (cell_get's atomic ones kept the
-     * loop from being vectorized: 11% of KRNKN's WDL file's instructions) */
+    /* the table is finished: plain loads, with the width tested once a
+     * chunk (through cell_get, KRNKN's count took 0.79 G instructions,
+     * 0.43 G so) */
     for (int s = 0; s < 2; s++)
         if (c->t->width == 1) {
             const uint8_t *cells = c->t->cells[s];
