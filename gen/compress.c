@@ -144,7 +144,7 @@ static inline __attribute__((always_inline)) unsigned searched_code(const tb_tab
     return searched_of(kind, entry_code(t, kind, side, i), found_by_search(found, side, i));
 }
 
-static unsigned wdl_symbol(unsigned code)
+static inline unsigned wdl_symbol(unsigned code)
 {
     if (code >= RULED_CODE) return ruled_is_win(code - RULED_CODE) ? XQF_WDL_WIN : XQF_WDL_LOSS;
     return code == CELL_DRAW ? XQF_WDL_DRAW : (code & 1) ? XQF_WDL_WIN : XQF_WDL_LOSS;
@@ -406,10 +406,10 @@ static inline __attribute__((always_inline)) int wdl_entry_symbol(const tb_table
 {
     unsigned v = width == 1 ? ((const uint8_t *)t->cells[side])[i] : ((const uint16_t *)t->cells[side])[i];
     unsigned draw = width == 1 ? CELL8_DRAW : CELL16_DRAW;
-    if (v < draw) return (v & 1) ? XQF_WDL_WIN : XQF_WDL_LOSS;
+    if (v < draw) return (int)wdl_symbol(v);
     if (v != draw) return -1; /* illegal or unknown */
     unsigned r = ruled ? tb_ruled(t, side, i) : RULED_NONE;
-    return r == RULED_NONE ? XQF_WDL_DRAW : ruled_is_win(r) ? XQF_WDL_WIN : XQF_WDL_LOSS;
+    return (int)wdl_symbol(r == RULED_NONE ? CELL_DRAW : RULED_CODE + r);
 }
 
 /* WDL symbols of entries [first, first+n) of one side, four to a byte.  A

@@ -66,7 +66,7 @@ static ZSTD_CCtx *context_of(const char *settings, ZSTD_CCtx_params *params, siz
     for (char *item = strtok(copy, ","); item; item = strtok(NULL, ",")) {
         char *eq = strchr(item, '=');
         size_t k = 0;
-        if (eq && !strncmp(item, "dict=", 5)) {
+        if (eq && !strncmp(item, "dict=", 5) && atol(eq + 1) > 0) {
             *dict_bytes = (size_t)atol(eq + 1);
             continue;
         }
@@ -76,7 +76,7 @@ static ZSTD_CCtx *context_of(const char *settings, ZSTD_CCtx_params *params, siz
         }
         if (!eq || k == sizeof names / sizeof names[0] || set(c, names[k].p, eq + 1) ||
             ZSTD_isError(ZSTD_CCtxParams_setParameter(params, names[k].p, atoi(eq + 1)))) {
-            fprintf(stderr, "bench_zparams: bad setting %s (level, slog, tlen, mml, strat =value)\n", item);
+            fprintf(stderr, "bench_zparams: bad setting %s (level, slog, tlen, mml, strat =value; dict=BYTES)\n", item);
             ZSTD_freeCCtx(c);
             return NULL;
         }
