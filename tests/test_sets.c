@@ -328,6 +328,11 @@ static void test_set_converts(void **state)
     assert_null(strstr(xqtb_out, "to convert"));
 }
 
+/* make without the calling make's flags: run from `make test`, their
+ * jobserver's descriptors are not inherited, and the child would warn and
+ * fall back to one job. */
+#define OWN_MAKE "env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make"
+
 /* plan --set written to a file and run by make -j2 builds the same files. */
 static void test_plan_with_make(void **state)
 {
@@ -338,14 +343,11 @@ static void test_plan_with_make(void **state)
     snprintf(mk, sizeof mk, "%s/plan.mk", test_tmpdir());
     if (count_files(ref, "\\.xqw$") == 0) assert_int_equal(run_xqtb("gen -q -d %s %s", ref, small_set()), 0);
     assert_int_equal(run_xqtb("plan -d %s -o %s %s", dir, mk, small_set()), 0);
-    /* without the calling make's flags: run from `make test`, their
-     * jobserver's descriptors are not inherited, and the child would warn
-     * and fall back to one job */
-    snprintf(cmd, sizeof cmd, "env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -j2 -f %s >/dev/null 2>&1", mk);
+    snprintf(cmd, sizeof cmd, OWN_MAKE " -s -j2 -f %s >/dev/null 2>&1", mk);
     assert_int_equal(system(cmd), 0);
     assert_true(dirs_identical(ref, dir));
     /* built: make finds nothing to do */
-    snprintf(cmd, sizeof cmd, "env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -q -f %s", mk);
+    snprintf(cmd, sizeof cmd, OWN_MAKE " -q -f %s", mk);
     assert_int_equal(system(cmd), 0);
     assert_int_equal(run_xqtb("stats --json -d %s %s", dir, small_set()), 0);
     assert_non_null(strstr(xqtb_out, "\"material\":\"KRKAA\""));
